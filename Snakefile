@@ -1,0 +1,29 @@
+# papertopics: listings of paper abstracts -> topic maps.
+# This file only wires; each stage lives in workflow/rules/<stage>.smk (see docs/design.md).
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/parse.smk"
+include: "workflow/rules/corpus.smk"
+include: "workflow/rules/embed.smk"
+include: "workflow/rules/reduce.smk"
+include: "workflow/rules/cluster.smk"
+include: "workflow/rules/topics.smk"
+include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        "results/topics/document_topics.csv",
+        "results/topics/topics.csv",
+        "results/metrics.json",
+        REPORT_PAGES,
+    default_target: True

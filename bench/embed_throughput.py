@@ -1,0 +1,141 @@
+"""Embedding throughput and fidelity: plain fp32 sentence-transformers vs papertopics' backends.
+
+Why: the embedding stage is the pipeline's main CPU cost; the default backend must stay >= 2x
+the plain `SentenceTransformer(model_dir).encode(texts, batch_size=32)` at cosine >= 0.99 and the
+same top-5 neighbours for >= 90% of abstracts. All paths are timed in one process and the ratio is
+taken per round, because shared machines drift by ~30% between runs.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python bench/embed_throughput.py --n 600 --rounds 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import pathlib
+import statistics
+import sys
+import time
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import numpy as np  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "neurips2023" / "neurips2023.jsonl.gz"
+
+
+def load_abstracts(path: pathlib.Path, n: int) -> list[str]:
+    out = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            text = " ".join(json.loads(line).get("abstract", "").split())
+            if text:
+                out.append(text)
+            if len(out) == n:
+                break
+    return out
+
+
+def top5(vecs: np.ndarray) -> np.ndarray:
+    sims = vecs @ vecs.T
+    np.fill_diagonal(sims, -np.inf)
+    return np.argsort(-sims, axis=1)[:, :5]
+
+
+def fidelity(vecs: np.ndarray, ref: np.ndarray, ref_top: np.ndarray) -> dict:
+    cos = (vecs * ref).sum(axis=1) / (np.linalg.norm(vecs, axis=1) * np.linalg.norm(ref, axis=1))
+    top = top5(vecs)
+    overlap = np.array([len(set(a) & set(b)) / 5 for a, b in zip(top, ref_top)])
+    return {
+        "mean_cos": float(cos.mean()),
+        "min_cos": float(cos.min()),
+        "top5_same": float((overlap == 1).mean()),
+        "top5_overlap": float(overlap.mean()),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=600, help="abstracts (default 600)")
+    parser.add_argument("--data", type=pathlib.Path, default=DATA, help="jsonl.gz with an `abstract` field")
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--max-seq-length", type=int, default=256)
+    parser.add_argument("--threads", type=int, default=2, help="torch/OpenVINO threads for every path")
+    parser.add_argument("--rounds", type=int, default=1, help="time every path this many times, interleaved")
+    parser.add_argument(
+        "--backends", default="auto,openvino:fp32,torch:bf16,torch:fp32",
+        help="comma-separated backend[:precision] for embed_texts (default: %(default)s)",
+    )
+    parser.add_argument("--json", type=pathlib.Path, help="also write the results here")
+    args = parser.parse_args(argv)
+
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    from papertopics import embedding as E
+
+    torch.set_num_threads(args.threads)
+    texts = load_abstracts(args.data, args.n)
+    load_before = os.getloadavg()
+    print(f"{len(texts)} abstracts from {args.data}, batch {args.batch_size}, seq {args.max_seq_length}, "
+          f"{args.threads} threads, {os.cpu_count()} CPUs, load average {load_before[0]:.2f}", flush=True)
+
+    model_dir = E.resolve_model_path(E.DEFAULT_MODEL)
+    t = time.perf_counter()
+    st = SentenceTransformer(str(model_dir), device="cpu")
+    st.max_seq_length = args.max_seq_length
+    st.encode(texts[:8], batch_size=args.batch_size)  # warm-up
+    loads = {"st-fp32 (plain encode)": time.perf_counter() - t}
+
+    paths = []
+    for spec in args.backends.split(","):
+        backend, _, precision = spec.strip().partition(":")
+        kwargs = dict(backend=backend, precision=precision or "auto", batch_size=args.batch_size,
+                      max_seq_length=args.max_seq_length, threads=args.threads, cache_dir=None)
+        t = time.perf_counter()
+        _, stats = E.embed_texts(texts[:8], **kwargs)  # load (and convert) + warm-up
+        label = f"{stats['backend']}-{stats['precision']}" + (" (default)" if spec.strip() == "auto" else "")
+        loads[label] = time.perf_counter() - t
+        paths.append((label, kwargs))
+
+    rates: dict[str, list[float]] = {label: [] for label in loads}
+    vectors: dict[str, np.ndarray] = {}
+    for r in range(args.rounds):
+        t = time.perf_counter()
+        ref = st.encode(texts, batch_size=args.batch_size, convert_to_numpy=True)
+        rates["st-fp32 (plain encode)"].append(len(texts) / (time.perf_counter() - t))
+        vectors["st-fp32 (plain encode)"] = ref
+        for label, kwargs in paths:
+            t = time.perf_counter()
+            vecs, _ = E.embed_texts(texts, **kwargs)
+            rates[label].append(len(texts) / (time.perf_counter() - t))
+            vectors[label] = vecs
+        print(f"round {r + 1}: " + ", ".join(f"{k} {v[-1]:.1f}/s" for k, v in rates.items()), flush=True)
+
+    ref = vectors["st-fp32 (plain encode)"]
+    ref_top = top5(ref)
+    ref_rates = rates["st-fp32 (plain encode)"]
+    rows = []
+    for label, rs in rates.items():
+        ratio = statistics.median(a / b for a, b in zip(rs, ref_rates))
+        rows.append({"path": label, "abstracts_per_s": statistics.median(rs), "ratio": ratio,
+                     "load_s": loads[label], **fidelity(vectors[label], ref, ref_top)})
+    load_after = os.getloadavg()
+    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
+    header = f"{'path':<28}{'abstracts/s':>12}{'x fp32':>8}{'load s':>8}{'mean cos':>10}{'min cos':>9}{'top5 same':>11}{'top5 ovl':>10}"
+    print(header)
+    for row in rows:
+        print(f"{row['path']:<28}{row['abstracts_per_s']:>12.1f}{row['ratio']:>8.2f}{row['load_s']:>8.1f}"
+              f"{row['mean_cos']:>10.5f}{row['min_cos']:>9.5f}{row['top5_same']:>11.3f}{row['top5_overlap']:>10.3f}")
+    if args.json:
+        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
+                                         "load_average": [load_before, load_after], "rows": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

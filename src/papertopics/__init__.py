@@ -1,0 +1,3 @@
+"""papertopics: topic maps for listings of paper abstracts."""
+
+__version__ = "0.1.0"

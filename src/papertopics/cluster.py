@@ -1,0 +1,76 @@
+"""Clustering of documents into topics (-1 marks an outlier)."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+def agglomerative_labels(embeddings: np.ndarray, min_cluster_size: int) -> np.ndarray:
+    """Ward clusters of the embeddings: the most topics whose smallest has min_cluster_size docs.
+
+    Deterministic and without outliers, which is what a listing of a few dozen abstracts needs.
+    """
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    n = len(embeddings)
+    if n < 2 * min_cluster_size:
+        return np.zeros(n, dtype=int)
+    tree = linkage(np.asarray(embeddings, dtype=np.float64), method="ward")
+    for k in range(n // min_cluster_size, 1, -1):
+        labels = fcluster(tree, t=k, criterion="maxclust") - 1
+        if np.bincount(labels).min() >= min_cluster_size:
+            return relabel_by_size(labels)
+    return np.zeros(n, dtype=int)
+
+
+def hdbscan_labels(reduced: np.ndarray, *, min_cluster_size: int, min_samples: int,
+                   cluster_selection_method: str, cluster_selection_epsilon: float,
+                   threads: int = 1) -> np.ndarray:
+    """HDBSCAN on the UMAP space; it has no randomness of its own."""
+    from hdbscan import HDBSCAN
+
+    model = HDBSCAN(
+        min_cluster_size=min_cluster_size,
+        min_samples=min_samples,
+        cluster_selection_method=cluster_selection_method,
+        cluster_selection_epsilon=cluster_selection_epsilon,
+        core_dist_n_jobs=threads,
+    )
+    return relabel_by_size(model.fit(reduced).labels_)
+
+
+def relabel_by_size(labels: np.ndarray) -> np.ndarray:
+    """Number clusters 0, 1, ... by decreasing size (ties: first appearance); -1 stays -1."""
+    labels = np.asarray(labels)
+    clusters = [c for c in dict.fromkeys(labels.tolist()) if c != -1]
+    sizes = {c: int((labels == c).sum()) for c in clusters}
+    order = sorted(clusters, key=lambda c: -sizes[c])
+    mapping = {c: i for i, c in enumerate(order)}
+    mapping[-1] = -1
+    return np.array([mapping[c] for c in labels.tolist()], dtype=int)
+
+
+def cluster_documents(embeddings: np.ndarray, reduced: np.ndarray, *, method: str,
+                      hdbscan: dict, agglomerative: dict, threads: int = 1) -> tuple[np.ndarray, str | None]:
+    """Labels for every document and, when the corpus could not be split, the reason why."""
+    n = len(embeddings)
+    if method == "agglomerative":
+        labels = agglomerative_labels(embeddings, agglomerative["min_cluster_size"])
+    else:
+        labels = hdbscan_labels(reduced, threads=threads, **hdbscan)
+    note = None
+    if labels.max(initial=-1) < 0:
+        note = (f"HDBSCAN found no cluster among {n} documents (min_cluster_size "
+                f"{hdbscan['min_cluster_size']}); every document is in one topic")
+        labels = np.zeros(n, dtype=int)
+    elif labels.max() == 0 and (labels == 0).all():
+        size = agglomerative["min_cluster_size"] if method == "agglomerative" else hdbscan["min_cluster_size"]
+        note = (f"{n} documents are too few to split into topics of at least {size}; "
+                "every document is in one topic")
+    if note:
+        log.warning("%s", note)
+    return labels, note

@@ -1,0 +1,365 @@
+"""Encoders behind `embedding.embed_texts`: OpenVINO, torch and the sentence-transformers reference.
+
+Kept apart from the cache logic so that a run whose abstracts are all cached imports none of
+torch, transformers or openvino's model code. Every encoder takes batches of token ids of one
+exact length (no padding), so a text's vector does not depend on which other texts share its
+batch: the cache can then mix vectors from different runs without changing any result.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import os
+import pathlib
+import shutil
+import tempfile
+import threading
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import ConfigError
+
+# Pooling modes we can reproduce outside sentence-transformers, in sentence-transformers' order
+# (it concatenates the enabled modes in this order).
+_POOLING_ORDER = ("cls_token", "max_tokens", "mean_tokens", "mean_sqrt_len_tokens")
+_PIPELINE_MODULES = {"Transformer", "Pooling", "Normalize"}
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """What the model folder says about how sentence-transformers would embed with it."""
+
+    path: pathlib.Path
+    pooling: tuple[str, ...]
+    dim: int
+    max_positions: int
+    # False when modules.json has layers (Dense, ...) or pooling modes we do not rebuild: only
+    # the sentence-transformers backend then gives the model's real vectors.
+    rebuildable: bool
+    unsupported: list[str] = field(default_factory=list)
+
+
+def read_model_spec(path: pathlib.Path) -> ModelSpec:
+    """Read modules.json / 1_Pooling/config.json / config.json (sentence-transformers' own files)."""
+    config = _read_json(path / "config.json")
+    hidden = int(config.get("hidden_size") or config.get("dim") or 0)
+    max_positions = int(config.get("max_position_embeddings") or 512)
+    unsupported: list[str] = []
+    pooling_dir = None
+    modules_file = path / "modules.json"
+    if modules_file.exists():
+        for module in _read_json(modules_file):
+            kind = str(module.get("type", "")).rsplit(".", 1)[-1]
+            if kind not in _PIPELINE_MODULES:
+                unsupported.append(f"module {kind}")
+            if kind == "Pooling":
+                pooling_dir = path / module.get("path", "")
+    pooling: tuple[str, ...] = ("mean_tokens",)  # what sentence-transformers uses without config
+    if pooling_dir is not None and (pooling_dir / "config.json").exists():
+        pcfg = _read_json(pooling_dir / "config.json")
+        hidden = int(pcfg.get("word_embedding_dimension") or hidden)
+        enabled = [k[len("pooling_mode_"):] for k, v in pcfg.items() if k.startswith("pooling_mode_") and v is True]
+        unsupported += [f"pooling {m}" for m in enabled if m not in _POOLING_ORDER]
+        pooling = tuple(m for m in _POOLING_ORDER if m in enabled)
+        if not pooling:
+            unsupported.append("no pooling mode")
+    return ModelSpec(
+        path=path,
+        pooling=pooling,
+        dim=hidden * max(1, len(pooling)),
+        max_positions=max_positions,
+        rebuildable=not unsupported,
+        unsupported=unsupported,
+    )
+
+
+def _read_json(path: pathlib.Path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"embedding.model: cannot read {path}: {exc}") from None
+
+
+def cpu_has_bf16() -> bool:
+    """True where bf16 matmuls run natively (avx512_bf16 or AMX); elsewhere bf16 is emulated and slow."""
+    try:
+        text = pathlib.Path("/proc/cpuinfo").read_text()
+    except OSError:
+        text = ""
+    for line in text.splitlines():
+        if line.startswith("flags"):
+            flags = set(line.split(":", 1)[1].split())
+            return bool(flags & {"avx512_bf16", "amx_bf16"})
+    try:  # not Linux: ask OpenVINO (it may also report emulated bf16, hence the second choice)
+        import openvino as ov
+
+        return "BF16" in ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
+    except Exception:  # noqa: BLE001 - no openvino, no bf16 path
+        return False
+
+
+class Tokenizer:
+    """The model's fast tokenizer, truncating like sentence-transformers (special tokens included)."""
+
+    def __init__(self, path: pathlib.Path, max_seq_length: int):
+        self.max_seq_length = max_seq_length
+        if (path / "tokenizer.json").exists():
+            from tokenizers import Tokenizer as _Fast
+
+            self._fast = _Fast.from_file(str(path / "tokenizer.json"))
+            self._fast.no_padding()
+            self._fast.enable_truncation(max_length=max_seq_length)
+            self._hf = None
+        else:  # folders with only vocab.txt: transformers builds the fast tokenizer
+            from transformers import AutoTokenizer
+
+            self._fast = None
+            self._hf = AutoTokenizer.from_pretrained(str(path))
+
+    def __call__(self, texts: list[str]) -> list[list[int]]:
+        if self._fast is not None:
+            return [e.ids for e in self._fast.encode_batch(list(texts))]
+        out = self._hf(list(texts), truncation=True, max_length=self.max_seq_length)
+        return [list(ids) for ids in out["input_ids"]]
+
+
+class Encoder:
+    """Turns same-length batches of token ids into L2-normalised float32 vectors."""
+
+    backend = "?"
+
+    def __init__(self, spec: ModelSpec, precision: str, device: str, threads: int | None):
+        self.spec, self.precision, self.device, self.threads = spec, precision, device, threads
+        self.lock = threading.Lock()
+
+    def encode(self, texts: list[str], ids: list[list[int]]) -> np.ndarray:
+        raise NotImplementedError
+
+    def apply_threads(self) -> None:
+        """torch's thread count is per process; set it per call so a shard job keeps its share."""
+        if self.threads:
+            import torch
+
+            torch.set_num_threads(self.threads)
+
+
+def _as_arrays(ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    lengths = {len(x) for x in ids}
+    if len(lengths) != 1:  # the embedding module only sends exact-length batches
+        raise ValueError(f"batch mixes token lengths {sorted(lengths)}")
+    input_ids = np.asarray(ids, dtype=np.int64)
+    return input_ids, np.ones_like(input_ids)
+
+
+def _pool_module(hf_model, pooling: tuple[str, ...]):
+    """hf model + sentence-transformers pooling + L2 normalisation as one torch module."""
+    import torch
+
+    class PoolNormalize(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = hf_model
+
+        def forward(self, input_ids, attention_mask):
+            hidden = self.model(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+            hidden = hidden.float()
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            counts = mask.sum(1).clamp(min=1e-9)
+            parts = []
+            for mode in pooling:
+                if mode == "cls_token":
+                    parts.append(hidden[:, 0])
+                elif mode == "max_tokens":
+                    parts.append(hidden.masked_fill(mask == 0, torch.finfo(hidden.dtype).min).amax(1))
+                elif mode == "mean_tokens":
+                    parts.append((hidden * mask).sum(1) / counts)
+                elif mode == "mean_sqrt_len_tokens":
+                    parts.append((hidden * mask).sum(1) / counts.sqrt())
+            vec = torch.cat(parts, dim=1) if len(parts) > 1 else parts[0]
+            return torch.nn.functional.normalize(vec, p=2, dim=1)
+
+    return PoolNormalize().eval()
+
+
+@contextlib.contextmanager
+def _quiet_transformers():
+    """No progress bar and no config chatter (e.g. an unrecognised `loss_type`) in the stage log."""
+    from transformers.utils import logging as hf_logging
+
+    verbosity, bar = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bar:
+            hf_logging.enable_progress_bar()
+
+
+def _load_hf_model(path: pathlib.Path):
+    """transformers' AutoModel from a local folder (never the hub)."""
+    from transformers import AutoModel
+
+    with _quiet_transformers():
+        return AutoModel.from_pretrained(str(path), local_files_only=True).eval()
+
+
+class TorchEncoder(Encoder):
+    """transformers model in fp32, bf16 weights (CPU with native bf16) or fp16/bf16 on CUDA."""
+
+    backend = "torch"
+
+    def __init__(self, spec, precision, device, threads):
+        super().__init__(spec, precision, device, threads)
+        import torch
+
+        self.apply_threads()
+        dtype = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}[precision]
+        self.module = _pool_module(_load_hf_model(spec.path), spec.pooling)
+        self.module.model.to(device=device, dtype=dtype)
+        self._torch = torch
+
+    def encode(self, texts, ids):
+        torch = self._torch
+        input_ids, mask = _as_arrays(ids)
+        self.apply_threads()
+        with torch.inference_mode():
+            out = self.module(
+                torch.from_numpy(input_ids).to(self.device), torch.from_numpy(mask).to(self.device)
+            )
+        return out.float().cpu().numpy()
+
+
+class SentenceTransformersEncoder(Encoder):
+    """The reference: plain `SentenceTransformer(folder).encode`, fp32, the model's full module list."""
+
+    backend = "sentence-transformers"
+
+    def __init__(self, spec, precision, device, threads):
+        super().__init__(spec, precision, device, threads)
+        from sentence_transformers import SentenceTransformer
+
+        self.apply_threads()
+        with _quiet_transformers():
+            self.model = SentenceTransformer(str(spec.path), device=device, local_files_only=True)
+
+    def set_max_seq_length(self, n: int) -> None:
+        self.model.max_seq_length = n
+
+    def encode(self, texts, ids):
+        self.apply_threads()
+        vecs = self.model.encode(
+            list(texts), batch_size=max(1, len(texts)), convert_to_numpy=True,
+            normalize_embeddings=True, show_progress_bar=False,
+        )
+        return np.asarray(vecs, dtype=np.float32)
+
+
+class OpenVINOEncoder(Encoder):
+    """OpenVINO CPU inference of the torch model converted once (no optimum): pooling and
+    normalisation are inside the graph; the IR is cached under `ir_root` so later runs skip torch."""
+
+    backend = "openvino"
+
+    def __init__(self, spec, precision, device, threads, *, ir_root: pathlib.Path | None, model_id: str):
+        super().__init__(spec, precision, device, threads)
+        import openvino as ov
+
+        model = ir_model(spec, model_id, ir_root, threads)
+        config = {
+            "INFERENCE_PRECISION_HINT": {"bf16": "bf16", "fp32": "f32"}[precision],
+            # Pinning makes parallel shard jobs fight for the same cores on a shared machine.
+            "ENABLE_CPU_PINNING": False,
+        }
+        if threads:
+            config["INFERENCE_NUM_THREADS"] = int(threads)
+        self.compiled = ov.Core().compile_model(model, "CPU", config)
+        self.request = self.compiled.create_infer_request()
+
+    def encode(self, texts, ids):
+        input_ids, mask = _as_arrays(ids)
+        with self.lock:
+            self.request.infer({"input_ids": input_ids, "attention_mask": mask})
+            return np.array(self.request.get_output_tensor(0).data, dtype=np.float32, copy=True)
+
+
+_IR_MODELS: dict[str, object] = {}  # model id -> ov.Model read back from IR, shared by encoders
+
+
+def _ov_tag() -> str:
+    import openvino as ov
+
+    return "ov" + ov.__version__.split("-", 1)[0]
+
+
+def ir_path(ir_root: pathlib.Path, model_id: str) -> pathlib.Path:
+    """Folder of the cached IR: per model content and OpenVINO version (conversion may change)."""
+    return ir_root / f"{model_id[:16]}-{_ov_tag()}"
+
+
+def ir_model(spec: ModelSpec, model_id: str, ir_root: pathlib.Path | None, threads: int | None):
+    """The OpenVINO model, from the cached IR, this process's earlier conversion or a new one.
+    Always read back from an IR file, so a fresh conversion and a cached IR compile the same graph."""
+    import openvino as ov
+
+    core = ov.Core()
+    ir_dir = ir_path(ir_root, model_id) if ir_root is not None else None
+    if ir_dir is not None and (ir_dir / "model.xml").exists():
+        return core.read_model(str(ir_dir / "model.xml"))
+    model = _IR_MODELS.get(model_id)
+    if model is None:
+        model = _convert(spec, threads)
+        if ir_dir is None:
+            ir_dir = pathlib.Path(tempfile.mkdtemp(prefix="papertopics-ov-")) / "ir"
+            atexit.register(shutil.rmtree, ir_dir.parent, ignore_errors=True)
+    if ir_dir is not None:
+        _save_ir(model, ir_dir)
+        model = core.read_model(str(ir_dir / "model.xml"))
+    _IR_MODELS[model_id] = model
+    return model
+
+
+def _convert(spec: ModelSpec, threads: int | None):
+    """torch module (transformer + pooling + normalise) -> ov.Model, dynamic batch and length."""
+    import openvino as ov
+    import torch
+
+    if threads:
+        torch.set_num_threads(threads)
+    module = _pool_module(_load_hf_model(spec.path), spec.pooling)
+    # A padded example row keeps the attention-mask path in the traced graph.
+    example = {
+        "input_ids": torch.tensor([[101, 2000, 2001, 2002, 102], [101, 2003, 102, 0, 0]]),
+        "attention_mask": torch.tensor([[1, 1, 1, 1, 1], [1, 1, 1, 0, 0]]),
+    }
+    with _quiet_transformers(), torch.no_grad():
+        ov_model = ov.convert_model(module, example_input=example)
+    for name, port in zip(("input_ids", "attention_mask"), ov_model.inputs):
+        port.get_tensor().set_names({name})
+    ov_model.reshape({name: ov.PartialShape([-1, -1]) for name in ("input_ids", "attention_mask")})
+    return ov_model
+
+
+def _save_ir(model, ir_dir: pathlib.Path) -> None:
+    """Written to a sibling temp folder and renamed into place, so concurrent shard jobs or a
+    kill never leave half an IR behind. fp32 weights: precision is chosen at compile time."""
+    import openvino as ov
+
+    ir_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix=f".{ir_dir.name}.", dir=ir_dir.parent))
+    try:
+        ov.save_model(model, str(tmp / "model.xml"), compress_to_fp16=False)
+        try:
+            os.replace(tmp, ir_dir)
+        except OSError:  # another process finished first; its IR is the same
+            if not (ir_dir / "model.xml").exists():
+                raise
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,68 @@
+"""Rules that turn `auto` in config.yaml into numbers for the corpus at hand.
+
+Plain BERTopic (n_neighbors 15, min_cluster_size 10) puts all 37 seed abstracts in the outlier
+topic, and UMAP + HDBSCAN on a few dozen points changes its answer with the seed. So below
+`clustering.small_corpus` documents we cluster the embeddings themselves (Ward, no outliers,
+no randomness); above it, HDBSCAN sizes grow with the square root of the corpus.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+AUTO = "auto"
+
+
+def resolve_n_neighbors(value: Any, n_documents: int) -> int:
+    """15 as in UMAP/BERTopic, but never more than a third of a tiny corpus."""
+    if value != AUTO:
+        return int(min(value, max(2, n_documents - 1)))
+    if n_documents < 45:
+        return max(2, n_documents // 3)
+    return 15
+
+
+def resolve_umap(umap: dict, n_documents: int) -> dict:
+    """UMAP keyword arguments; n_components never reaches the number of documents."""
+    return {
+        "n_neighbors": resolve_n_neighbors(umap["n_neighbors"], n_documents),
+        "n_components": int(max(2, min(umap["n_components"], n_documents - 2))),
+        "min_dist": float(umap["min_dist"]),
+        "metric": umap["metric"],
+        "low_memory": bool(umap["low_memory"]),
+    }
+
+
+def resolve_method(clustering: dict, n_documents: int) -> str:
+    """agglomerative below small_corpus documents, else hdbscan, unless config names one."""
+    method = clustering["method"]
+    if method != AUTO:
+        return method
+    return "agglomerative" if n_documents < clustering["small_corpus"] else "hdbscan"
+
+
+def resolve_agglomerative(agglomerative: dict, n_documents: int) -> dict:
+    """The smallest topic may hold a tenth of a small corpus, but never fewer than 3 abstracts."""
+    size = agglomerative["min_cluster_size"]
+    if size == AUTO:
+        size = max(3, n_documents // 10)
+    return {"min_cluster_size": int(min(size, max(1, n_documents // 2)))}
+
+
+def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:
+    """min_cluster_size ~ sqrt(N)/3 (20 at 3.6k, 91 at 75k); min_samples a fifth of it."""
+    size = hdbscan["min_cluster_size"]
+    if size == AUTO:
+        size = min(200, max(5, round(math.sqrt(n_documents) / 3)))
+    size = int(max(2, min(size, n_documents)))
+    samples = hdbscan["min_samples"]
+    if samples == AUTO:
+        samples = max(1, size // 5)
+    return {
+        "min_cluster_size": size,
+        "min_samples": int(samples),
+        "cluster_selection_method": hdbscan["cluster_selection_method"],
+        "cluster_selection_epsilon": float(hdbscan["cluster_selection_epsilon"]),
+    }
+

@@ -1,0 +1,145 @@
+"""Everything a report is made of, as tables: read from the pipeline's files or built in memory.
+
+The render functions take a `ReportInputs`, so a test (or a notebook) can build one from a
+few rows without running the pipeline or saving a model.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from papertopics.errors import PapertopicsError
+from papertopics.report.model_files import TopicVectors, read_saved_model, vectors_from_documents
+
+DOCUMENT_COLUMNS = ("doc_id", "listings", "topic", "topic_label", "title", "text")
+TOPIC_COLUMNS = ("topic", "label", "size", "top_terms", "representative_doc_ids")
+
+
+class ReportInputError(PapertopicsError):
+    """An input table lacks a column or disagrees with another one."""
+
+
+@dataclass
+class ReportInputs:
+    documents: pd.DataFrame  # DOCUMENT_COLUMNS + extra metadata columns, one row per document
+    topics: pd.DataFrame  # TOPIC_COLUMNS, one row per topic id (-1: outliers)
+    map2d: pd.DataFrame | None = None  # doc_id, x, y
+    metrics: dict = field(default_factory=dict)
+    listings: list[str] = field(default_factory=list)  # names in config order
+    vectors: TopicVectors | None = None
+    title: str | None = None
+    max_hover_chars: int = 300
+
+    def __post_init__(self):
+        self.documents = normalise_documents(self.documents)
+        self.topics = normalise_topics(self.topics, self.documents)
+        if self.map2d is not None:
+            self.map2d = normalise_map(self.map2d, self.documents)
+        seen = [name for cell in self.documents["listings"] for name in split_listings(cell)]
+        self.listings = list(dict.fromkeys([*map(str, self.listings or []), *seen]))
+        if self.vectors is None:
+            self.vectors = vectors_from_documents(self.documents, self.topics)
+        if not self.title:
+            self.title = "Topics of " + ", ".join(self.listings) if self.listings else "Topic report"
+
+    @property
+    def extra_columns(self) -> list[str]:
+        return [column for column in self.documents.columns if column not in DOCUMENT_COLUMNS]
+
+
+def split_listings(cell: str) -> list[str]:
+    return [name for name in str(cell).split(";") if name]
+
+
+def _require(table: pd.DataFrame, columns, what: str) -> None:
+    missing = [column for column in columns if column not in table.columns]
+    if missing:
+        raise ReportInputError(f"{what}: missing column(s) {', '.join(missing)}")
+
+
+def normalise_documents(documents: pd.DataFrame) -> pd.DataFrame:
+    documents = documents.copy()
+    for column in ("title", "topic_label"):
+        if column not in documents.columns:
+            documents[column] = ""
+    _require(documents, DOCUMENT_COLUMNS, "document table")
+    documents["topic"] = pd.to_numeric(documents["topic"], errors="raise").astype(int)
+    for column in documents.columns:
+        if column != "topic":
+            documents[column] = documents[column].fillna("").astype(str)
+    if documents["doc_id"].duplicated().any():
+        raise ReportInputError("document table: doc_id values repeat")
+    return documents.reset_index(drop=True)
+
+
+def normalise_topics(topics: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
+    topics = topics.copy()
+    _require(topics, ("topic", "label"), "topic table")
+    topics["topic"] = pd.to_numeric(topics["topic"], errors="raise").astype(int)
+    sizes = documents["topic"].value_counts()
+    topics["size"] = [int(sizes.get(topic, 0)) for topic in topics["topic"]]
+    for column in ("top_terms", "representative_doc_ids", "label"):
+        if column not in topics.columns:
+            topics[column] = ""
+        topics[column] = topics[column].fillna("").astype(str)
+    # A topic the documents use but the table lacks still gets a row (and a card).
+    known = set(topics["topic"])
+    missing = sorted(set(documents["topic"]) - known)
+    if missing:
+        labels = documents.drop_duplicates("topic").set_index("topic")["topic_label"]
+        extra = pd.DataFrame({"topic": missing, "label": [labels.get(t, "") for t in missing],
+                              "size": [int(sizes.get(t, 0)) for t in missing],
+                              "top_terms": "", "representative_doc_ids": ""})
+        topics = pd.concat([topics, extra], ignore_index=True)
+    topics["label"] = [label or ("Outliers (no topic)" if topic == -1 else f"Topic {topic}")
+                       for topic, label in zip(topics["topic"], topics["label"])]
+    return topics.sort_values("topic").reset_index(drop=True)
+
+
+def normalise_map(map2d: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
+    _require(map2d, ("doc_id", "x", "y"), "2-D map")
+    map2d = map2d[["doc_id", "x", "y"]].copy()
+    map2d["doc_id"] = map2d["doc_id"].astype(str)
+    missing = set(documents["doc_id"]) - set(map2d["doc_id"])
+    if missing:
+        raise ReportInputError(f"2-D map: {len(missing)} documents have no coordinates "
+                               f"(e.g. {sorted(missing)[0]}); rerun reduce_embeddings")
+    return documents[["doc_id"]].merge(map2d, on="doc_id", how="left")
+
+
+def read_table(path: str | Path) -> pd.DataFrame:
+    """A pipeline CSV read as text: ids keep leading zeros, an empty or "NA" title stays text."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[], encoding="utf-8")
+
+
+def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path | None = None,
+                metrics: str | Path | None = None, model: str | Path | None = None,
+                listings: list[str] | None = None, title: str | None = None,
+                max_hover_chars: int = 300) -> ReportInputs:
+    """ReportInputs from the files of results/ (see docs/report.md)."""
+    vectors = None
+    if model is not None and (Path(model) / "topics.json").is_file():
+        vectors = read_saved_model(model)
+    document_table = read_table(documents)
+    topic_table = read_table(topics)
+    if vectors is not None and vectors.ctfidf is None and vectors.embeddings is None:
+        vectors = None  # nothing to compare topics with: fall back to the documents' words
+    inputs = ReportInputs(
+        documents=document_table,
+        topics=topic_table,
+        map2d=pd.read_parquet(map2d) if map2d is not None else None,
+        metrics=json.loads(Path(metrics).read_text(encoding="utf-8")) if metrics is not None else {},
+        listings=list(listings or []),
+        vectors=vectors,
+        title=title,
+        max_hover_chars=int(max_hover_chars),
+    )
+    if vectors is not None:
+        unknown = sorted(set(inputs.topics["topic"]) - set(vectors.topics))
+        if unknown:
+            inputs.vectors = vectors_from_documents(inputs.documents, inputs.topics)
+    return inputs

@@ -1,0 +1,148 @@
+"""Write the report folder: seven pages, plotly.min.js once, one stylesheet, one script."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+from pathlib import Path
+
+import plotly
+
+from papertopics.report.barchart import visualize_barchart
+from papertopics.report.colors import topic_color
+from papertopics.report.documents import document_payload, visualize_documents
+from papertopics.report.heatmap import visualize_heatmap
+from papertopics.report.hierarchy import visualize_hierarchy
+from papertopics.report.inputs import ReportInputs
+from papertopics.report.intertopic import visualize_intertopic
+from papertopics.report.listings import (listing_counts, listing_totals, single_listing_topics,
+                                         visualize_listing_shares)
+from papertopics.report.pages import page_data, render_page
+from papertopics.report.summary import (clustering_note, flatten_metrics, listing_rows, overlap_note,
+                                        percent, summary_tiles, topic_cards)
+from papertopics.report.text import short_label
+
+log = logging.getLogger(__name__)
+
+PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings")
+ASSETS = ("report.css", "report.js")
+PLOTLY_JS = "plotly.min.js"
+
+
+def plotly_js_path() -> Path:
+    """plotly.min.js as shipped in the plotly package (the version the figures are written for)."""
+    return Path(plotly.__file__).parent / "package_data" / PLOTLY_JS
+
+
+def copy_assets(out_dir: Path) -> list[Path]:
+    written = []
+    for source in [plotly_js_path(), *(Path(__file__).parent / "assets" / name for name in ASSETS)]:
+        target = out_dir / source.name
+        shutil.copyfile(source, target)
+        written.append(target)
+    return written
+
+
+def _footer(inputs: ReportInputs) -> str:
+    return (f"papertopics · {len(inputs.documents):,} documents from {len(inputs.listings)} listing(s) · "
+            "every file of this report is local: it opens offline")
+
+
+def _figure_page(inputs: ReportInputs, page: str, heading: str, intro: str, figure, note: str | None = None) -> str:
+    return render_page("figure.html", page=page, page_title=heading, report_title=inputs.title,
+                       footer=_footer(inputs), data_json=page_data(figure), heading=heading, intro=intro,
+                       note=note)
+
+
+def index_page(inputs: ReportInputs) -> str:
+    return render_page(
+        "index.html", page="index", page_title="Overview", report_title=inputs.title, footer=_footer(inputs),
+        data_json=None, uses_plotly=False, tiles=summary_tiles(inputs), note=clustering_note(inputs.metrics),
+        listing_rows=listing_rows(inputs), cards=topic_cards(inputs), metrics=flatten_metrics(inputs.metrics))
+
+
+def documents_page(inputs: ReportInputs) -> str:
+    if inputs.map2d is None:
+        raise ValueError("the document map needs 2-D coordinates (map2d)")
+    figure = visualize_documents(inputs.documents, inputs.map2d, inputs.topics,
+                                 max_hover_chars=inputs.max_hover_chars)
+    docs = document_payload(inputs.documents, inputs.topics, inputs.listings, inputs.extra_columns)
+    totals = listing_totals(inputs.documents, inputs.listings)
+    options = [{"index": i, "name": name, "count": int(totals[name])} for i, name in enumerate(inputs.listings)]
+    return render_page("documents.html", page="documents", page_title="Document map", report_title=inputs.title,
+                       footer=_footer(inputs), data_json=page_data(figure, docs=docs), main_class="page wide",
+                       listing_options=options, n_documents=len(inputs.documents))
+
+
+def listings_page(inputs: ReportInputs) -> str:
+    topics = inputs.topics
+    order = [t for t in topics["topic"] if t >= 0] + [t for t in topics["topic"] if t < 0]
+    counts = listing_counts(inputs.documents, inputs.listings, order)
+    totals = listing_totals(inputs.documents, inputs.listings)
+    labels = dict(zip(topics["topic"], topics["label"]))
+    single = single_listing_topics(topics, counts)
+    rows = []
+    for topic in order:
+        cells = [{"count": int(counts.loc[topic, name]),
+                  "percent": percent(counts.loc[topic, name] / totals[name] if totals[name] else 0.0)}
+                 for name in inputs.listings]
+        rows.append({"name": short_label(int(topic), labels[topic], 70), "color": topic_color(int(topic)),
+                     "cells": cells, "size": int((inputs.documents["topic"] == topic).sum()),
+                     "is_outliers": topic < 0})
+    intro = ("For every listing, the share of its documents in each topic. Topics found in one listing "
+             "only, and the documents each listing contributes, are listed below.")
+    figure = visualize_listing_shares(topics, inputs.documents, inputs.listings)
+    return render_page(
+        "listings.html", page="listings", page_title="Listings", report_title=inputs.title,
+        footer=_footer(inputs), data_json=page_data(figure), intro=intro, listings=inputs.listings,
+        n_listings=len(inputs.listings),
+        single=[{**row, "color": topic_color(int(row["topic"]))} for row in single.to_dict("records")],
+        table_rows=rows, totals=[int(totals[name]) for name in inputs.listings],
+        n_documents=len(inputs.documents), overlap_note=overlap_note(inputs.documents))
+
+
+def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
+    """Write every page and asset into out_dir; returns {name: path} of what was written."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    vectors = inputs.vectors
+    basis = vectors.similarity_basis()
+    outliers = int((inputs.documents["topic"] < 0).sum())
+    outlier_note = (f"The {outliers} outlier documents are not a topic and are not drawn here; "
+                    "see the overview and the document map." if outliers else None)
+    builders = {
+        "index": lambda: index_page(inputs),
+        "documents": lambda: documents_page(inputs),
+        "listings": lambda: listings_page(inputs),
+        "intertopic": lambda: _figure_page(
+            inputs, "intertopic", "Intertopic distance map",
+            f"Each bubble is a topic, its area proportional to its documents; topics are placed by classical "
+            f"multidimensional scaling of the cosine distances between their {basis}, so near bubbles are "
+            "similar topics. Hover for the top terms.",
+            visualize_intertopic(inputs.topics, vectors), outlier_note),
+        "barchart": lambda: _figure_page(
+            inputs, "barchart", "Topic keywords",
+            "The terms that set each topic apart (class-based TF-IDF, as BERTopic computes it), best first.",
+            visualize_barchart(inputs.topics, vectors), outlier_note),
+        "hierarchy": lambda: _figure_page(
+            inputs, "hierarchy", "Topic hierarchy",
+            f"Topics merged step by step, the closest pair first (average linkage on cosine distances of "
+            f"the {basis}). Hover a joint to see which topics it joins.",
+            visualize_hierarchy(inputs.topics, vectors), outlier_note),
+        "heatmap": lambda: _figure_page(
+            inputs, "heatmap", "Topic similarity",
+            f"Cosine similarity between every pair of topics ({basis}), rows in the hierarchy's order so "
+            "groups of related topics form blocks.",
+            visualize_heatmap(inputs.topics, vectors), outlier_note),
+    }
+    written = {}
+    for name in PAGES:
+        started = time.perf_counter()
+        path = out_dir / f"{name}.html"
+        path.write_text(builders[name](), encoding="utf-8")
+        written[name] = path
+        log.info("%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started)
+    for asset in copy_assets(out_dir):
+        written[asset.name] = asset
+    return written

@@ -1,0 +1,107 @@
+"""Synthetic report inputs: a corpus of any size without the pipeline or a saved model.
+
+Used by the tests (tiny corpora, hostile text) and to time the pages at realistic sizes
+(`sample_inputs(3584)` is NeurIPS 2023's size).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from papertopics.report.inputs import ReportInputs
+
+_VOCABULARY = [
+    "language models reasoning chain thought prompting tokens decoding benchmark",
+    "reinforcement learning policy reward agent exploration value environment",
+    "diffusion images generation denoising sampling score latent",
+    "graph neural networks message passing nodes edges molecules",
+    "privacy differential federated clients secure aggregation noise",
+    "optimization convergence gradient descent stochastic convex rates",
+    "vision transformers attention patches segmentation detection",
+    "causal inference treatment effects confounding identification",
+    "bandits regret online learning arms exploration bounds",
+    "fairness groups bias classification demographic parity",
+    "speech audio recognition acoustic waveform",
+    "robotics manipulation control grasping trajectories",
+]
+_FILLER = ("we study this problem and show that the approach improves on strong baselines across "
+           "several settings while remaining simple to implement and analyse").split()
+
+# Text a report must show as text and never run (each sets a flag the browser test checks).
+HOSTILE_TEXTS = [
+    '<script>window.__pwned = "script"; document.title = "pwned"</script> Plain words after a script tag.',
+    '<img src=x onerror="window.__pwned = \'img\'"> An image that must not load, and "double" and \'single\' quotes.',
+    '<a href="javascript:window.__pwned = \'link\'">click me</a> a javascript: link, then </script><!-- and ]]>',
+    '<b>bold?</b> & ampersands &amp; entities &lt;script&gt; <svg onload="window.__pwned = \'svg\'"></svg>',
+]
+
+
+def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha", "beta"),
+                  outlier_share: float = 0.1, hostile: bool = False, with_titles: bool = True,
+                  abstract_words: int = 40, seed: int = 0, metrics: dict | None = None,
+                  single_listing_topic: bool = True) -> ReportInputs:
+    """A ReportInputs with blobs of documents per topic; deterministic for a seed.
+
+    With `hostile`, the first documents carry HOSTILE_TEXTS in title and abstract, a topic
+    label and a listing name carry markup too, and an extra `url` column holds a
+    `javascript:` URL.
+    """
+    rng = np.random.RandomState(seed)
+    listings = list(listings)
+    topics = np.arange(n_topics)
+    weights = 1.0 / (topics + 2.0)
+    weights /= weights.sum()
+    assigned = rng.choice(topics, size=n_documents, p=weights)
+    assigned[:n_topics] = topics[: min(n_topics, n_documents)]  # every topic has a document
+    outliers = rng.rand(n_documents) < outlier_share
+    outliers[: n_topics] = False
+    assigned = np.where(outliers, -1, assigned)
+
+    centres = rng.normal(scale=6.0, size=(n_topics, 2))
+    rows = []
+    for i, topic in enumerate(assigned):
+        words = _VOCABULARY[topic % len(_VOCABULARY)].split() if topic >= 0 else _VOCABULARY[rng.randint(len(_VOCABULARY))].split()
+        body = [words[j] if rng.rand() < 0.45 else _FILLER[j % len(_FILLER)]
+                for j in rng.randint(0, 50, size=abstract_words) % max(len(words), len(_FILLER))]
+        text = (f"Document {i} on {words[0]} {words[1]}. " + " ".join(body) + ".").replace("  ", " ")
+        if topic >= 0 and single_listing_topic and topic == n_topics - 1:
+            member = [listings[0]]
+        else:
+            member = [listings[i % len(listings)]]
+            if len(listings) > 1 and rng.rand() < 0.08:
+                member = listings[:2]
+        x, y = (centres[topic] if topic >= 0 else rng.uniform(-8, 8, size=2)) + rng.normal(scale=1.0, size=2)
+        rows.append({"doc_id": f"{i:016x}", "listings": ";".join(member), "topic": int(topic),
+                     "title": f"A study of {words[0]} {words[2 % len(words)]} number {i}" if with_titles else "",
+                     "text": text, "x": float(x), "y": float(y), "url": f"https://example.org/paper/{i}"})
+    documents = pd.DataFrame(rows)
+    labels = {int(t): ", ".join(_VOCABULARY[t % len(_VOCABULARY)].split()[:3]) for t in topics}
+    labels[-1] = "Outliers (no topic)"
+    if hostile:
+        for k, payload in enumerate(HOSTILE_TEXTS[: len(documents)]):
+            documents.loc[k, "title"] = payload if k % 2 == 0 else ""
+            documents.loc[k, "text"] = payload + " " + documents.loc[k, "text"]
+        documents.loc[0, "url"] = "javascript:window.__pwned = 'url'"
+        labels[0] = '<i>label</i> "quoted" <img src=y onerror="window.__pwned = \'label\'">'
+        hostile_listing = '<svg onload="window.__pwned=\'listing\'">'
+        documents["listings"] = documents["listings"].str.replace(listings[-1], hostile_listing, regex=False)
+        listings = [*listings[:-1], hostile_listing]
+    documents["topic_label"] = documents["topic"].map(labels)
+    map2d = documents[["doc_id", "x", "y"]].copy()
+    documents = documents.drop(columns=["x", "y"])
+
+    topic_rows = []
+    for topic in sorted(set(documents["topic"])):
+        members = documents.loc[documents["topic"] == topic, "doc_id"].tolist()
+        terms = _VOCABULARY[topic % len(_VOCABULARY)].split()[:10] if topic >= 0 else []
+        topic_rows.append({"topic": topic, "label": labels[topic], "size": len(members),
+                           "top_terms": "; ".join(terms), "representative_doc_ids": ";".join(members[:3])})
+    if metrics is None:
+        n_out = int((documents["topic"] == -1).sum())
+        metrics = {"n_documents": n_documents, "n_listings": len(listings), "n_topics": n_topics,
+                   "outlier_share": round(n_out / n_documents, 4), "n_duplicates_merged": 0,
+                   "clustering": {"method": "hdbscan", "note": None, "n_clusters": n_topics,
+                                  "n_outliers": n_out}}
+    return ReportInputs(documents=documents, topics=pd.DataFrame(topic_rows), map2d=map2d,
+                        metrics=metrics, listings=listings, title=None)

@@ -1,0 +1,162 @@
+"""The overview's content: corpus figures, metrics, the clustering note and one card per topic."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from papertopics.report.colors import topic_color
+from papertopics.report.inputs import ReportInputs, split_listings
+from papertopics.report.listings import listing_counts, listing_totals, single_listing_topics
+from papertopics.report.text import headline
+
+N_REPRESENTATIVES = 3
+
+
+def percent(value: float, digits: int = 1) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    text = f"{100 * value:.{digits}f}%"
+    return "0%" if text == f"{0:.{digits}f}%" else text
+
+
+def format_value(key: str, value) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if key.endswith("share") or key.endswith("fraction"):
+            return percent(value)
+        return f"{value:.4g}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(format_value(key, item) for item in value) or "(none)"
+    return str(value)
+
+
+def flatten_metrics(metrics: dict, prefix: str = "") -> list[tuple[str, str]]:
+    """Every metric as ("clustering.method", "agglomerative"), nested keys joined by dots."""
+    rows: list[tuple[str, str]] = []
+    for key in sorted(metrics):
+        value = metrics[key]
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            rows.extend(flatten_metrics(value, path + "."))
+        else:
+            rows.append((path, format_value(key, value)))
+    return rows
+
+
+def clustering_note(metrics: dict) -> str | None:
+    """The reason the corpus was not split (e.g. too few documents), when there is one."""
+    clustering = metrics.get("clustering") or {}
+    note = clustering.get("note") if isinstance(clustering, dict) else None
+    return str(note) if note else None
+
+
+def _metric(metrics: dict, *names):
+    for name in names:
+        node = metrics
+        for part in name.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if node is not None and not isinstance(node, dict):
+            return node
+    return None
+
+
+def summary_tiles(inputs: ReportInputs) -> list[dict]:
+    """The figures a reader checks first, from the tables (metrics.json fills in the rest)."""
+    documents, metrics = inputs.documents, inputs.metrics
+    n_docs = len(documents)
+    n_outliers = int((documents["topic"] < 0).sum())
+    n_topics = int(documents.loc[documents["topic"] >= 0, "topic"].nunique())
+    tiles = [
+        {"label": "listings", "value": f"{len(inputs.listings):,}", "detail": ", ".join(inputs.listings)},
+        {"label": "documents", "value": f"{n_docs:,}", "detail": None},
+        {"label": "topics", "value": f"{n_topics:,}", "detail": None},
+        {"label": "outliers", "value": percent(n_outliers / n_docs if n_docs else 0.0),
+         "detail": f"{n_outliers:,} documents without a topic"},
+    ]
+    duplicates = _metric(metrics, "n_duplicates_merged")
+    if duplicates is not None:
+        tiles[1]["detail"] = f"{format_value('n', duplicates)} duplicates merged"
+    method = _metric(metrics, "clustering.method")
+    if method:
+        tiles[2]["detail"] = f"clustering: {method}"
+    for key, label in (("coherence", "coherence"), ("diversity", "topic diversity"), ("stability", "stability")):
+        value = _metric(metrics, key, f"{key}.value", f"{key}.npmi", f"{key}.mean", f"{key}.score")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            tiles.append({"label": label, "value": f"{value:.3g}", "detail": None})
+    return tiles
+
+
+def _representatives(inputs: ReportInputs, topic: int, ids: str) -> list[dict]:
+    documents = inputs.documents
+    by_id = documents.set_index("doc_id", drop=False)
+    chosen = [doc_id for doc_id in str(ids).split(";") if doc_id and doc_id in by_id.index]
+    if len(chosen) < N_REPRESENTATIVES:  # the table had fewer: fill with the topic's first documents
+        members = documents.loc[documents["topic"] == topic, "doc_id"].tolist()
+        chosen += [doc_id for doc_id in members if doc_id not in chosen][: N_REPRESENTATIVES - len(chosen)]
+    out = []
+    for doc_id in chosen[:N_REPRESENTATIVES]:
+        row = by_id.loc[doc_id]
+        out.append({"doc_id": doc_id, "headline": headline(row["title"], row["text"], 220),
+                    "text": row["text"], "listings": ", ".join(split_listings(row["listings"]))})
+    return out
+
+
+def topic_cards(inputs: ReportInputs) -> list[dict]:
+    """One card per topic, topics by id, then the outliers as their own group (never hidden)."""
+    topics = inputs.topics
+    order = [t for t in topics["topic"] if t >= 0] + [t for t in topics["topic"] if t < 0]
+    counts = listing_counts(inputs.documents, inputs.listings, order)
+    totals = listing_totals(inputs.documents, inputs.listings)
+    single = single_listing_topics(topics, counts)
+    only_in = dict(zip(single["topic"], single["listing"]))
+    n_docs = max(len(inputs.documents), 1)
+    rows = topics.set_index("topic")
+    cards = []
+    for topic in order:
+        row = rows.loc[topic]
+        shares = []
+        for listing in inputs.listings:
+            count, total = int(counts.loc[topic, listing]), int(totals[listing])
+            share = count / total if total else 0.0
+            shares.append({"listing": listing, "count": count, "total": total, "percent": percent(share),
+                           "width": round(100 * share, 1)})
+        cards.append({
+            "topic": int(topic), "number": "–" if topic < 0 else int(topic),
+            "anchor": "outliers" if topic < 0 else int(topic),
+            "label": row["label"], "is_outliers": topic < 0, "color": topic_color(int(topic)),
+            "size": int(row["size"]), "percent": percent(int(row["size"]) / n_docs),
+            "terms": [term.strip() for term in row["top_terms"].split(";") if term.strip()],
+            "representatives": _representatives(inputs, int(topic), row["representative_doc_ids"]),
+            "listing_shares": shares, "only_in": only_in.get(topic),
+        })
+    return cards
+
+
+def listing_rows(inputs: ReportInputs) -> list[dict]:
+    topics = [int(t) for t in inputs.topics["topic"]]
+    counts = listing_counts(inputs.documents, inputs.listings, topics)
+    totals = listing_totals(inputs.documents, inputs.listings)
+    single = single_listing_topics(inputs.topics, counts)
+    rows = []
+    for listing in inputs.listings:
+        present = [t for t in topics if t >= 0 and counts.loc[t, listing] > 0]
+        here = single.loc[single["listing"] == listing, "topic"].tolist()
+        rows.append({"name": listing, "documents": int(totals[listing]), "topics": len(present),
+                     "outliers": int(counts.loc[-1, listing]) if -1 in counts.index else 0,
+                     "only_here": ", ".join(str(t) for t in here) or "–"})
+    return rows
+
+
+def overlap_note(documents: pd.DataFrame) -> str:
+    shared = int(documents["listings"].map(lambda cell: len(split_listings(cell)) > 1).sum())
+    if not shared:
+        return "No abstract appears in more than one listing."
+    return (f"{shared} abstract(s) appear in more than one listing; each counts once in every listing "
+            "it appears in, so a column sums to that listing's documents.")

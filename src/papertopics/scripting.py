@@ -1,0 +1,41 @@
+"""What every thin workflow script shares: logging to the rule's log, one-line errors, thread caps."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+
+from papertopics.errors import PapertopicsError
+
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def script_run(snakemake, name: str | None = None):
+    """Log to the rule's log file and stderr; turn a PapertopicsError into one line and exit 1.
+
+    Snakemake deletes the outputs of a failed job, so nothing half-written survives.
+    """
+    threads = str(max(1, int(getattr(snakemake, "threads", 1) or 1)))
+    for variable in THREAD_VARIABLES:
+        os.environ[variable] = threads
+    log_path = snakemake.log[0] if len(snakemake.log) else None
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_path:
+        handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
+    logging.basicConfig(
+        level=logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        handlers=handlers,
+        force=True,
+    )
+    logging.captureWarnings(True)
+    log = logging.getLogger(name or snakemake.rule)
+    try:
+        yield log
+    except PapertopicsError as error:
+        log.error("%s", error)
+        print(f"papertopics error: {error}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None

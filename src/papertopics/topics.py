@@ -1,0 +1,151 @@
+"""BERTopic on clusters computed upstream: keywords, labels and the tables users read.
+
+UMAP and HDBSCAN run in their own stages (so a relabel does not refit them); here BERTopic
+gets the cluster labels as `y` with its identity reduction and pass-through clusterer, which
+is BERTopic's documented "manual topic modeling" path, and adds c-TF-IDF on top.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from papertopics.stopwords import stop_words
+
+OUTLIER_LABEL = "Outliers (no topic)"
+
+
+def build_vectorizer(vectorizer: dict):
+    """CountVectorizer with English + domain stop words and bigrams."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    return CountVectorizer(
+        stop_words=stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]),
+        ngram_range=tuple(vectorizer["ngram_range"]),
+        min_df=vectorizer["min_df"],
+        max_df=vectorizer["max_df"],
+        # Words of 2+ characters starting with a letter; hyphens kept ("chain-of-thought").
+        token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b",
+    )
+
+
+def fit_topic_model(texts: list[str], embeddings: np.ndarray, labels: np.ndarray, *,
+                    vectorizer: dict, representation: dict, topics: dict):
+    """Fit BERTopic's representation on fixed clusters; returns the model and final labels."""
+    from bertopic import BERTopic
+    from bertopic.cluster import BaseCluster
+    from bertopic.dimensionality import BaseDimensionalityReduction
+    from bertopic.vectorizers import ClassTfidfTransformer
+
+    model = BERTopic(
+        umap_model=BaseDimensionalityReduction(),
+        hdbscan_model=BaseCluster(),
+        vectorizer_model=build_vectorizer(vectorizer),
+        ctfidf_model=ClassTfidfTransformer(
+            reduce_frequent_words=representation["reduce_frequent_words"],
+            bm25_weighting=representation["bm25_weighting"],
+        ),
+        top_n_words=representation["top_n_words"],
+        nr_topics=topics["nr_topics"],
+        calculate_probabilities=False,
+        # Any language but "english" stops BERTopic from stripping non-ASCII characters and
+        # hyphens before c-TF-IDF ("Pokémon" -> "pokmon"); embeddings come from upstream anyway.
+        language="multilingual",
+        verbose=False,
+    )
+    assigned, _ = model.fit_transform(texts, embeddings=embeddings, y=np.asarray(labels))
+    assigned = np.asarray(assigned)
+    strategy = topics["reduce_outliers"]
+    if strategy != "none" and (assigned == -1).any() and len(set(assigned.tolist()) - {-1}) > 0:
+        assigned = np.asarray(model.reduce_outliers(
+            texts, assigned, strategy=strategy, embeddings=embeddings))
+        model.update_topics(texts, topics=assigned.tolist(), vectorizer_model=model.vectorizer_model,
+                            ctfidf_model=model.ctfidf_model, top_n_words=representation["top_n_words"])
+    return model, assigned
+
+
+def top_terms(model, topic: int, n: int) -> list[str]:
+    """The topic's top-n c-TF-IDF terms, empty strings (BERTopic's padding) dropped."""
+    words = model.get_topic(topic) or []
+    return [word for word, score in words[:n] if word and score > 0]
+
+
+def make_label(terms: list[str], n_terms: int) -> str:
+    """Join the first n distinct terms; a term sharing a word with a chosen one is skipped.
+
+    So "language models, language, reasoning" becomes "language models, reasoning, ...".
+    """
+    chosen: list[str] = []
+    seen_words: set[str] = set()
+    for term in terms:
+        words = {_singular(word) for word in term.split()}
+        if words & seen_words:
+            continue
+        chosen.append(term)
+        seen_words |= words
+        if len(chosen) == n_terms:
+            break
+    return ", ".join(chosen) if chosen else "(no distinctive terms)"
+
+
+def _singular(word: str) -> str:
+    """Crude plural folding so "panel" and "panels" count as one word in a label."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def topic_labels(model, assigned: np.ndarray, label_terms: int, top_n: int) -> dict[int, str]:
+    """Topic id -> human label; outliers get a label that says what they are."""
+    labels = {}
+    for topic in sorted(set(assigned.tolist())):
+        labels[topic] = OUTLIER_LABEL if topic == -1 else make_label(top_terms(model, topic, top_n), label_terms)
+    return labels
+
+
+def representative_doc_ids(embeddings: np.ndarray, assigned: np.ndarray, doc_ids: list[str],
+                           n: int) -> dict[int, list[str]]:
+    """Per topic, the n documents closest (cosine) to the topic's mean embedding."""
+    ids = np.asarray(doc_ids)
+    out: dict[int, list[str]] = {}
+    for topic in sorted(set(assigned.tolist())):
+        members = np.flatnonzero(assigned == topic)
+        centroid = embeddings[members].mean(axis=0)
+        centroid /= np.linalg.norm(centroid) or 1.0
+        scores = embeddings[members] @ centroid
+        order = np.lexsort((ids[members], -scores))
+        out[topic] = ids[members][order[:n]].tolist()
+    return out
+
+
+def topics_table(model, assigned: np.ndarray, labels: dict[int, str],
+                 representatives: dict[int, list[str]], top_n: int) -> pd.DataFrame:
+    """results/topics/topics.csv: topic, label, size, top_terms ('; '), representative_doc_ids."""
+    sizes = pd.Series(assigned).value_counts()
+    rows = []
+    for topic in sorted(labels):
+        rows.append({
+            "topic": topic,
+            "label": labels[topic],
+            "size": int(sizes.get(topic, 0)),
+            "top_terms": "; ".join(top_terms(model, topic, top_n)) if topic != -1 else "",
+            "representative_doc_ids": ";".join(representatives.get(topic, [])),
+        })
+    return pd.DataFrame(rows)
+
+
+def document_table(corpus: pd.DataFrame, assigned: np.ndarray, labels: dict[int, str]) -> pd.DataFrame:
+    """results/topics/document_topics.csv: one row per document, raw text for reading."""
+    table = pd.DataFrame({
+        "doc_id": corpus["doc_id"].to_numpy(),
+        "listings": corpus["listings"].to_numpy(),
+        "topic": assigned,
+        "topic_label": [labels[t] for t in assigned.tolist()],
+        "title": corpus["title"].fillna("").to_numpy(),
+        "text": corpus["text_raw"].to_numpy(),
+    })
+    core = {"doc_id", "listings", "title", "text", "text_raw", "topic", "topic_label"}
+    for column in corpus.columns:
+        if column not in core:
+            table[column] = corpus[column].to_numpy()
+    return table

@@ -1,0 +1,55 @@
+"""Shared fixtures: one real pipeline run on the seeds, reused by every test that reads results."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SEEDS = sorted((REPO / "seeds").glob("*.txt"))
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+
+
+def snakemake_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba_cache"))
+    env["HF_HUB_OFFLINE"] = "1"
+    env["TRANSFORMERS_OFFLINE"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "src"), env.get("PYTHONPATH")]))
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    return env
+
+
+def run_snakemake(workdir: Path, *args: str, check: bool = True, timeout: int = 900) -> subprocess.CompletedProcess:
+    """Run the repo's Snakefile on a corpus folder, as `snakemake --directory DIR` would."""
+    command = [*SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
+               "--configfile", str(workdir / "config.yaml"), *args]
+    result = subprocess.run(command, cwd=workdir, env=snakemake_env(), capture_output=True,
+                            text=True, timeout=timeout)
+    if check and result.returncode != 0:
+        raise AssertionError(f"snakemake failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}")
+    return result
+
+
+def make_corpus_dir(root: Path, config_text: str = "listings:\n  - seeds/*.txt\n") -> Path:
+    """A corpus folder holding copies of the seed listings and a minimal config."""
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "seeds").mkdir(exist_ok=True)
+    for seed in SEEDS:
+        shutil.copy(seed, root / "seeds" / seed.name)
+    (root / "config.yaml").write_text(config_text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="session")
+def seed_run(tmp_path_factory) -> Path:
+    """The whole DAG run once on the seeds with a config naming only `listings`."""
+    workdir = make_corpus_dir(tmp_path_factory.mktemp("seed_run"))
+    run_snakemake(workdir, "--cores", "2")
+    return workdir

@@ -1,0 +1,103 @@
+"""clean_text on the constructs found in the seeds and the two real listings."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from papertopics.clean import clean_text
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
+# a keyword tokenizer like scikit-learn's default: words of two or more characters
+TOKEN = re.compile(r"(?u)\b\w\w+\b")
+LATEX_JUNK = re.compile(
+    r"^(mathcal|mathbb|mathrm|mathbf|mathsf|mathit|mathtt|mathscr|mathfrak|text(bf|it|tt|sc|rm|sf)|emph|frac|d?frac|sqrt|cite[pt]?|href|url|footnote|"
+    r"unicode|operatorname|varepsilon|epsilon|subsetneq|leq|geq|rightarrow|widetilde|tilde|"
+    r"boldsymbol|textcolor|displaystyle|mathbbm)$"
+)
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        # seeds
+        ("decline of Pass@$k$ performance", "decline of Pass@k performance"),
+        (r"design a \textit{simple yet effective} data curation", "design a simple yet effective data curation"),
+        (r"The \emph{Pok\'emon theorem} shows", "The Pokémon theorem shows"),
+        ("makes *efficient* use of _panel complexity_", "makes efficient use of panel complexity"),
+        ("*Chains\u2011of\u2011thought* are", "Chains-of-thought are"),
+        (r"hierarchy theorem for \CoT-based computation", "hierarchy theorem for CoT-based computation"),
+        (r"(USP) \cite{marsdenuniversal} is a method", "(USP) is a method"),
+        (r"$\Omega(\frac{1}{\epsilon}\sqrt{\text{VC}(\mathcal{H})/n})$ samples",
+         "Ω(1/ε√(VC(H)/n)) samples"),
+        (r"any $\varepsilon > 0$, $$ \mathrm{CoT}(r(n)) \subsetneq \mathrm{CoT}(r(n)^{1+\varepsilon}), $$ where",
+         "any ε > 0, CoT(r(n)) ⊊ CoT(r(n)^(1+ε)), where"),
+        (r"in $O(n \log n)$ time", "in O(n log n) time"),
+        ("for $k$-means and $\\ell_1$ loss", "for k-means and l1 loss"),
+        # real listings: arXiv hard line breaks and a word hyphenated at a line end
+        ("leveraging the knowledge from multiple\nmodalities in training", "leveraging the knowledge from multiple modalities in training"),
+        ("a state-of-the-\nart model", "a state-of-the-art model"),
+        # \textbf written into JSON without escaping the backslash: TAB + "extbf"
+        ("we propose \textbf{FETV}, a benchmark", "we propose FETV, a benchmark"),
+        ("the $\\alpha,\x08eta$-CROWN verifier", "the α,β-CROWN verifier"),
+        ("publicly available\x0cootnote{https://github.com/a/b} for research", "publicly available for research"),
+        (r"available at \href{https://github.com/x/y}{https://github.com/x/y}.", "available at."),
+        ("The code is available athttps://github.com/Virusdoll/Active-Negative-Loss.", "The code is available at."),
+        ("code at https: //github.com/rajatmodi62/Occluded. Next", "code at. Next"),
+        (r"\textcolor{blue}{Second}, motivated", "Second, motivated"),
+        ("we present **M**e**L**o**D**y (**M** for music)", "we present MeLoDy (M for music)"),
+        ("the **DiPlomat**, which", "the DiPlomat, which"),
+        ("meaning <i>resolution</i>; the other", "meaning resolution; the other"),
+        ("the <think> tokens", "the <think> tokens"),
+        ("from 60.6 &#177; 1.2 &amp; more", "from 60.6 ± 1.2 & more"),
+        (r"text$\unicode{x2014}$even under", "text - even under"),
+        (r"improves by 12.5\% on VRU\_Data", "improves by 12.5% on VRU_Data"),
+        (r"costs \$20 per run", "costs $20 per run"),
+        (r"{\em Abstract} and {\bf bold}", "Abstract and bold"),
+        ("\\[ \\lambda^\\star(u) \\propto \\exp(-x) \\]", "λ^*(u) ∝ exp (-x)"),
+        # odd Unicode
+        ("non\u00a0breaking\u2009thin\u202fnarrow", "non breaking thin narrow"),
+        ("zero\u200bwidth soft\u00adhyphen \ufefffeff", "zerowidth softhyphen feff"),
+        ("en\u2013dash em\u2014dash minus\u2212one", "en-dash em - dash minus-one"),
+        ("models\u2019 \u201cquoted\u201d \ufb01ne", "models' \"quoted\" fine"),
+        ("bell\x07 null\x00 del\x7f c1\x85end", "bell null del c1 end"),
+        ("  lines\r\n  with\n\n\tspace  ", "lines with space"),
+    ],
+)
+def test_clean_text_constructs(raw, expected):
+    assert clean_text(raw) == expected
+
+
+def test_clean_text_non_string_is_empty():
+    assert clean_text(None) == ""
+    assert clean_text(float("nan")) == ""
+
+
+def test_unbalanced_markup_keeps_the_words():
+    out = clean_text(r"we show $x = \frac{1}{ that {unclosed \textbf{bold and *star and _under")
+    for word in ("we", "show", "that", "unclosed", "bold", "star", "under"):
+        assert word in out.split() or word in out
+
+
+@pytest.mark.skipif(not SEEDS, reason="seeds/ missing")
+def test_seed_abstracts_leave_no_latex_markdown_or_control_characters():
+    for path in SEEDS:
+        paragraphs = path.read_text(encoding="utf-8").split("\n\n")[1:]
+        for para in paragraphs:
+            out = clean_text(para)
+            assert not re.search(r"[\\$]|\*\*|[{}]|[\x00-\x1f\u00a0\u2011]", out), out
+            junk = [t for t in TOKEN.findall(out) if LATEX_JUNK.match(t)]
+            assert not junk, (junk, out[:120])
+            assert "\n" not in out and out == out.strip()
+
+
+def test_math_keeps_meaningful_symbols_but_no_command_names():
+    out = clean_text(r"bounds $\tilde{O}(\sqrt{\text{VC}(\mathcal{H})/(\epsilon n)})$ and $\mathbb{R}^d$")
+    assert out == "bounds O(√(VC(H)/(ε n))) and R^d"
+    assert not [t for t in TOKEN.findall(out) if LATEX_JUNK.match(t)]
+
+
+def test_deep_nesting_does_not_crash():
+    assert clean_text("{" * 5000 + "x" + "}" * 5000) == "x"
+    assert "√x)" in clean_text("\\sqrt " * 3000 + "x")

@@ -1,0 +1,92 @@
+"""The `auto` rules and the clusterers, on data whose right answer is known."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from papertopics.cluster import agglomerative_labels, cluster_documents, relabel_by_size
+from papertopics.params import resolve_agglomerative, resolve_hdbscan, resolve_method, resolve_umap
+from papertopics.topics import make_label
+
+DEFAULTS = {
+    "umap": {"n_neighbors": "auto", "n_components": 5, "min_dist": 0.0, "metric": "cosine", "low_memory": True},
+    "clustering": {"method": "auto", "small_corpus": 300},
+    "hdbscan": {"min_cluster_size": "auto", "min_samples": "auto", "cluster_selection_method": "eom",
+                "cluster_selection_epsilon": 0.0},
+    "agglomerative": {"min_cluster_size": "auto"},
+}
+
+
+def blobs(sizes, dim=16, spread=0.05, seed=0):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(len(sizes), dim))
+    points = np.vstack([c + spread * rng.normal(size=(n, dim)) for c, n in zip(centres, sizes)])
+    truth = np.repeat(np.arange(len(sizes)), sizes)
+    return points / np.linalg.norm(points, axis=1, keepdims=True), truth
+
+
+def test_auto_rules_follow_corpus_size():
+    assert resolve_method(DEFAULTS["clustering"], 37) == "agglomerative"
+    assert resolve_method(DEFAULTS["clustering"], 3584) == "hdbscan"
+    assert resolve_method({"method": "hdbscan", "small_corpus": 300}, 37) == "hdbscan"
+    assert resolve_umap(DEFAULTS["umap"], 37)["n_neighbors"] == 12
+    assert resolve_umap(DEFAULTS["umap"], 75_000)["n_neighbors"] == 15
+    assert resolve_agglomerative(DEFAULTS["agglomerative"], 37) == {"min_cluster_size": 3}
+    small, big = resolve_hdbscan(DEFAULTS["hdbscan"], 3584), resolve_hdbscan(DEFAULTS["hdbscan"], 74_728)
+    assert (small["min_cluster_size"], big["min_cluster_size"]) == (20, 91)
+    assert small["min_samples"] == 4
+    explicit = resolve_hdbscan({**DEFAULTS["hdbscan"], "min_cluster_size": 10, "min_samples": 10}, 3584)
+    assert (explicit["min_cluster_size"], explicit["min_samples"]) == (10, 10)
+
+
+def test_agglomerative_finds_planted_topics_without_outliers():
+    points, truth = blobs([9, 8, 7, 6, 4, 3])
+    labels = agglomerative_labels(points, min_cluster_size=3)
+    assert labels.min() == 0 and labels.max() == 5
+    from sklearn.metrics import adjusted_rand_score
+    assert adjusted_rand_score(truth, labels) == 1.0
+    assert np.bincount(labels).tolist() == sorted(np.bincount(labels).tolist(), reverse=True)
+
+
+def test_too_few_documents_make_one_topic_and_say_why():
+    points, _ = blobs([2, 2])
+    labels, note = cluster_documents(points, points[:, :2], method="agglomerative",
+                                     hdbscan=resolve_hdbscan(DEFAULTS["hdbscan"], 4),
+                                     agglomerative={"min_cluster_size": 3})
+    assert labels.tolist() == [0, 0, 0, 0]
+    assert "too few" in note and "one topic" in note
+
+
+def test_hdbscan_keeps_outliers_visible():
+    points, _ = blobs([40, 40, 40], dim=5, spread=0.02)
+    noise = np.random.default_rng(1).uniform(-1, 1, size=(6, 5)) * 3
+    reduced = np.vstack([points, noise])
+    labels, note = cluster_documents(reduced, reduced, method="hdbscan",
+                                     hdbscan=resolve_hdbscan(DEFAULTS["hdbscan"], len(reduced)),
+                                     agglomerative={"min_cluster_size": 3})
+    assert note is None
+    assert labels.max() == 2
+    assert (labels[-6:] == -1).sum() >= 4
+
+
+def test_relabel_by_size_is_deterministic():
+    assert relabel_by_size(np.array([5, 5, -1, 2, 2, 2, 7])).tolist() == [1, 1, -1, 0, 0, 0, 2]
+
+
+@pytest.mark.parametrize("terms, expected", [
+    (["language models", "language", "reasoning", "rewards"], "language models, reasoning, rewards"),
+    (["sparse autoencoders", "autoencoders", "features", "sparse"], "sparse autoencoders, features"),
+    ([], "(no distinctive terms)"),
+])
+def test_label_skips_terms_that_repeat_a_word(terms, expected):
+    assert make_label(terms, 3) == expected
+
+
+def test_label_folds_plurals_and_keeps_hyphenated_and_accented_words():
+    assert make_label(["panel", "fairness", "panels", "privacy"], 3) == "panel, fairness, privacy"
+    from papertopics.topics import build_vectorizer
+    vectorizer = build_vectorizer({"domain_stop_words": True, "extra_stop_words": [], "ngram_range": [1, 1],
+                                   "min_df": 1, "max_df": 1.0})
+    vectorizer.fit(["Chain-of-thought prompting for Pokémon battling agents"])
+    assert {"chain-of-thought", "pokémon", "battling"} <= set(vectorizer.get_feature_names_out())

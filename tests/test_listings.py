@@ -1,0 +1,382 @@
+"""Finding and parsing listings: formats, column mapping, encodings, real files, bad input."""
+
+import codecs
+import csv
+import gzip
+import json
+import re
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+from papertopics.corpus import build_corpus
+from papertopics.errors import ConfigError, ListingError
+from papertopics.listings import (
+    ListingSpec,
+    ListingWarning,
+    doc_id_for,
+    listing_name,
+    read_listing,
+    resolve_listings,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+SEEDS = ROOT / "seeds"
+NEURIPS = SHARED / "data" / "neurips2023" / "neurips2023.jsonl.gz"
+ARXIV = SHARED / "data" / "arxiv-daily" / "arxiv-daily.jsonl.gz"
+COLUMNS = ["doc_id", "listing", "title", "text_raw", "text"]
+
+A1 = "We study sparse autoencoders and find that polysemanticity is a data problem."
+A2 = "Diffusion models erase concepts poorly; we propose a fix that keeps image quality."
+A3 = "Chain-of-thought reasoning is neither necessary nor sufficient for faithfulness."
+
+
+def spec(path, **kw):
+    return ListingSpec(kw.pop("name", listing_name(path)), Path(path), **kw)
+
+
+def write(path: Path, data) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data)
+    path.write_bytes(data)
+    return path
+
+
+def error(path, **kw) -> str:
+    with pytest.raises(ListingError) as exc:
+        read_listing(spec(path, **kw))
+    msg = str(exc.value)
+    assert "\n" not in msg
+    return msg
+
+
+# --- seed format ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, n", [("000_5ed41c11dbfea66b.txt", 19), ("004_391dbc78c55f1b33.txt", 18)])
+def test_seed_listings_give_their_abstracts(name, n):
+    df = read_listing(spec(SEEDS / name))
+    assert len(df) == n
+    assert list(df.columns) == COLUMNS
+    assert df.attrs["listing_title"] == "NeurIPS 2026 论文列表"
+    assert (df["listing"] == name[:-4]).all()
+    assert (df["title"] == "").all()
+    assert df["doc_id"].str.fullmatch(r"[0-9a-f]{16}").all()
+    assert not df["text_raw"].str.contains("论文列表").any()
+    assert not df["text"].str.contains(r"\$|\\emph|\\textit|\u2011", regex=True).any()
+
+
+def test_seed_first_abstract_keeps_raw_for_display():
+    df = read_listing(spec(SEEDS / "000_5ed41c11dbfea66b.txt"))
+    assert df["text_raw"].iloc[0].startswith("Reinforcement Learning with Verifiable Rewards")
+    assert "Pass@$k$" in df["text_raw"].iloc[0]
+    assert "Pass@k" in df["text"].iloc[0]
+
+
+def test_text_format_header_rule(tmp_path):
+    # a one-line, short first paragraph without a sentence end is the header ...
+    df = read_listing(spec(write(tmp_path / "a.txt", f"My Listing\n\n{A1}\n\n{A2}\n")))
+    assert df.attrs["listing_title"] == "My Listing" and len(df) == 2
+    # ... a first paragraph ending like a sentence is an abstract
+    df = read_listing(spec(write(tmp_path / "b.txt", f"Short abstract here.\n\n{A1}\n")))
+    assert df.attrs["listing_title"] == "" and len(df) == 2
+    # ... so is a long first line
+    df = read_listing(spec(write(tmp_path / "c.txt", f"{A1} {A2} and more words\n\n{A3}")))
+    assert len(df) == 2
+    # markdown: '# Title' header, later '## Section' lines are headings, not abstracts
+    df = read_listing(spec(write(tmp_path / "d.md", f"# Listing\n\n## Session 1\n\n{A1}\n\n{A2}")))
+    assert df.attrs["listing_title"] == "Listing" and len(df) == 2
+
+
+def test_text_format_joins_hard_line_breaks_and_crlf(tmp_path):
+    raw = "Header\r\n\r\nWe study sparse\r\nautoencoders in\r\ndepth.\r\n   \r\n" + A2 + "\r\n"
+    df = read_listing(spec(write(tmp_path / "a.txt", raw)))
+    assert df["text"].tolist() == ["We study sparse autoencoders in depth.", A2]
+
+
+# --- resolving config entries -------------------------------------------------------------------
+
+
+def test_resolve_globs_paths_and_mappings(tmp_path):
+    write(tmp_path / "data" / "b.jsonl.gz", "")
+    write(tmp_path / "data" / "a.csv", "")
+    write(tmp_path / "x.txt", "")
+    specs = resolve_listings(
+        ["data/*", {"path": "x.txt", "name": "seed", "format": "txt",
+                    "columns": {"text": "abstract"}}], tmp_path)
+    assert [(s.name, s.path.name, s.format) for s in specs] == [
+        ("a", "a.csv", None), ("b", "b.jsonl.gz", None), ("seed", "x.txt", "text")]
+    assert specs[2].columns == {"text": "abstract"}
+    assert specs[0].path == tmp_path / "data" / "a.csv"
+
+
+def test_resolve_recursive_glob_and_absolute_path(tmp_path):
+    write(tmp_path / "d" / "e" / "deep.tsv", "")
+    specs = resolve_listings(["d/**/*.tsv", str(tmp_path / "d" / "e" / "deep.tsv")],
+                             Path("/")) if False else resolve_listings(["d/**/*.tsv"], tmp_path)
+    assert [s.name for s in specs] == ["deep"]
+    specs = resolve_listings([str(tmp_path / "d" / "e" / "deep.tsv")], Path("/nonexistent"))
+    assert specs[0].path == tmp_path / "d" / "e" / "deep.tsv"
+
+
+@pytest.mark.parametrize("name, stem", [
+    ("neurips.jsonl.gz", "neurips"), ("a.b.csv", "a.b"), ("seed.txt", "seed"),
+    ("notes.md", "notes"), ("list.2026", "list.2026"), ("x.json.gz", "x"), ("plain", "plain")])
+def test_listing_name_strips_listing_extensions(name, stem):
+    assert listing_name(name) == stem
+
+
+def test_resolve_errors(tmp_path):
+    write(tmp_path / "a.csv", "")
+    write(tmp_path / "sub" / "a.jsonl", "")
+    with pytest.raises(ListingError, match=r"^data/\*\.csv: matches no file \(relative to "):
+        resolve_listings(["data/*.csv"], tmp_path)
+    with pytest.raises(ListingError, match=r"^missing\.txt: matches no file"):
+        resolve_listings(["missing.txt"], tmp_path)
+    with pytest.raises(ListingError, match=r"sub/a\.jsonl: listing name 'a' is also used by .*a\.csv; give one of them a 'name'$"):
+        resolve_listings(["a.csv", "sub/*.jsonl"], tmp_path)
+    with pytest.raises(ListingError, match=r"'name: one' given but the pattern matches 2 files"):
+        resolve_listings([{"path": "**/a.*", "name": "one"}], tmp_path)
+    with pytest.raises(ConfigError, match=r"^listings\[0\]: unknown format 'xml'"):
+        resolve_listings([{"path": "a.csv", "format": "xml"}], tmp_path)
+    with pytest.raises(ConfigError, match=r"^listings\[1\]: unknown key\(s\) colums"):
+        resolve_listings(["a.csv", {"path": "sub/a.jsonl", "colums": {}}], tmp_path)
+    assert [s.name for s in resolve_listings(
+        ["a.csv", {"path": "sub/a.jsonl", "name": "a2"}], tmp_path)] == ["a", "a2"]
+
+
+# --- tabular and JSON formats ------------------------------------------------------------------
+
+
+def _rows():
+    return [
+        {"Title": "Sparse autoencoders", "Abstract": A1, "Authors": "Ann; Bob", "UID": "p1"},
+        {"Title": "Concept erasure", "Abstract": A2, "Authors": "Cy", "UID": "p2"},
+    ]
+
+
+def _csv(rows, delimiter=","):
+    import io
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=list(rows[0]), delimiter=delimiter)
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("fname, content", [
+    ("l.csv", lambda r: _csv(r)),
+    ("l.tsv", lambda r: _csv(r, "\t")),
+    ("l.json", lambda r: json.dumps(r)),
+    ("l.json", lambda r: json.dumps({"papers": r})),
+    ("l.jsonl", lambda r: "\n".join(json.dumps(x) for x in r) + "\n"),
+    ("l.csv.gz", lambda r: _csv(r)),
+    ("l.jsonl.gz", lambda r: "\n".join(json.dumps(x) for x in r)),
+])
+def test_formats_detect_columns_case_insensitively(tmp_path, fname, content):
+    df = read_listing(spec(write(tmp_path / fname, content(_rows()))))
+    assert list(df.columns) == COLUMNS + ["id", "Authors"]
+    assert df["title"].tolist() == ["Sparse autoencoders", "Concept erasure"]
+    assert df["text"].tolist() == [A1, A2]
+    assert df["id"].tolist() == ["p1", "p2"]
+    assert df["Authors"].tolist() == ["Ann; Bob", "Cy"]
+    assert (df["listing"] == "l").all()
+
+
+def test_csv_quoted_multiline_field_and_format_override(tmp_path):
+    content = 'abstract,label\n"' + A1.replace("sparse", "sparse\n") + '",ml\n"' + A2 + ', yes",cv\n'
+    df = read_listing(spec(write(tmp_path / "export.dat", content), format="csv"))
+    assert df["text"].tolist() == [A1, A2 + ", yes"]
+    assert df["label"].tolist() == ["ml", "cv"]
+
+
+def test_column_mapping_with_extras_and_list_values(tmp_path):
+    recs = [{"summary_text": A1, "name": "T1", "people": ["Ann", "Bob"], "link": "u1",
+             "topic": "ml", "text": "not the abstract", "n": 3, "meta": {"a": 1}},
+            {"summary_text": A2, "name": "T2", "people": [], "link": "u2", "topic": None}]
+    path = write(tmp_path / "x.json", json.dumps(recs))
+    cols = {"text": "summary_text", "title": "name", "authors": "people", "url": "link",
+            "label": "topic"}
+    df = read_listing(spec(path, columns=cols))
+    assert list(df.columns) == COLUMNS + ["authors", "url", "label", "src_text", "n", "meta"]
+    assert df["authors"].tolist() == ["Ann; Bob", ""]
+    assert df["label"].tolist() == ["ml", ""]
+    assert df["title"].tolist() == ["T1", "T2"]
+    assert df["src_text"].tolist() == ["not the abstract", ""]
+    assert df["n"].tolist() == ["3", ""] and df["meta"].tolist() == ['{"a": 1}', ""]
+
+
+def test_parsed_listing_round_trips_through_parquet(tmp_path):
+    df = read_listing(spec(SEEDS / "004_391dbc78c55f1b33.txt"))
+    df.to_parquet(tmp_path / "p.parquet")
+    import pandas as pd
+    back = pd.read_parquet(tmp_path / "p.parquet")
+    assert back["doc_id"].tolist() == df["doc_id"].tolist()
+    assert back["text"].tolist() == df["text"].tolist()
+
+
+# --- encodings -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-be", "utf-32"])
+def test_byte_order_marks_are_accepted(tmp_path, encoding):
+    text = f"Liste — 论文列表\n\nCafé naïve {A1}\n\n{A2}\n"
+    data = text.encode(encoding)
+    if encoding == "utf-16-be":
+        data = codecs.BOM_UTF16_BE + data
+    df = read_listing(spec(write(tmp_path / "l.txt", data)))
+    assert df.attrs["listing_title"] == "Liste — 论文列表"
+    assert df["text"].tolist() == [f"Café naïve {A1}", A2]
+
+
+def test_bom_csv_header_is_detected(tmp_path):
+    df = read_listing(spec(write(tmp_path / "l.csv", ("abstract\n" + A1 + "\n").encode("utf-8-sig"))))
+    assert df["text"].tolist() == [A1]
+
+
+def test_gb18030_is_decoded_with_a_warning(tmp_path):
+    path = write(tmp_path / "l.txt", f"NeurIPS 2026 论文列表\n\n{A1} 中文摘要。\n\n{A2}\n".encode("gb18030"))
+    with pytest.warns(ListingWarning, match=r"l\.txt: not UTF-8; decoded as GB18030"):
+        df = read_listing(spec(path))
+    assert df.attrs["listing_title"] == "NeurIPS 2026 论文列表"
+    assert df["text"].iloc[0].endswith("中文摘要。")
+
+
+# --- bad input: one line naming the file and where -----------------------------------------------
+
+
+def test_bad_input_messages(tmp_path):
+    p = write(tmp_path / "empty.txt", "")
+    assert error(p) == f"{p}: empty file"
+    p = write(tmp_path / "blank.csv", "  \n\n")
+    assert error(p) == f"{p}: empty file"
+    p = write(tmp_path / "empty.jsonl.gz", "")
+    assert error(p) == f"{p}: empty file"
+    p = write(tmp_path / "header.txt", "NeurIPS 2026 论文列表\n\n")
+    assert error(p) == (f"{p}: header 'NeurIPS 2026 论文列表' but no abstracts "
+                        f"(one abstract per blank-line-separated paragraph)")
+    p = write(tmp_path / "header.csv", "title,abstract\n")
+    assert error(p) == f"{p}: header row but no records"
+    p = write(tmp_path / "bin.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    assert error(p) == (f"{p}: binary file (NUL byte at offset 8); a listing is text: "
+                        f"UTF-8, or UTF-16 with a byte-order mark")
+    p = write(tmp_path / "latin1.txt", f"Header\n\n{A1}\n\nCaf\xe9 au lait.\n".encode("latin-1"))
+    offset = len(f"Header\n\n{A1}\n\nCaf")
+    assert error(p) == f"{p}: not UTF-8: byte 0xe9 at offset {offset} (line 5); save the file as UTF-8"
+    p = write(tmp_path / "odd16.txt", codecs.BOM_UTF16_LE + "abc".encode("utf-16-le") + b"x")
+    assert error(p) == f"{p}: invalid UTF-16 at byte offset 8 (truncated data)"
+    p = write(tmp_path / "cols.csv", "Title,Body,Year\nT,some text,2024\n")
+    assert error(p) == (f"{p}: no text column (looked for abstract, text, summary); columns "
+                        f"found: Title, Body, Year; set 'columns: {{text: ...}}'")
+    p = write(tmp_path / "cols.jsonl", '{"title": "T", "body": "x"}\n{"title": "U", "year": 1}\n')
+    assert error(p) == (f"{p}: no text column (looked for abstract, text, summary); columns "
+                        f"found: title, body, year; set 'columns: {{text: ...}}'")
+    p = write(tmp_path / "map.csv", "title,abstract\nT,text\n")
+    assert error(p, columns={"text": "Body"}) == (
+        f"{p}: column 'Body' (columns.text) not found; columns found: title, abstract")
+    p = write(tmp_path / "broken.jsonl", f'{{"abstract": "{A1}"}}\n\n{{"abstract": "x"\n')
+    assert error(p) == f"{p}: line 3: invalid JSON (Expecting ',' delimiter)"
+    p = write(tmp_path / "notobj.jsonl", f'{{"abstract": "{A1}"}}\n[1, 2]\n')
+    assert error(p) == f"{p}: line 2: expected a JSON object, got a list"
+    p = write(tmp_path / "broken.json", '[\n {"abstract": "a"},\n {"abstract": }\n]')
+    assert error(p) == f"{p}: line 3: invalid JSON (Expecting value)"
+    p = write(tmp_path / "scalar.json", '"just a string"')
+    assert error(p) == (f"{p}: expected a list of records (or {{\"papers\": [...]}}), "
+                        f"got a string")
+    p = write(tmp_path / "nolist.json", "[]")
+    assert error(p) == f"{p}: no records (empty list)"
+    p = write(tmp_path / "fields.csv", f"title,abstract\nT,{A1}\nU,two,fields\n")
+    assert error(p) == f"{p}: line 3: 3 fields, the header has 2 (a stray delimiter or quote?)"
+    p = write(tmp_path / "quote.csv", f'title,abstract\nT,"{A1}\n')
+    assert error(p) == f"{p}: line 2: malformed CSV (unexpected end of data)"
+    p = write(tmp_path / "allempty.jsonl", '{"abstract": ""}\n{"abstract": "  $$ "}\n')
+    assert error(p) == f"{p}: no abstracts: all 2 records have an empty 'abstract'"
+    p = write(tmp_path / "oneempty.csv", "abstract\n\\emph{}\n")
+    assert error(p) == f"{p}: no abstracts: the only record (line 2) has an empty 'abstract'"
+    p = write(tmp_path / "x.pdf", b"%PDF-1.4")
+    assert error(p) == (f"{p}: unknown extension '.pdf'; set 'format' in the listing entry "
+                        f"(one of text, csv, tsv, json, jsonl)")
+    p = write(tmp_path / "bad.jsonl.gz", b"")
+    p.write_bytes(gzip.compress(b'{"abstract": "x"}')[:-6])
+    assert error(p).startswith(f"{p}: not a valid gzip file (")
+    p = tmp_path / "gone.txt"
+    assert error(p) == f"{p}: file not found"
+
+
+def test_empty_abstracts_are_skipped_with_a_warning_naming_them(tmp_path):
+    lines = [{"abstract": A1}, {"abstract": ""}, {"abstract": A2}, {"title": "no abstract"}]
+    p = write(tmp_path / "some.jsonl", "\n".join(map(json.dumps, lines)))
+    with pytest.warns(ListingWarning) as rec:
+        df = read_listing(spec(p))
+    assert [str(w.message) for w in rec] == [
+        f"{p}: skipped 2 record(s) with an empty abstract: line 2, line 4"]
+    assert df["text"].tolist() == [A1, A2]
+
+
+def test_abstract_over_max_chars_is_truncated_with_a_warning(tmp_path):
+    long = " ".join([A1] * 40)  # 3,279 characters
+    p = write(tmp_path / "long.txt", f"Header\n\n{A2}\n\n{long}\n")
+    with pytest.warns(ListingWarning) as rec:
+        df = read_listing(spec(p), max_chars=1000)
+    assert [str(w.message) for w in rec] == [
+        f"{p}: truncated 1 abstract(s) to max_chars=1,000: line 5 ({len(long):,} chars)"]
+    assert len(df["text_raw"].iloc[1]) == 1000 and len(df["text"].iloc[1]) <= 1000
+    assert df["text"].iloc[0] == A2
+
+
+def test_no_warning_for_clean_listings(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_listing(spec(SEEDS / "000_5ed41c11dbfea66b.txt"))
+
+
+# --- identity ------------------------------------------------------------------------------------
+
+
+def test_doc_id_ignores_case_whitespace_and_punctuation_only():
+    base = doc_id_for("We propose a state-of-the-art model.")
+    assert base == doc_id_for("we propose a state of the art model")
+    assert base == doc_id_for("WE  PROPOSE — A STATE-OF-THE-ART MODEL!")
+    assert base != doc_id_for("We propose a state-of-the-art method.")
+    assert re.fullmatch(r"[0-9a-f]{16}", base)
+    assert doc_id_for("Café") == doc_id_for("CAFÉ") != doc_id_for("Cafe")
+
+
+# --- real listings ---------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not NEURIPS.exists(), reason=f"{NEURIPS} absent (../shared not beside the repo)")
+def test_neurips2023_listing():
+    df = read_listing(spec(NEURIPS))
+    assert len(df) == 3584
+    assert list(df.columns) == COLUMNS + ["authors", "session", "presentation"]
+    assert (df["title"] != "").all()
+    assert df["title"].iloc[0] == "Active Negative Loss Functions for Learning with Noisy Labels"
+    assert not df["text"].str.contains(r"[\x00-\x1f]|\\textbf|\\emph|https?://", regex=True).any()
+    corpus, stats = build_corpus([df])
+    assert stats["n_documents"] == 3582 and stats["n_duplicates_merged"] == 2
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ARXIV.exists(), reason=f"{ARXIV} absent (../shared not beside the repo)")
+def test_arxiv_daily_listing():
+    t0 = time.perf_counter()
+    df = read_listing(spec(ARXIV))
+    seconds = time.perf_counter() - t0
+    assert len(df) == 74728
+    assert list(df.columns) == COLUMNS + ["id", "primary_category", "categories", "listing_date"]
+    assert not df["text"].str.contains("\n").any()
+    first = df.loc[df["id"] == "1812.06145"].iloc[0]
+    assert "\n" in first["text_raw"]
+    assert first["text"].startswith("We present an efficient approach for leveraging the "
+                                    "knowledge from multiple modalities in training unimodal")
+    assert first["categories"].startswith("cs.CV; cs.AI; cs.HC")
+    corpus, stats = build_corpus([df])
+    assert stats["n_documents"] == 74719 and stats["n_duplicates_merged"] == 9
+    assert seconds < 60, f"parsing took {seconds:.1f} s"

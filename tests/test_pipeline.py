@@ -1,0 +1,125 @@
+"""The whole DAG on the seed listings: the output contract users and other stages rely on."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+import pytest
+
+from conftest import REPO, make_corpus_dir, run_snakemake
+from papertopics.stopwords import stop_words
+
+pytestmark = pytest.mark.slow
+SEED_NAMES = {"000_5ed41c11dbfea66b", "004_391dbc78c55f1b33"}
+
+
+def test_document_table_contract(seed_run):
+    documents = pd.read_csv(seed_run / "results/topics/document_topics.csv")
+    assert list(documents.columns[:6]) == ["doc_id", "listings", "topic", "topic_label", "title", "text"]
+    assert len(documents) == 37
+    assert documents["doc_id"].is_unique
+    assert set(";".join(documents["listings"]).split(";")) == SEED_NAMES
+    assert documents["text"].str.len().min() > 200
+
+
+def test_seeds_give_real_topics(seed_run):
+    documents = pd.read_csv(seed_run / "results/topics/document_topics.csv")
+    topics = pd.read_csv(seed_run / "results/topics/topics.csv")
+    real = topics[topics["topic"] >= 0]
+    assert len(real) >= 5, topics
+    assert (documents["topic"] == -1).mean() <= 0.15
+    assert real["size"].sum() + topics.loc[topics["topic"] == -1, "size"].sum() == 37
+    assert {"topic", "label", "size", "top_terms", "representative_doc_ids"} <= set(topics.columns)
+    for terms in real["top_terms"]:
+        assert len(terms.split("; ")) == 10
+    for ids in real["representative_doc_ids"]:
+        assert set(ids.split(";")) <= set(documents["doc_id"])
+
+
+def test_labels_are_informative(seed_run):
+    """No label made only of stop words or generic ML words; no two topics share a label."""
+    topics = pd.read_csv(seed_run / "results/topics/topics.csv")
+    generic = set(stop_words(domain=True))
+    labels = topics.loc[topics["topic"] >= 0, "label"].tolist()
+    assert len(set(labels)) == len(labels)
+    for label in labels:
+        words = set(re.findall(r"[a-z0-9\-]+", label.lower()))
+        assert words - generic, f"label made only of generic words: {label!r}"
+        assert not words & {"paper", "propose", "method", "results", "model", "models", "using"}, label
+
+
+def test_metrics_and_model(seed_run):
+    metrics = json.loads((seed_run / "results/metrics.json").read_text())
+    documents = pd.read_csv(seed_run / "results/topics/document_topics.csv")
+    assert metrics["n_documents"] == 37
+    assert metrics["n_listings"] == 2
+    assert metrics["n_topics"] == documents.loc[documents["topic"] >= 0, "topic"].nunique()
+    assert metrics["outlier_share"] == pytest.approx((documents["topic"] == -1).mean(), abs=1e-4)
+    model = seed_run / "results/topics/model"
+    assert (model / "topic_embeddings.safetensors").exists()
+    assert (model / "ctfidf.safetensors").exists()
+
+
+def test_report_pages_work_offline(seed_run):
+    report = seed_run / "results/report"
+    pages = sorted(report.glob("*.html"))
+    assert report / "index.html" in pages and len(pages) >= 7
+    assert (report / "plotly.min.js").stat().st_size > 1_000_000
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert not re.search(r"""(src|href)=["']https?://""", html), f"{page.name} loads from the network"
+        assert "cdn.plot.ly" not in html
+
+
+def test_every_rule_logs_and_benchmarks(seed_run):
+    for rule in ("build_corpus", "gather_embeddings", "reduce_embeddings", "cluster_documents",
+                 "fit_topics", "evaluate_topics", "render_report"):
+        assert (seed_run / f"results/logs/{rule}.log").exists(), rule
+        assert (seed_run / f"results/benchmarks/{rule}.tsv").exists(), rule
+
+
+def test_nothing_to_do_when_nothing_changed(seed_run):
+    result = run_snakemake(seed_run, "--cores", "1", "--dry-run")
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def planned_rules(workdir) -> set[str]:
+    result = run_snakemake(workdir, "--cores", "1", "--dry-run")
+    table = (result.stdout + result.stderr).split("Job stats:")[-1]
+    return {m.group(1) for m in re.finditer(r"^(\w+)\s+\d+\s*$", table, re.M)} - {"total", "all"}
+
+
+def test_config_edit_reruns_only_affected_stages(seed_run):
+    """A label tweak refits only c-TF-IDF and what reads it; embeddings and UMAP are reused."""
+    config = seed_run / "config.yaml"
+    original = config.read_text()
+    try:
+        config.write_text(original + "representation:\n  label_terms: 2\n")
+        assert planned_rules(seed_run) == {"fit_topics", "evaluate_topics", "render_report"}
+        config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
+        assert planned_rules(seed_run) == {"cluster_documents", "fit_topics", "evaluate_topics", "render_report"}
+        config.write_text(original + "report:\n  max_hover_chars: 100\n")
+        assert planned_rules(seed_run) == {"render_report"}
+    finally:
+        config.write_text(original)
+
+
+def test_two_runs_are_byte_identical(seed_run, tmp_path):
+    other = make_corpus_dir(tmp_path / "again")
+    run_snakemake(other, "--cores", "2")
+    for name in ("document_topics.csv", "topics.csv"):
+        assert (other / "results/topics" / name).read_bytes() == (seed_run / "results/topics" / name).read_bytes(), name
+
+
+def test_dry_run_of_the_repository():
+    result = run_snakemake(REPO, "--cores", "1", "--dry-run")
+    assert "rule" in result.stdout + result.stderr or "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_lint_finds_nothing_but_conda_advice():
+    result = run_snakemake(REPO, "--lint", check=False)
+    output = result.stdout + result.stderr
+    findings = set(re.findall(r"^\s+\* (.+?):$", output, re.M))
+    assert findings <= {"Specify a conda environment or container for each rule."}, output

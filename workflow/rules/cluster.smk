@@ -1,0 +1,19 @@
+rule cluster_documents:
+    """Assign each document a cluster (-1: outlier); parameters resolved from corpus size."""
+    input:
+        embeddings="results/embed/embeddings.parquet",
+        reduced="results/reduce/reduced.parquet",
+    output:
+        clusters="results/cluster/clusters.parquet",
+        params="results/cluster/params.json",
+    params:
+        clustering=config["clustering"],
+        hdbscan=config["hdbscan"],
+        agglomerative=config["agglomerative"],
+        random_state=config["random_state"],
+    log:
+        "results/logs/cluster_documents.log",
+    benchmark:
+        "results/benchmarks/cluster_documents.tsv"
+    script:
+        "../scripts/cluster_documents.py"

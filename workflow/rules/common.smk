@@ -1,0 +1,57 @@
+# Config validation, listing discovery and the environment every job shares.
+import os
+import re
+import sys
+from pathlib import Path
+
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+sys.path.insert(0, str(Path(workflow.basedir) / "src"))
+
+from papertopics.errors import PapertopicsError
+from papertopics.listings import resolve_listings
+
+
+validate(config, schema="../schemas/config.schema.yaml")
+
+# UMAP's numba JIT costs seconds in every new process: keep its cache across runs and corpora.
+os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(workflow.basedir) / ".numba_cache"))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+try:
+    LISTINGS = {spec.name: spec for spec in resolve_listings(config["listings"], Path.cwd())}
+except PapertopicsError as error:
+    raise WorkflowError(str(error)) from None
+
+# Wildcards only ever take listing names, never a path with a slash.
+wildcard_constraints:
+    listing="|".join(re.escape(name) for name in LISTINGS),
+    shard=r"\d+",
+
+
+def listing_path(wildcards):
+    return str(LISTINGS[wildcards.listing].path)
+
+
+def listing_spec(wildcards):
+    spec = LISTINGS[wildcards.listing]
+    return {
+        "name": spec.name,
+        "path": str(spec.path),
+        "format": spec.format,
+        "columns": dict(spec.columns),
+    }
+
+
+def embedding_shards(wildcards):
+    """Shard files for the corpus at hand: known once build_corpus has run (a checkpoint)."""
+    import json
+    import math
+
+    stats_path = checkpoints.build_corpus.get().output.stats
+    n_documents = json.loads(Path(stats_path).read_text())["n_documents"]
+    n_shards = max(1, math.ceil(n_documents / config["embedding"]["shard_size"]))
+    return [f"results/embed/shards/{i}.parquet" for i in range(n_shards)]

@@ -1,0 +1,15 @@
+checkpoint build_corpus:
+    """All listings merged; an abstract present in several listings is one document."""
+    input:
+        expand("results/parse/{listing}.parquet", listing=list(LISTINGS)),
+    output:
+        corpus="results/corpus/corpus.parquet",
+        stats="results/corpus/corpus_stats.json",
+    params:
+        listings=list(LISTINGS),
+    log:
+        "results/logs/build_corpus.log",
+    benchmark:
+        "results/benchmarks/build_corpus.tsv"
+    script:
+        "../scripts/build_corpus.py"

@@ -1,0 +1,15 @@
+rule parse_listing:
+    """One job per listing file: a table with one row per abstract, raw and cleaned text."""
+    input:
+        listing_path,
+    output:
+        "results/parse/{listing}.parquet",
+    params:
+        spec=listing_spec,
+        max_chars=config["parse"]["max_chars"],
+    log:
+        "results/logs/parse_listing/{listing}.log",
+    benchmark:
+        "results/benchmarks/parse_listing/{listing}.tsv"
+    script:
+        "../scripts/parse_listing.py"

@@ -1,0 +1,17 @@
+rule reduce_embeddings:
+    """UMAP twice in one process (the JIT is paid once): n-D for clustering, 2-D for the map."""
+    input:
+        embeddings="results/embed/embeddings.parquet",
+    output:
+        reduced="results/reduce/reduced.parquet",
+        map2d="results/reduce/map2d.parquet",
+    params:
+        umap=config["umap"],
+        random_state=config["random_state"],
+    threads: 2
+    log:
+        "results/logs/reduce_embeddings.log",
+    benchmark:
+        "results/benchmarks/reduce_embeddings.tsv"
+    script:
+        "../scripts/reduce_embeddings.py"

@@ -1,0 +1,22 @@
+"""embed_shard: one slice of the corpus -> normalised vectors, reusing the content cache."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from papertopics.embedding import embed_texts, save_embeddings
+from papertopics.scripting import script_run
+
+with script_run(snakemake) as log:
+    p = snakemake.params
+    shard = int(snakemake.wildcards.shard)
+    corpus = pd.read_parquet(snakemake.input.corpus, columns=["doc_id", "text"])
+    part = corpus.iloc[shard * p.shard_size:(shard + 1) * p.shard_size]
+    vectors, stats = embed_texts(
+        part["text"].tolist(), model=p.model, backend=p.backend, precision=p.precision,
+        batch_size=p.batch_size, max_seq_length=p.max_seq_length, device=p.device,
+        threads=snakemake.threads, cache_dir=Path(p.cache_dir), log=log,
+    )
+    save_embeddings(snakemake.output.shard, part["doc_id"].tolist(), vectors)
+    Path(snakemake.output.stats).write_text(json.dumps(stats, indent=2, sort_keys=True))

@@ -1,0 +1,14 @@
+"""parse_listing: one listing file -> results/parse/{listing}.parquet."""
+
+from pathlib import Path
+
+from papertopics.listings import ListingSpec, read_listing
+from papertopics.scripting import script_run
+
+with script_run(snakemake) as log:
+    spec = snakemake.params.spec
+    listing = ListingSpec(name=spec["name"], path=Path(spec["path"]), format=spec["format"],
+                          columns=spec["columns"])
+    table = read_listing(listing, max_chars=snakemake.params.max_chars)
+    table.to_parquet(snakemake.output[0], index=False)
+    log.info("%s: %d abstracts", listing.path, len(table))
