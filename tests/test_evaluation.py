@@ -134,6 +134,13 @@ def test_missing_terms_are_dropped_and_reported():
     assert result["mean"] == pytest.approx(1.0)
 
 
+def test_terms_are_matched_case_insensitively_once_and_missing_texts_are_empty():
+    docs = _two_theme_corpus() + [None, float("nan")]
+    result = npmi_coherence({0: ["Alpha", "alpha", "BETA"]}, docs)
+    assert result["per_topic"][0] == pytest.approx(1.0)
+    assert result["n_windows"] == 202
+
+
 def test_only_top_n_terms_are_scored():
     docs = _two_theme_corpus()
     result = npmi_coherence({0: ["alpha", "beta", "gamma"]}, docs, top_n=2)

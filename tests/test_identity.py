@@ -139,3 +139,13 @@ def test_listing_shares_sum_to_one_per_listing():
     shares = listing_shares(docs)
     assert shares["a"].to_dict() == {-1: 0.0, 0: 1.0, 1: 0.0}
     assert shares.sum().to_numpy() == pytest.approx(np.ones(2))
+
+
+def test_top_terms_stand_in_for_missing_centroids():
+    prev = _snap({0: range(0, 50), 1: range(50, 100)})
+    new = _snap({0: range(500, 540), 1: range(540, 600)})
+    prev = TopicSnapshot(prev.topics.assign(top_terms=[["graph", "node", "edge"], ["speech", "audio", "asr"]]),
+                         prev.documents)
+    new = TopicSnapshot(new.topics.assign(top_terms=[["speech", "audio", "tts"], ["robot", "arm", "grasp"]]),
+                        new.documents)
+    assert match_topics(prev, new) == {-1: -1, 0: 1, 1: 2}

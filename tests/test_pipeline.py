@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import pandas as pd
 import pytest
 
 from conftest import REPO, make_corpus_dir, run_snakemake
+
+FIXTURES = REPO / "tests" / "fixtures"
 from papertopics.stopwords import stop_words
 
 pytestmark = pytest.mark.slow
@@ -123,3 +126,27 @@ def test_lint_finds_nothing_but_conda_advice():
     output = result.stdout + result.stderr
     findings = set(re.findall(r"^\s+\* (.+?):$", output, re.M))
     assert findings <= {"Specify a conda environment or container for each rule."}, output
+
+
+def test_added_listing_embeds_only_new_abstracts_and_keeps_topic_ids(seed_run, tmp_path):
+    """A new listing: its 5 abstracts are embedded, the 37 others reused, topic ids carried over."""
+    grown = tmp_path / "grown"
+    shutil.copytree(seed_run, grown, symlinks=True)
+    shutil.copy(FIXTURES / "added_listing.txt", grown / "seeds" / "added_listing.txt")
+    run_snakemake(grown, "--cores", "2")
+    metrics = json.loads((grown / "results/metrics.json").read_text())
+    assert (metrics["embedding"]["computed"], metrics["embedding"]["reused"]) == (5, 37)
+    assert metrics["n_documents"] == 42 and metrics["n_listings"] == 3
+
+    before = pd.read_csv(seed_run / "results/topics/document_topics.csv")
+    after = pd.read_csv(grown / "results/topics/document_topics.csv")
+    both = before.merge(after, on="doc_id", suffixes=("_before", "_after"))
+    assert len(both) == 37
+    # Most abstracts keep the topic id they had: ids follow topics, not the refit's numbering.
+    assert (both["topic_before"] == both["topic_after"]).mean() >= 0.6, both[["topic_before", "topic_after"]]
+
+    changes = pd.read_csv(grown / "results/topics/changes.csv")
+    assert set(changes["status"]) <= {"new", "vanished", "grown", "shrunk", "unchanged", "merged", "split"}
+    assert set(after["topic"]) <= set(changes["topic"])
+    first = pd.read_csv(seed_run / "results/topics/changes.csv")
+    assert set(first.loc[first["topic"] >= 0, "status"]) == {"new"}

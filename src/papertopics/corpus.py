@@ -27,7 +27,9 @@ def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
         for name in pd.unique(f["listing"]):
             if name not in per_listing:
                 names.append(name)
-                per_listing[name] = {"n_records": 0, "n_documents": 0}
+                # the text format's header line ("NeurIPS 2026 论文列表"), else ""
+                per_listing[name] = {"n_records": 0, "n_documents": 0,
+                                     "title": str(f.attrs.get("listing_title", ""))}
         for name, n in f["listing"].value_counts(sort=False).items():
             per_listing[name]["n_records"] += int(n)
     if frames:

@@ -16,9 +16,11 @@ Cache layout under `cache_dir` (the pipeline uses results/cache/embeddings):
 
 Chunks are written to a hidden temp file and renamed, every `cache_flush_docs` vectors or
 `cache_flush_seconds`, so `kill -9` loses at most the vectors since the last chunk and never
-leaves a torn file. Texts are batched only with texts of the same token length (no padding),
-which makes each vector independent of its batch-mates: vectors from the cache are bit-identical
-to what a fresh run computes (checked for the OpenVINO backend), so a resumed run gives the same output.
+leaves a torn file. The OpenVINO backend batches only texts of the same token length (no
+padding), which makes each vector independent of its batch-mates: cached vectors are
+bit-identical to what a fresh run computes, so a resumed run gives the same output. The torch
+backends pad length-sorted batches (faster there); their resumed output can differ from an
+uninterrupted run's by float rounding (~1e-6 fp32, ~1e-4 bf16/fp16).
 """
 
 from __future__ import annotations
@@ -267,7 +269,7 @@ def embed_texts(
         writer = _ChunkWriter(vec_dir, spec.dim, cache_flush_docs, cache_flush_seconds) if vec_dir else None
         progress = _Progress(log, len(todo))
         try:
-            for batch in _plan_batches(ids, batch_size):
+            for batch in _plan_batches(ids, batch_size, encoder.exact_length_batches):
                 vecs = encoder.encode([todo_texts[j] for j in batch], [ids[j] for j in batch])
                 batch_keys = [todo[j] for j in batch]
                 found.update(zip(batch_keys, vecs))
@@ -335,9 +337,13 @@ def _get_encoder(path, spec, backend, precision, max_seq_length, device, threads
     return _ENCODERS[key]
 
 
-def _plan_batches(ids: list[list[int]], batch_size: int) -> list[list[int]]:
-    """Batches of texts with exactly the same token length, longest first: no padding, so a
-    vector does not depend on its batch-mates, and the ETA errs on the long side."""
+def _plan_batches(ids: list[list[int]], batch_size: int, exact: bool = True) -> list[list[int]]:
+    """Longest first (the ETA errs on the long side). exact: only texts of the same token length
+    share a batch (no padding, so a vector does not depend on its batch-mates); otherwise
+    length-sorted batches of batch_size with a little padding, as sentence-transformers does."""
+    if not exact:
+        order = sorted(range(len(ids)), key=lambda j: -len(ids[j]))
+        return [order[s:s + batch_size] for s in range(0, len(order), batch_size)]
     by_length: dict[int, list[int]] = {}
     for j, row in enumerate(ids):
         by_length.setdefault(len(row), []).append(j)

@@ -1,9 +1,9 @@
 """Encoders behind `embedding.embed_texts`: OpenVINO, torch and the sentence-transformers reference.
 
 Kept apart from the cache logic so that a run whose abstracts are all cached imports none of
-torch, transformers or openvino's model code. Every encoder takes batches of token ids of one
-exact length (no padding), so a text's vector does not depend on which other texts share its
-batch: the cache can then mix vectors from different runs without changing any result.
+torch, transformers or openvino's model code. The OpenVINO encoder takes batches of token ids of
+one exact length (no padding), so a text's vector does not depend on which other texts share
+its batch: the cache then mixes vectors from different runs without changing a single bit.
 """
 
 from __future__ import annotations
@@ -128,9 +128,13 @@ class Tokenizer:
 
 
 class Encoder:
-    """Turns same-length batches of token ids into L2-normalised float32 vectors."""
+    """Turns batches of token ids into L2-normalised float32 vectors."""
 
     backend = "?"
+    # True: batches hold texts of one token length only. OpenVINO runs these as fast as padded
+    # batches and then gives each text the same bits whatever its batch-mates; eager torch pays
+    # per call (many small batches), so it gets length-sorted padded batches instead.
+    exact_length_batches = False
 
     def __init__(self, spec: ModelSpec, precision: str, device: str, threads: int | None):
         self.spec, self.precision, self.device, self.threads = spec, precision, device, threads
@@ -148,11 +152,14 @@ class Encoder:
 
 
 def _as_arrays(ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    lengths = {len(x) for x in ids}
-    if len(lengths) != 1:  # the embedding module only sends exact-length batches
-        raise ValueError(f"batch mixes token lengths {sorted(lengths)}")
-    input_ids = np.asarray(ids, dtype=np.int64)
-    return input_ids, np.ones_like(input_ids)
+    """Right-padded ids and attention mask (no padding at all for exact-length batches)."""
+    width = max(len(x) for x in ids)
+    input_ids = np.zeros((len(ids), width), dtype=np.int64)
+    mask = np.zeros((len(ids), width), dtype=np.int64)
+    for row, x in enumerate(ids):
+        input_ids[row, :len(x)] = x
+        mask[row, :len(x)] = 1
+    return input_ids, mask
 
 
 def _pool_module(hf_model, pooling: tuple[str, ...]):
@@ -267,6 +274,7 @@ class OpenVINOEncoder(Encoder):
     normalisation are inside the graph; the IR is cached under `ir_root` so later runs skip torch."""
 
     backend = "openvino"
+    exact_length_batches = True
 
     def __init__(self, spec, precision, device, threads, *, ir_root: pathlib.Path | None, model_id: str):
         super().__init__(spec, precision, device, threads)

@@ -21,10 +21,11 @@ update: when a word leaves the window's left edge it is marked absent even if it
 inside the window, so repeated words count in fewer windows. Published numbers include it, so
 the default keeps ours comparable; ``"exact"`` counts true window membership.
 
-Multi-word terms (BERTopic's bigrams, which gensim cannot score and OCTIS would drop) are
+Multi-word terms (BERTopic's bigrams, which are not in gensim's dictionary of unigrams) are
 scored as phrases: a window contains "neural network" if the two tokens occur consecutively
-inside it. Terms that never occur in the corpus are dropped from their topic, as gensim drops
-words outside its dictionary; they are listed under ``missing_terms``.
+inside it. Terms that never occur in the corpus are dropped from their topic, as gensim 4
+silently drops words outside its dictionary (the BERTopic paper's evaluation code swapped them
+for the corpus's first word instead); they are listed under ``missing_terms``.
 """
 
 from __future__ import annotations
@@ -107,14 +108,18 @@ def npmi_coherence(
     analyze = analyzer if analyzer is not None else default_analyzer(stop_words)
     topics = _top_terms(topic_words, top_n)
 
-    # Term table: each distinct term, the component tokens it is matched by.
+    # Term table: one column per distinct token sequence ("Model" and "model" are one term).
     term_index: dict[str, int] = {}
+    tuple_index: dict[tuple[str, ...], int] = {}
     term_tokens: list[tuple[str, ...]] = []
     for words in topics.values():
         for w in words:
             if w not in term_index:
-                term_index[w] = len(term_tokens)
-                term_tokens.append(tuple(analyze(w)))
+                toks = tuple(analyze(w))
+                if toks not in tuple_index:
+                    tuple_index[toks] = len(term_tokens)
+                    term_tokens.append(toks)
+                term_index[w] = tuple_index[toks]
     n_terms = len(term_tokens)
     comp_index: dict[str, int] = {}
     for toks in term_tokens:
@@ -142,6 +147,11 @@ def npmi_coherence(
         order = np.argsort(keys, kind="stable")
         ngram_keys[n] = (keys[order], ids[order])
 
+    for topic, words in topics.items():  # a topic lists each term once
+        kept: dict[int, str] = {}
+        for w in words:
+            kept.setdefault(term_index[w], w)
+        topics[topic] = list(kept.values())
     topic_cols = {
         topic: np.array([term_index[w] for w in words], dtype=np.int64)
         for topic, words in topics.items()
@@ -150,6 +160,7 @@ def npmi_coherence(
     co_counts = {topic: np.zeros((len(c), len(c)), dtype=np.int64) for topic, c in topic_cols.items()}
     n_windows = 0
 
+    documents = [d if isinstance(d, str) else "" for d in documents]  # None / NaN: no text
     encode = _encoder(analyzer, stop_words, comp_index)
     for start in range(0, len(documents), max(batch_docs, 1)):
         codes, lengths = encode(documents[start : start + batch_docs])
@@ -336,7 +347,7 @@ def cluster_validity(
     reduced: np.ndarray,
     labels: np.ndarray,
     *,
-    sample_size: int = 10_000,
+    sample_size: int = 5_000,
     random_state: int = 0,
 ) -> float | None:
     """Mean silhouette (Euclidean, the metric HDBSCAN clusters with) of non-outlier points in the

@@ -166,10 +166,11 @@ def match_topics(
 
     matched: dict[int, int] = {}
     if p_ids:
-        score = jaccard + (1e-6 * fallback if fallback is not None else 0.0)
+        valid = jaccard >= min_overlap  # pairs below the bar must not steal a partner
+        score = np.where(valid, jaccard + (1e-6 * fallback if fallback is not None else 0.0), 0.0)
         rows, cols = linear_sum_assignment(score, maximize=True)
         for i, j in zip(rows, cols):
-            if jaccard[i, j] >= min_overlap:
+            if valid[i, j]:
                 matched[n_ids[j]] = p_ids[i]
         if fallback is not None:
             free_p = [i for i, p in enumerate(p_ids) if p not in matched.values()]
@@ -236,7 +237,7 @@ def topic_changes(prev: TopicSnapshot | pd.DataFrame, new: TopicSnapshot | pd.Da
             ids = snap.topics["topic"].astype(int)
             if snap is new:
                 ids = ids.map(lambda t: mapping.get(t, t))
-            labels.update({t: lab for t, lab in zip(ids, snap.topics["label"]) if isinstance(lab, str)})
+            labels.update({t: lab for t, lab in zip(ids, snap.topics["label"]) if isinstance(lab, str) and lab})
     labels.setdefault(OUTLIER, "outliers")
 
     prev_size = prev_docs["topic"].astype(int).value_counts()

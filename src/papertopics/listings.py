@@ -199,6 +199,7 @@ def _hash(key: str) -> str:
 
 # --- bytes -> str ---------------------------------------------------------------------------
 
+_RE_HIGH_BYTES = re.compile(rb"[\x80-\xff]+")
 _RE_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 
 
@@ -228,7 +229,8 @@ def _decode(data: bytes, path: Path) -> str:
             try:
                 return data.decode(codec)
             except UnicodeDecodeError as e:
-                raise ListingError(f"{path}: invalid {codec.upper()} at byte offset {e.start}"
+                shown = codec.upper().replace("-SIG", "")
+                raise ListingError(f"{path}: invalid {shown} at byte offset {e.start}"
                                    f" ({e.reason})") from None
     nul = data.find(b"\x00")
     if nul >= 0:
@@ -242,15 +244,22 @@ def _decode(data: bytes, path: Path) -> str:
         text = data.decode("gb18030")
     except UnicodeDecodeError:
         text = None
-    if text is not None:
-        non_ascii = sum(1 for ch in text if ord(ch) > 127)
-        if non_ascii and len(_RE_CJK.findall(text)) * 2 >= non_ascii:
-            warnings.warn(f"{path}: not UTF-8; decoded as GB18030 (save it as UTF-8 to "
-                          f"silence this)", ListingWarning, stacklevel=4)
-            return text
+    if text is not None and _looks_gb18030(data, text):
+        warnings.warn(f"{path}: not UTF-8; decoded as GB18030 (save it as UTF-8 to "
+                      f"silence this)", ListingWarning, stacklevel=4)
+        return text
     line = data.count(b"\n", 0, err.start) + 1
     raise ListingError(f"{path}: not UTF-8: byte 0x{data[err.start]:02x} at offset {err.start}"
                        f" (line {line}); save the file as UTF-8")
+
+
+def _looks_gb18030(data: bytes, text: str) -> bool:
+    """Chinese text in GB18030: mostly CJK, high bytes in pairs (cp1252 has them alone)."""
+    runs = _RE_HIGH_BYTES.findall(data)
+    if not runs or sum(1 for r in runs if len(r) == 1) > 0.2 * len(runs):
+        return False
+    non_ascii = sum(1 for ch in text if ord(ch) > 127)
+    return len(_RE_CJK.findall(text)) * 2 >= non_ascii
 
 
 def _one_line(s: str, limit: int = 80) -> str:

@@ -1,8 +1,10 @@
 """Stability: refit the reduction and clustering with other seeds and compare the topics.
 
 A topic that appears only under one seed is an accident of that seed; the per-topic Jaccard
-and overall ARI tell a researcher which topics to trust. Large corpora are compared on a fixed
-random sample, so the cost stays bounded (K UMAP fits on the sample).
+and overall ARI tell a researcher which topics to trust. The UMAP refits (the expensive part,
+one process so numba compiles once) depend only on embeddings and UMAP settings, so a
+clustering tweak re-clusters the cached refits instead of refitting. Large corpora are compared
+on a fixed random sample, so the cost stays bounded.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import logging
 
 import numpy as np
+import pandas as pd
 
 from papertopics.cluster import cluster_documents
 from papertopics.evaluation import stability
@@ -18,42 +21,64 @@ from papertopics.reduce import umap_reduce
 log = logging.getLogger(__name__)
 
 
-def refit_labels(vectors: np.ndarray, *, seed: int, umap: dict, method: str, hdbscan: dict,
-                 agglomerative: dict) -> np.ndarray:
-    """The labels the pipeline would give these vectors under another random_state."""
-    reduced = vectors if method == "agglomerative" else umap_reduce(vectors, random_state=seed, **umap)
-    labels, _ = cluster_documents(vectors, reduced, method=method, hdbscan=hdbscan,
-                                  agglomerative=agglomerative)
-    return labels
+def sample_indices(n: int, sample_size: int, random_state: int) -> np.ndarray:
+    """All documents up to sample_size, else a fixed random sample (sorted)."""
+    if n <= sample_size:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(random_state).choice(n, size=sample_size, replace=False))
 
 
-def seed_stability(vectors: np.ndarray, labels: np.ndarray, *, runs: int, sample_size: int,
-                   random_state: int, umap: dict, method: str, hdbscan: dict,
-                   agglomerative: dict) -> dict:
-    """Stability of the run's topics across `runs` other seeds (random_state + 1 ... + runs).
+def refit_seeds(n: int, runs: int, sample_size: int, random_state: int) -> list[int]:
+    """Seeds to refit: the K next seeds, plus the run's own seed when comparing on a sample."""
+    seeds = [random_state + k for k in range(1, runs + 1)]
+    return ([random_state] + seeds) if runs and n > sample_size else seeds
 
-    Up to sample_size documents the reference is the run's own labels; above, every run
-    (the reference seed included) is refitted on one fixed sample, and per-topic figures refer
-    to the sample's topics.
+
+def refit_reductions(doc_ids: list[str], vectors: np.ndarray, *, umap: dict | None, runs: int,
+                     sample_size: int, random_state: int) -> pd.DataFrame:
+    """Long table doc_id, seed, u0..: one UMAP reduction per seed (none when umap is None)."""
+    pick = sample_indices(len(vectors), sample_size, random_state)
+    frames = []
+    for seed in refit_seeds(len(vectors), runs, sample_size, random_state):
+        frame = pd.DataFrame({"doc_id": np.asarray(doc_ids)[pick], "seed": seed})
+        if umap is not None:
+            reduced = umap_reduce(vectors[pick], random_state=seed, **umap)
+            for i in range(reduced.shape[1]):
+                frame[f"u{i}"] = reduced[:, i]
+            log.info("stability: UMAP refit with seed %d done", seed)
+        frames.append(frame)
+    if not frames:
+        return pd.DataFrame({"doc_id": pd.Series(dtype=str), "seed": pd.Series(dtype=int)})
+    return pd.concat(frames, ignore_index=True)
+
+
+def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, refits: pd.DataFrame, *,
+                   random_state: int, method: str, hdbscan: dict, agglomerative: dict) -> dict:
+    """Compare the run's topics with the topics of every refit (same documents, other seeds).
+
+    On a full corpus the reference is the run's own labels; on a sample it is the refit with
+    the run's own seed, so every labelling compared was made the same way.
     """
-    n = len(vectors)
-    if runs <= 0:
+    seeds = sorted(set(refits["seed"].tolist()))
+    if not seeds:
         return {"n_runs": 0, "ari": None, "mean_jaccard": None, "per_topic": {}, "sampled": False}
-    sampled = n > sample_size
-    if sampled:
-        pick = np.sort(np.random.default_rng(random_state).choice(n, size=sample_size, replace=False))
-        vectors = vectors[pick]
-        reference = refit_labels(vectors, seed=random_state, umap=umap, method=method,
-                                 hdbscan=hdbscan, agglomerative=agglomerative)
-    else:
-        reference = np.asarray(labels)
-    others = []
-    for k in range(1, runs + 1):
-        others.append(refit_labels(vectors, seed=random_state + k, umap=umap, method=method,
-                                   hdbscan=hdbscan, agglomerative=agglomerative))
-        log.info("stability refit %d/%d: %d topics", k, runs, int(others[-1].max() + 1))
+    index = {doc_id: i for i, doc_id in enumerate(doc_ids)}
+
+    def labels_for(seed: int) -> np.ndarray:
+        part = refits[refits["seed"] == seed]
+        rows = part["doc_id"].map(index).to_numpy()
+        coords = part.filter(regex=r"^u\d+$").to_numpy()
+        space = vectors[rows] if method == "agglomerative" or coords.shape[1] == 0 else coords
+        result, _ = cluster_documents(vectors[rows], space, method=method, hdbscan=hdbscan,
+                                      agglomerative=agglomerative)
+        return result
+
+    sampled = random_state in seeds
+    first = refits[refits["seed"] == seeds[0]]["doc_id"]
+    reference = labels_for(random_state) if sampled else np.asarray(labels)[first.map(index).to_numpy()]
+    others = [labels_for(seed) for seed in seeds if seed != random_state]
     result = stability(reference, others)
     result["sampled"] = sampled
-    result["n_documents"] = int(len(vectors))
-    result["seeds"] = [random_state + k for k in range(1, runs + 1)]
+    result["n_documents"] = int(len(first))
+    result["seeds"] = [seed for seed in seeds if seed != random_state]
     return result

@@ -1,18 +1,36 @@
-rule assess_stability:
-    """Refit reduction + clustering under other seeds: which topics survive a new seed?"""
+rule refit_reductions:
+    """UMAP refits under other seeds for the stability check; reused by clustering tweaks."""
     input:
         embeddings="results/embed/embeddings.parquet",
-        clusters="results/cluster/clusters.parquet",
-        cluster_params="results/cluster/params.json",
     output:
-        stability="results/evaluation/stability.json",
+        refits="results/evaluation/refits.parquet",
     params:
         umap=config["umap"],
-        hdbscan=config["hdbscan"],
+        clustering=config["clustering"],
         runs=config["evaluation"]["stability_runs"],
         sample=config["evaluation"]["stability_sample"],
         random_state=config["random_state"],
     threads: 2
+    log:
+        "results/logs/refit_reductions.log",
+    benchmark:
+        "results/benchmarks/refit_reductions.tsv"
+    script:
+        "../scripts/refit_reductions.py"
+
+
+rule assess_stability:
+    """Re-cluster every refit and compare with the run's topics: which topics survive a new seed?"""
+    input:
+        embeddings="results/embed/embeddings.parquet",
+        clusters="results/cluster/clusters.parquet",
+        cluster_params="results/cluster/params.json",
+        refits="results/evaluation/refits.parquet",
+    output:
+        stability="results/evaluation/stability.json",
+    params:
+        hdbscan=config["hdbscan"],
+        random_state=config["random_state"],
     log:
         "results/logs/assess_stability.log",
     benchmark:

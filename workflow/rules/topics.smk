@@ -1,5 +1,5 @@
 rule fit_topics:
-    """BERTopic on the given clusters: c-TF-IDF keywords, labels, saved model and tables."""
+    """BERTopic on the given clusters: c-TF-IDF keywords, labels, stable ids, model and tables."""
     input:
         corpus="results/corpus/corpus.parquet",
         embeddings="results/embed/embeddings.parquet",
@@ -8,12 +8,13 @@ rule fit_topics:
         model=directory("results/topics/model"),
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
+        changes="results/topics/changes.csv",
     params:
         vectorizer=config["vectorizer"],
         representation=config["representation"],
         topics=config["topics"],
         embedding_model=config["embedding"]["model"],
-        random_state=config["random_state"],
+        history="results/topics/history",
     log:
         "results/logs/fit_topics.log",
     benchmark:

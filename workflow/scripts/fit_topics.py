@@ -1,8 +1,13 @@
-"""fit_topics: c-TF-IDF keywords and labels on the clusters; saves model and tables."""
+"""fit_topics: c-TF-IDF keywords and labels on the clusters; stable ids; model and tables."""
 
+import hashlib
+import json
+
+import numpy as np
 import pandas as pd
 
 from papertopics.embedding import load_embeddings
+from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.scripting import script_run
 from papertopics.topics import (document_table, fit_topic_model, representative_doc_ids,
                                 topic_labels, topics_table)
@@ -18,10 +23,24 @@ with script_run(snakemake) as log:
         vectorizer=p.vectorizer, representation=p.representation, topics=p.topics)
     top_n = p.representation["top_n_words"]
     labels = topic_labels(model, assigned, p.representation["label_terms"], top_n)
-    representatives = representative_doc_ids(vectors, assigned, doc_ids, p.topics["representative_docs"])
+
+    # Stable identity: match this fit's topics to the previous run's (results/topics/history).
+    label_config = hashlib.sha256(json.dumps([p.vectorizer, p.representation], sort_keys=True).encode()).hexdigest()
+    mapping, labels, changes, snapshot, meta = stable_topic_ids(
+        doc_ids, assigned, labels, vectors, load_snapshot(p.history), label_config)
+    stable = np.array([mapping[t] for t in assigned.tolist()])
+    stable_labels = {mapping[t]: label for t, label in labels.items()}
+    model.set_topic_labels({t: label for t, label in labels.items()})
+
+    representatives = representative_doc_ids(vectors, stable, doc_ids, p.topics["representative_docs"])
     model.save(snakemake.output.model, serialization="safetensors", save_ctfidf=True,
                save_embedding_model=p.embedding_model)
-    topics_table(model, assigned, labels, representatives, top_n).to_csv(snakemake.output.topics, index=False)
-    document_table(corpus, assigned, labels).to_csv(snakemake.output.documents, index=False)
-    for topic, label in labels.items():
-        log.info("topic %d (%d docs): %s", topic, int((assigned == topic).sum()), label)
+    table = topics_table(model, assigned, labels, {t: representatives[mapping[t]] for t in labels}, top_n)
+    table.insert(0, "model_topic", table.pop("topic"))
+    table.insert(0, "topic", table["model_topic"].map(mapping))
+    table.sort_values("topic").to_csv(snakemake.output.topics, index=False)
+    document_table(corpus, stable, stable_labels).to_csv(snakemake.output.documents, index=False)
+    changes.to_csv(snakemake.output.changes, index=False)
+    save_snapshot(p.history, snapshot, meta)
+    for topic, label in sorted(stable_labels.items()):
+        log.info("topic %d (%d docs): %s", topic, int((stable == topic).sum()), label)

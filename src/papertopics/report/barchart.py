@@ -45,7 +45,6 @@ def visualize_barchart(topics: pd.DataFrame, vectors: TopicVectors, *, n_words: 
     figure.update_annotations(font={"size": 12})
     figure.update_layout(
         template="plotly_white", height=max(320, rows * panel_height + 80),
-        margin={"l": 10, "r": 20, "t": 70, "b": 30}, bargap=0.25,
-        title={"text": "Top terms per topic (c-TF-IDF score)", "font": {"size": 15}},
+        margin={"l": 10, "r": 20, "t": 50, "b": 30}, bargap=0.25,
     )
     return figure

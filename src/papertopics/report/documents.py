@@ -68,10 +68,11 @@ def visualize_documents(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd
                 "line": {"width": 2, "color": "#111111"}},
     ))
     figure.update_layout(
-        template="plotly_white", height=height, margin={"l": 10, "r": 10, "t": 10, "b": 10},
+        template="plotly_white", height=height, margin={"l": 10, "r": 10, "t": 36, "b": 10},
         xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x", "scaleratio": 1},
-        legend={"title": {"text": "topic (documents) - click to hide"}, "itemsizing": "constant",
-                "font": {"size": 11}},
+        legend={"title": {"text": "topics (documents)", "font": {"size": 12}}, "itemsizing": "constant",
+                "font": {"size": 11}, "x": 1.0, "xanchor": "left", "y": 1.0, "yanchor": "top",
+                "bgcolor": "rgba(255,255,255,0.85)"},
         hoverlabel={"align": "left"}, dragmode="pan", uirevision="keep",
     )
     return figure

@@ -11,7 +11,7 @@ from papertopics.report.model_files import TopicVectors
 from papertopics.report.text import plotly_text, short_label
 
 
-def visualize_heatmap(topics: pd.DataFrame, vectors: TopicVectors, *, cell: int = 22) -> go.Figure:
+def visualize_heatmap(topics: pd.DataFrame, vectors: TopicVectors) -> go.Figure:
     """Square heatmap; similar topics sit together because rows follow the hierarchy's leaves."""
     table = topics[topics["topic"] >= 0].reset_index(drop=True)
     ids = table["topic"].astype(int).tolist()
@@ -28,12 +28,11 @@ def visualize_heatmap(topics: pd.DataFrame, vectors: TopicVectors, *, cell: int 
         hovertemplate="%{y}<br>%{x}<br>cosine similarity %{z:.3f}<extra></extra>",
         colorbar={"title": {"text": "similarity"}, "thickness": 14},
     ))
-    size = max(420, min(1400, len(ids) * cell + 260))
+    cell = max(14, min(64, 760 // max(len(ids), 1)))
     figure.update_layout(
-        template="plotly_white", height=size, margin={"l": 10, "r": 10, "t": 60, "b": 10},
-        title={"text": f"Topic similarity ({vectors.similarity_basis()}, cosine)", "font": {"size": 15}},
+        template="plotly_white", autosize=False, width=len(ids) * cell + 420, height=len(ids) * cell + 300,
+        margin={"l": 10, "r": 10, "t": 20, "b": 10},
         xaxis={"tickangle": -45, "automargin": True, "tickfont": {"size": 10}, "side": "bottom"},
-        yaxis={"automargin": True, "tickfont": {"size": 10}, "autorange": "reversed",
-               "scaleanchor": "x", "scaleratio": 1},
+        yaxis={"automargin": True, "tickfont": {"size": 10}, "autorange": "reversed"},
     )
     return figure

@@ -86,9 +86,7 @@ def visualize_hierarchy(topics: pd.DataFrame, vectors: TopicVectors, *, leaf_hei
         hoverinfo="text"))
     figure.update_layout(
         template="plotly_white", height=max(360, len(leaves) * leaf_height + 120),
-        margin={"l": 10, "r": 30, "t": 60, "b": 50}, hovermode="closest",
-        title={"text": f"Topic hierarchy (average linkage on {vectors.similarity_basis()} cosine distance)",
-               "font": {"size": 15}},
+        margin={"l": 10, "r": 30, "t": 30, "b": 50}, hovermode="closest",
         xaxis={"title": {"text": "cosine distance"}, "rangemode": "tozero", "showgrid": True,
                "gridcolor": "#eeeeee", "zeroline": False},
         yaxis={"tickmode": "array", "tickvals": positions,

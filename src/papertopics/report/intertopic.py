@@ -67,10 +67,7 @@ def visualize_intertopic(topics: pd.DataFrame, vectors: TopicVectors, *, height:
     axis = {"range": [-pad, pad], "zeroline": True, "zerolinecolor": "#d9d9d9", "showgrid": False,
             "showticklabels": False, "title": None}
     figure.update_layout(
-        template="plotly_white", height=height, margin={"l": 20, "r": 20, "t": 50, "b": 20},
-        title={"text": f"Intertopic distance map: {len(ids)} topics "
-                       f"(classical MDS of {vectors.similarity_basis()} cosine distances)",
-               "font": {"size": 15}},
+        template="plotly_white", height=height, margin={"l": 20, "r": 20, "t": 30, "b": 20},
         xaxis=axis, yaxis={**axis, "scaleanchor": "x", "scaleratio": 1},
         hoverlabel={"align": "left"},
     )

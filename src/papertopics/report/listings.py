@@ -91,6 +91,5 @@ def visualize_listing_shares(topics: pd.DataFrame, documents: pd.DataFrame, list
         figure.add_hrect(y0=len(order) - 1.5, y1=len(order) - 0.5, fillcolor=OUTLIER_COLOR,
                          opacity=0.12, line_width=0, layer="below")
     figure.update_layout(template="plotly_white", height=height,
-                         margin={"l": 10, "r": 20, "t": 70, "b": 40},
-                         title={"text": "Topic share per listing", "font": {"size": 15}})
+                         margin={"l": 10, "r": 20, "t": 40, "b": 40})
     return figure

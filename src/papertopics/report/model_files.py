@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,42 +120,58 @@ def read_saved_model(path: str | Path) -> TopicVectors:
     return TopicVectors(topics=topics, ctfidf=ctfidf, embeddings=embeddings, words=words, source="model")
 
 
-def vectors_from_documents(documents: pd.DataFrame, topics: pd.DataFrame, top_n: int = 10) -> TopicVectors:
-    """A class-based TF-IDF of each topic's abstracts, for a report without a saved model.
+_TOKEN = re.compile(r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b")
+_STOP_WORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further had
+has have having he her here hers herself him himself his how i if in into is it its itself just
+me more most my myself no nor not now of off on once only or other our ours ourselves out over own
+same she should so some such than that the their theirs them themselves then there these they this
+those through to too under until up very was we were what when where which while who whom why
+will with would you your yours yourself yourselves via across within without upon among may might
+must shall we our us paper propose proposed method methods approach results show model models based
+using use used new work
+""".split())
 
-    Keyword scores come from the same matrix for the terms of `topics.csv` when it has them,
-    so the bar chart shows the pipeline's own keywords.
+
+def vectors_from_documents(documents: pd.DataFrame, topics: pd.DataFrame, top_n: int = 10) -> TopicVectors:
+    """A class-based TF-IDF of each topic's abstracts (unigrams), for a report without a saved model.
+
+    Keywords are those of `topics.csv`, scored by rank (10, 9, ...), when it has them; else the
+    matrix's best terms with their scores.
     """
     import scipy.sparse as sp
-    from sklearn.feature_extraction.text import CountVectorizer
 
     topic_ids = sorted(int(topic) for topic in topics["topic"])
-    texts = []
+    counters = []
     for topic in topic_ids:
-        members = documents.loc[documents["topic"] == topic, "text"].astype(str)
-        texts.append(" ".join(members))
-    try:
-        vectorizer = CountVectorizer(stop_words="english", ngram_range=(1, 2),
-                                     token_pattern=r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b")
-        counts = vectorizer.fit_transform(texts).astype(np.float64)
-        vocabulary = vectorizer.get_feature_names_out()
-    except ValueError:  # empty vocabulary: nothing but stop words
-        counts = sp.csr_matrix((len(topic_ids), 1))
-        vocabulary = np.array([""])
+        counter: Counter = Counter()
+        for text in documents.loc[documents["topic"] == topic, "text"]:
+            counter.update(token for token in (t.lower() for t in _TOKEN.findall(str(text)))
+                           if token not in _STOP_WORDS)
+        counters.append(counter)
+    vocabulary = sorted(set().union(*counters)) if counters else []
+    column = {term: j for j, term in enumerate(vocabulary)}
+    rows, cols, values = [], [], []
+    for row, counter in enumerate(counters):
+        for term, count in counter.items():
+            rows.append(row)
+            cols.append(column[term])
+            values.append(float(count))
+    counts = sp.csr_matrix((values, (rows, cols)), shape=(len(topic_ids), max(len(vocabulary), 1)))
     term_frequency = sp.diags(1.0 / np.maximum(np.asarray(counts.sum(axis=1)).ravel(), 1)) @ counts
     average_words = counts.sum() / max(len(topic_ids), 1)
     idf = np.log(1 + average_words / np.maximum(np.asarray(counts.sum(axis=0)).ravel(), 1))
     ctfidf = sp.csr_matrix(term_frequency @ sp.diags(idf))
 
-    column = {term: j for j, term in enumerate(vocabulary)}
     terms_of = dict(zip(topics["topic"].astype(int), topics["top_terms"].fillna("").astype(str)))
     words: dict[int, list[tuple[str, float]]] = {}
     for row, topic in enumerate(topic_ids):
         dense = ctfidf[row].toarray().ravel()
         listed = [term.strip() for term in terms_of.get(topic, "").split(";") if term.strip()]
-        if listed:
-            words[topic] = [(term, float(dense[column[term]]) if term in column else 0.0) for term in listed]
+        if listed:  # the pipeline's own keywords, scored by rank (its scores are in the model)
+            words[topic] = [(term, float(len(listed) - i)) for i, term in enumerate(listed)]
         else:
             best = np.argsort(-dense)[:top_n]
-            words[topic] = [(str(vocabulary[j]), float(dense[j])) for j in best if dense[j] > 0]
+            words[topic] = [(vocabulary[j], float(dense[j])) for j in best if dense[j] > 0]
     return TopicVectors(topics=topic_ids, ctfidf=ctfidf, embeddings=None, words=words, source="documents")

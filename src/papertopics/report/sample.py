@@ -53,7 +53,8 @@ def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha"
     weights = 1.0 / (topics + 2.0)
     weights /= weights.sum()
     assigned = rng.choice(topics, size=n_documents, p=weights)
-    assigned[:n_topics] = topics[: min(n_topics, n_documents)]  # every topic has a document
+    first = min(n_topics, n_documents)
+    assigned[:first] = topics[:first]  # every topic has a document
     outliers = rng.rand(n_documents) < outlier_share
     outliers[: n_topics] = False
     assigned = np.where(outliers, -1, assigned)
@@ -62,8 +63,9 @@ def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha"
     rows = []
     for i, topic in enumerate(assigned):
         words = _VOCABULARY[topic % len(_VOCABULARY)].split() if topic >= 0 else _VOCABULARY[rng.randint(len(_VOCABULARY))].split()
-        body = [words[j] if rng.rand() < 0.45 else _FILLER[j % len(_FILLER)]
-                for j in rng.randint(0, 50, size=abstract_words) % max(len(words), len(_FILLER))]
+        own = rng.rand(abstract_words) < 0.45
+        picks = rng.randint(0, 1 << 20, size=abstract_words)
+        body = [words[k % len(words)] if mine else _FILLER[k % len(_FILLER)] for mine, k in zip(own, picks)]
         text = (f"Document {i} on {words[0]} {words[1]}. " + " ".join(body) + ".").replace("  ", " ")
         if topic >= 0 and single_listing_topic and topic == n_topics - 1:
             member = [listings[0]]

@@ -74,7 +74,8 @@ def summary_tiles(inputs: ReportInputs) -> list[dict]:
     n_outliers = int((documents["topic"] < 0).sum())
     n_topics = int(documents.loc[documents["topic"] >= 0, "topic"].nunique())
     tiles = [
-        {"label": "listings", "value": f"{len(inputs.listings):,}", "detail": ", ".join(inputs.listings)},
+        {"label": "listings", "value": f"{len(inputs.listings):,}",
+         "detail": ", ".join(inputs.listings) if len(", ".join(inputs.listings)) <= 40 else None},
         {"label": "documents", "value": f"{n_docs:,}", "detail": None},
         {"label": "topics", "value": f"{n_topics:,}", "detail": None},
         {"label": "outliers", "value": percent(n_outliers / n_docs if n_docs else 0.0),

@@ -21,6 +21,8 @@
     if (error) {
       document.documentElement.setAttribute('data-error', String(error));
     }
+    // Milliseconds from navigation start until the figures are drawn (the tests read it).
+    document.documentElement.setAttribute('data-ready-ms', String(Math.round(performance.now())));
     document.documentElement.setAttribute('data-ready', '1');
   }
 

@@ -1,0 +1,518 @@
+"""The report in a real browser: headless Chromium driven over the DevTools protocol.
+
+No extra dependency: Chromium is started with `--remote-debugging-pipe` and spoken to over
+two pipes (file descriptors 3 and 4, NUL-separated JSON), which is what Puppeteer does.
+The tests skip when Chromium is missing (the CI script installs Debian's `chromium`).
+
+Each test opens pages from a report rendered from synthetic tables (papertopics.report.sample),
+logs every network request, console message and exception, and looks at the DOM. Screenshots
+go to tests/_screenshots/ (git-ignored). Run this file directly to screenshot a report folder:
+
+    python tests/test_report_browser.py results/report docs/img/report-seeds.png
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCREENSHOTS = REPO / "tests" / "_screenshots"
+CHROMIUM = os.environ.get("PAPERTOPICS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars"]
+PAGE_NAMES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings")
+LOAD_BUDGET_S = 3.0
+
+
+# ---------------------------------------------------------------- DevTools over pipes
+
+
+class Chromium:
+    """One headless Chromium process; `page()` opens a tab with network and console logging."""
+
+    def __init__(self, executable: str = CHROMIUM, width: int = 1400, height: int = 900):
+        self.profile = tempfile.mkdtemp(prefix="papertopics-chromium-")
+        self.width, self.height = width, height
+        commands_read, self._commands = os.pipe()
+        self._replies, replies_write = os.pipe()
+
+        def plumbing():  # in the child: the protocol's fixed descriptors, 3 (commands) and 4 (replies)
+            import fcntl
+
+            high_in = fcntl.fcntl(commands_read, fcntl.F_DUPFD, 10)
+            high_out = fcntl.fcntl(replies_write, fcntl.F_DUPFD, 10)
+            os.dup2(high_in, 3)
+            os.dup2(high_out, 4)
+
+        self.process = subprocess.Popen(
+            [executable, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-pipe",
+             f"--window-size={width},{height}", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=plumbing,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        os.close(commands_read)
+        os.close(replies_write)
+        self._buffer = b""
+        self._next_id = 0
+        self.events: list[dict] = []
+        self.send("Browser.getVersion", timeout=60)
+
+    def send(self, method: str, params: dict | None = None, session: str | None = None, timeout: float = 30):
+        self._next_id += 1
+        message = {"id": self._next_id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self._receive(deadline - time.monotonic())
+            if reply.get("id") == message["id"]:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply.get("result", {})
+
+    def _receive(self, timeout: float) -> dict:
+        while b"\0" not in self._buffer:
+            ready, _, _ = select.select([self._replies], [], [], max(0.0, timeout))
+            if not ready:
+                raise TimeoutError("no reply from Chromium")
+            chunk = os.read(self._replies, 1 << 20)
+            if not chunk:
+                raise EOFError("Chromium closed the pipe: " + self.process.stderr.read().decode()[-2000:])
+            self._buffer += chunk
+        raw, self._buffer = self._buffer.split(b"\0", 1)
+        message = json.loads(raw)
+        if "method" in message:
+            self.events.append(message)
+        return message
+
+    def pump(self, seconds: float = 0.0) -> None:
+        """Collect the events that arrive within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                self._receive(max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                return
+
+    def page(self) -> "Page":
+        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        return Page(self, target, session)
+
+    def close(self) -> None:
+        try:
+            self.send("Browser.close", timeout=5)
+        except Exception:  # noqa: BLE001 - it may already be gone
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        for fd in (self._commands, self._replies):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+class Page:
+    def __init__(self, browser: Chromium, target: str, session: str):
+        self.browser, self.target, self.session = browser, target, session
+        for domain in ("Page", "Runtime", "Network", "Log"):
+            self.call(f"{domain}.enable")
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": browser.width, "height": browser.height, "deviceScaleFactor": 1, "mobile": False})
+        self.first_event = len(browser.events)
+
+    def call(self, method: str, params: dict | None = None, timeout: float = 30):
+        return self.browser.send(method, params, session=self.session, timeout=timeout)
+
+    def _events(self, *methods: str) -> list[dict]:
+        return [event["params"] for event in self.browser.events[self.first_event:]
+                if event.get("sessionId") == self.session and event["method"] in methods]
+
+    @property
+    def requests(self) -> list[str]:
+        return [params["request"]["url"] for params in self._events("Network.requestWillBeSent")]
+
+    @property
+    def errors(self) -> list[str]:
+        """Console errors, uncaught exceptions and browser-side errors (CSP violations included)."""
+        found = []
+        for params in self._events("Runtime.consoleAPICalled"):
+            if params["type"] in ("error", "assert"):
+                found.append("console: " + " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params["args"]))
+        for params in self._events("Runtime.exceptionThrown"):
+            details = params["exceptionDetails"]
+            found.append("exception: " + details.get("exception", {}).get("description", details.get("text", "")))
+        for params in self._events("Log.entryAdded"):
+            if params["entry"]["level"] == "error":
+                found.append(f"{params['entry']['source']}: {params['entry']['text']}")
+        return found
+
+    def evaluate(self, expression: str, timeout: float = 30):
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                                "awaitPromise": True}, timeout=timeout)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails'].get('text')} "
+                               f"{result['exceptionDetails'].get('exception', {}).get('description', '')}")
+        return result["result"].get("value")
+
+    def open(self, url: str, timeout: float = 30) -> float:
+        """Navigate and wait until the page's script says it is drawn; returns seconds from
+        navigation start to ready, as the page itself measured it."""
+        self.first_event = len(self.browser.events)
+        self.call("Page.navigate", {"url": url})
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            state = self.evaluate("document.readyState === 'complete' && "
+                                  "document.documentElement.getAttribute('data-ready') === '1'")
+            if state:
+                break
+            self.browser.pump(0.05)
+        else:
+            raise TimeoutError(f"{url} not ready after {timeout} s; errors: {self.errors}")
+        self.browser.pump(0.1)
+        return float(self.evaluate("Number(document.documentElement.getAttribute('data-ready-ms'))")) / 1000
+
+    def wait_for(self, expression: str, timeout: float = 10):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            self.browser.pump(0.05)
+        raise TimeoutError(expression)
+
+    def screenshot(self, path: Path, full_page: bool = False, max_height: int = 2600) -> Path:
+        params: dict = {"format": "png"}
+        if full_page:
+            height = min(int(self.evaluate("document.documentElement.scrollHeight")), max_height)
+            params.update(captureBeyondViewport=True,
+                          clip={"x": 0, "y": 0, "width": self.browser.width, "height": height, "scale": 1})
+        data = self.call("Page.captureScreenshot", params, timeout=60)["data"]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(base64.b64decode(data))
+        return path
+
+    def type_text(self, selector: str, text: str) -> None:
+        self.evaluate(f"(() => {{ const el = document.querySelector({json.dumps(selector)}); el.focus(); "
+                      f"el.select && el.select(); }})()")
+        self.call("Input.insertText", {"text": text})
+
+    def press_enter(self) -> None:
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", {"type": kind, "key": "Enter", "code": "Enter",
+                                                 "windowsVirtualKeyCode": 13})
+
+    def click(self, x: float, y: float) -> None:
+        self.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                                   "clickCount": 1})
+
+    def close(self) -> None:
+        self.browser.send("Target.closeTarget", {"targetId": self.target})
+
+
+def local_only(requests: list[str], folder: Path) -> list[str]:
+    """The requests that are not a file inside `folder` (should be none).
+
+    `data:` and `blob:` URLs are content the page made itself (Plotly draws a heatmap as a
+    data: image); they never leave the machine.
+    """
+    folder = folder.resolve()
+    bad = []
+    for url in requests:
+        parsed = urlparse(url)
+        if parsed.scheme in ("data", "blob"):
+            continue
+        if parsed.scheme != "file":
+            bad.append(url)
+            continue
+        path = Path(unquote(parsed.path)).resolve()
+        if folder not in path.parents:
+            bad.append(url)
+    return bad
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"headless Chromium not found at {CHROMIUM} (apt-get install chromium, "
+                    "or set PAPERTOPICS_CHROMIUM)")
+    chromium = Chromium()
+    yield chromium
+    chromium.close()
+
+
+def render(tmp_path_factory, name: str, **kwargs):
+    from papertopics.report import render_report
+    from papertopics.report.sample import sample_inputs
+
+    inputs = sample_inputs(**kwargs)
+    folder = tmp_path_factory.mktemp(name) / "report"
+    render_report(inputs, folder)
+    return inputs, folder
+
+
+@pytest.fixture(scope="module")
+def small_report(tmp_path_factory):
+    return render(tmp_path_factory, "small", n_documents=80, n_topics=6, listings=("alpha", "beta", "gamma"))
+
+
+@pytest.fixture(scope="module")
+def hostile_report(tmp_path_factory):
+    return render(tmp_path_factory, "hostile", n_documents=40, n_topics=4, hostile=True, with_titles=False)
+
+
+@pytest.fixture(scope="module")
+def large_report(tmp_path_factory):
+    # NeurIPS 2023's size: 3,584 abstracts of ~180 words, 40 topics.
+    return render(tmp_path_factory, "large", n_documents=3584, n_topics=40, abstract_words=180,
+                  listings=("neurips2023",), outlier_share=0.3)
+
+
+def open_page(browser, folder: Path, name: str, fragment: str = "") -> tuple["Page", float]:
+    page = browser.page()
+    seconds = page.open((folder / f"{name}.html").resolve().as_uri() + fragment)
+    return page, seconds
+
+
+def count_points(page) -> int:
+    return page.evaluate("""(() => { const gd = document.getElementById('figure');
+        return gd.data.filter(t => !(t.meta && t.meta.role === 'matches'))
+                      .reduce((n, t) => n + t.x.filter(v => v !== null).length, 0); })()""")
+
+
+# ---------------------------------------------------------------- tests
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_every_page_opens_offline_without_errors(browser, small_report, name):
+    inputs, folder = small_report
+    page, seconds = open_page(browser, folder, name)
+    try:
+        page.screenshot(SCREENSHOTS / f"small-{name}.png", full_page=name != "documents")
+        assert page.errors == [], page.errors
+        assert local_only(page.requests, folder) == [], page.requests
+        assert f"file://{folder.resolve()}/{name}.html" in {unquote(url) for url in page.requests}
+        # plotly.js is one file beside the pages, fetched from there, never inlined.
+        plotly_requests = [url for url in page.requests if url.endswith("/plotly.min.js")]
+        assert len(plotly_requests) == (0 if name == "index" else 1)
+        nav = page.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href'))")
+        assert nav == [f"{page_name}.html" for page_name in ("index", "documents", "listings", "intertopic",
+                                                            "barchart", "hierarchy", "heatmap")]
+        if name != "index":
+            assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
+        assert seconds < LOAD_BUDGET_S
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_overview_has_a_card_per_topic_and_the_outliers(browser, small_report):
+    inputs, folder = small_report
+    page, _ = open_page(browser, folder, "index")
+    try:
+        n_topics = inputs.topics["topic"].ge(0).sum()
+        assert page.evaluate("document.querySelectorAll('article.card').length") == n_topics + 1
+        assert page.evaluate("document.querySelectorAll('article.card.outlier-card').length") == 1
+        assert page.evaluate("document.querySelectorAll('article.card details.rep').length") == 3 * (n_topics + 1)
+        # Expanding a representative abstract shows its whole text.
+        first = inputs.documents.set_index("doc_id").loc[
+            inputs.topics.set_index("topic").loc[0, "representative_doc_ids"].split(";")[0], "text"]
+        text = page.evaluate("""(() => { const d = document.querySelector('#topic-0 details.rep');
+            d.open = true; return d.querySelector('.abstract').innerText; })()""")
+        assert text == first
+        page.screenshot(SCREENSHOTS / "small-index-expanded.png", full_page=True)
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_document_map_points_search_filter_and_click(browser, small_report):
+    inputs, folder = small_report
+    documents = inputs.documents
+    page, _ = open_page(browser, folder, "documents")
+    try:
+        assert count_points(page) == len(documents)
+        # Outliers are drawn, in grey.
+        grey = page.evaluate("""document.getElementById('figure').data
+            .filter(t => t.meta && t.meta.topic === -1).map(t => [t.marker.color, t.x.length])""")
+        assert grey == [["#a3a3a3", int((documents["topic"] == -1).sum())]]
+
+        # Search: typed into the box like a user; every term must occur.
+        query = "diffusion sampling"
+        expected = sum(all(term in f"{title}\n{text}\n{doc_id}".lower() for term in query.split())
+                       for title, text, doc_id in zip(documents["title"], documents["text"], documents["doc_id"]))
+        assert expected > 0
+        page.type_text("#search", query)
+        page.wait_for(f"document.getElementById('figure').getAttribute('data-matches') === '{expected}'")
+        highlighted = page.evaluate("document.getElementById('figure').data.at(-1).x.length")
+        assert highlighted == expected
+        assert page.evaluate("document.querySelectorAll('#match-list li').length") == min(expected, 100)
+        page.screenshot(SCREENSHOTS / "small-documents-search.png")
+
+        # Listing filter: only that listing's documents keep coordinates.
+        in_beta = int(documents["listings"].str.split(";").map(lambda names: "beta" in names).sum())
+        page.evaluate("""(() => { const s = document.getElementById('listing-filter');
+            s.value = '1'; s.dispatchEvent(new Event('change')); })()""")
+        page.wait_for(f"document.getElementById('figure').getAttribute('data-shown') === '{in_beta}'")
+        assert count_points(page) == in_beta
+
+        # Clicking a point opens its whole abstract in the side panel.
+        page.evaluate("document.getElementById('reset').click()")
+        page.wait_for(f"document.getElementById('figure').getAttribute('data-shown') === '{len(documents)}'")
+        x, y, row = page.evaluate("""(() => {
+            const gd = document.getElementById('figure'), layout = gd._fullLayout;
+            const trace = gd.data.find(t => t.meta && t.meta.topic === 0);
+            const box = gd.getBoundingClientRect();
+            return [box.left + layout._size.l + layout.xaxis.l2p(trace.x[0]),
+                    box.top + layout._size.t + layout.yaxis.l2p(trace.y[0]), trace.customdata[0]]; })()""")
+        page.evaluate(f"window.scrollTo(0, 0)")
+        page.click(x, y)
+        page.wait_for(f"document.getElementById('figure').getAttribute('data-selected') === "
+                      f"{json.dumps(documents.loc[row, 'doc_id'])}")
+        assert page.evaluate("document.getElementById('doc-text').textContent") == documents.loc[row, "text"]
+        page.screenshot(SCREENSHOTS / "small-documents-click.png")
+        assert page.errors == [], page.errors
+        assert local_only(page.requests, folder) == []
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_document_map_opens_a_topic_or_a_document_from_the_address(browser, small_report):
+    inputs, folder = small_report
+    doc_id = inputs.documents.loc[5, "doc_id"]
+    page, _ = open_page(browser, folder, "documents", f"#doc={doc_id}")
+    try:
+        assert page.evaluate("document.getElementById('figure').getAttribute('data-selected')") == doc_id
+        page.call("Page.navigate", {"url": (folder / "documents.html").resolve().as_uri() + "#topic=2"})
+        page.wait_for("document.getElementById('figure').data.filter(t => t.visible === true).length === 1")
+        shown = page.evaluate("document.getElementById('figure').data.filter(t => t.visible === true)[0].meta.topic")
+        assert shown == 2
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
+    from papertopics.report.sample import HOSTILE_TEXTS
+
+    inputs, folder = hostile_report
+    documents = inputs.documents
+    for name in PAGE_NAMES:
+        page, _ = open_page(browser, folder, name)
+        try:
+            page.browser.pump(0.3)
+            assert page.evaluate("window.__pwned === undefined"), f"{name}: payload ran"
+            assert page.evaluate("document.title") != "pwned"
+            # No element came from the text: no <img>, <svg onload> or javascript: link in the page body.
+            assert page.evaluate("document.querySelectorAll('main img, main [onerror], main [onload]').length") == 0
+            assert page.evaluate("Array.from(document.querySelectorAll('a')).filter("
+                                 "a => a.href.startsWith('javascript:')).length") == 0
+            assert page.errors == [], f"{name}: {page.errors}"
+            assert local_only(page.requests, folder) == [], page.requests
+            if name == "index":
+                body = page.evaluate("document.body.textContent")
+                for payload in HOSTILE_TEXTS:
+                    assert payload in body
+                assert '<svg onload="window.__pwned=\'listing\'">' in page.evaluate("document.body.innerText")
+                page.screenshot(SCREENSHOTS / "hostile-index.png", full_page=True)
+            if name == "documents":
+                # The side panel shows the raw abstract as text.
+                page.evaluate("location.hash = 'doc=' + " + json.dumps(documents.loc[1, "doc_id"]))
+                page.wait_for("document.getElementById('doc-text').textContent.length > 0")
+                assert page.evaluate("document.getElementById('doc-text').textContent") == documents.loc[1, "text"]
+                assert page.evaluate("document.querySelectorAll('#panel img').length") == 0
+                # The javascript: URL is text, not a link.
+                page.evaluate("location.hash = 'doc=' + " + json.dumps(documents.loc[0, "doc_id"]))
+                page.wait_for("document.getElementById('doc-title').textContent.startsWith('<script>')")
+                assert page.evaluate("document.querySelectorAll('#doc-meta a').length") == 0
+                # Plotly's hover label shows the markup literally.
+                page.evaluate("""(() => { const gd = document.getElementById('figure');
+                    const i = gd.data.findIndex(t => t.customdata && t.customdata.includes(1));
+                    Plotly.Fx.hover(gd, [{curveNumber: i, pointNumber: gd.data[i].customdata.indexOf(1)}]); })()""")
+                hover = page.wait_for("(document.querySelector('.hoverlayer .hovertext') || {}).textContent")
+                assert "<img src=x onerror=" in hover
+                # Searching for markup finds it as text.
+                page.type_text("#search", "<script>")
+                page.wait_for("document.getElementById('figure').getAttribute('data-matches') === '1'")
+                page.screenshot(SCREENSHOTS / "hostile-documents.png")
+                assert page.evaluate("window.__pwned === undefined")
+                assert page.errors == [], page.errors
+        finally:
+            page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_neurips_sized_report_is_light_and_opens_fast(browser, large_report):
+    inputs, folder = large_report
+    total = sum(path.stat().st_size for path in folder.iterdir())
+    assert total <= 30e6, f"{total / 1e6:.1f} MB"
+    timings = {}
+    for name in PAGE_NAMES:
+        page, seconds = open_page(browser, folder, name)
+        try:
+            timings[name] = seconds
+            assert page.errors == [], page.errors
+            assert local_only(page.requests, folder) == []
+            if name == "documents":
+                assert count_points(page) == len(inputs.documents)
+                assert page.evaluate("document.getElementById('figure').data[0].type") == "scattergl"
+                started = time.monotonic()
+                page.type_text("#search", "privacy")
+                page.wait_for("Number(document.getElementById('figure').getAttribute('data-matches')) > 0")
+                timings["search"] = time.monotonic() - started
+                page.screenshot(SCREENSHOTS / "large-documents-search.png")
+            if name == "index":
+                assert page.evaluate("document.querySelectorAll('article.card').length") == 41
+        finally:
+            page.close()
+    print("load seconds:", json.dumps({k: round(v, 2) for k, v in timings.items()}))
+    assert max(timings.values()) < LOAD_BUDGET_S, timings
+
+
+# ---------------------------------------------------------------- screenshots for the README
+
+
+def screenshot_report(folder: Path, target: Path, page_name: str = "documents", width: int = 1400,
+                      height: int = 860) -> Path:
+    """A PNG of one page of a report folder (used for docs/img/report-*.png)."""
+    chromium = Chromium(width=width, height=height)
+    try:
+        page = chromium.page()
+        seconds = page.open((folder / f"{page_name}.html").resolve().as_uri())
+        page.browser.pump(0.5)
+        page.screenshot(target)
+        print(f"{page_name}: ready in {seconds:.2f} s; errors: {page.errors}")
+        return target
+    finally:
+        chromium.close()
+
+
+if __name__ == "__main__":
+    screenshot_report(Path(sys.argv[1]), Path(sys.argv[2]), *(sys.argv[3:4] or []))
