@@ -173,6 +173,14 @@ def test_default_backend_matches_fp32_sentence_transformers():
     assert cos.mean() >= 0.999
 
 
+def test_progress_with_rate_and_eta_is_logged(monkeypatch, caplog):
+    monkeypatch.setattr(E, "PROGRESS_SECONDS", 0.0)
+    with caplog.at_level("INFO", logger="papertopics.embedding"):
+        E.embed_texts(_short_texts(6), batch_size=1)
+    progress = [r.getMessage() for r in caplog.records if "ETA" in r.getMessage()]
+    assert progress and "abstracts/s" in progress[0]
+
+
 def test_thread_cap_gives_the_same_vectors():
     texts = SEEDS[:4]
     capped, stats = E.embed_texts(texts, threads=1)

@@ -1,11 +1,17 @@
-REPORT_PAGES = [
-    f"results/report/{page}.html"
-    for page in ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings")
-]
+# The HTML report: static pages beside one plotly.min.js, opened offline from the folder.
+# See docs/report.md for what each page shows and how the inputs map to it.
+
+REPORT_PAGE_NAMES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings")
+REPORT_PAGES = [f"results/report/{page}.html" for page in REPORT_PAGE_NAMES]
 
 
 rule render_report:
-    """Static HTML pages, plotly.js shipped once beside them: opens offline from a folder."""
+    """Static HTML pages, plotly.js shipped once beside them: opens offline from a folder.
+
+    No refit and no UMAP: the topic vectors are read from the saved model's safetensors/JSON,
+    the document map uses map2d.parquet. `bundle` is the same folder (hard links) marked for
+    `snakemake --report report.zip`, which embeds a directory with every file beside its index.
+    """
     input:
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
@@ -15,6 +21,13 @@ rule render_report:
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
+        assets=["results/report/report.css", "results/report/report.js"],
+        bundle=report(
+            directory("results/report_bundle/topic-report"),
+            htmlindex="index.html",
+            caption="../report/topic-report.rst",
+            category="Topics",
+        ),
     params:
         report=config["report"],
         listings=list(LISTINGS),

@@ -3,7 +3,7 @@
 import time
 from pathlib import Path
 
-from papertopics.report import read_inputs, render_report
+from papertopics.report import link_folder, read_inputs, render_report
 from papertopics.scripting import script_run
 
 with script_run(snakemake) as log:
@@ -21,9 +21,11 @@ with script_run(snakemake) as log:
     )
     out_dir = Path(snakemake.output.plotly_js).parent
     written = render_report(inputs, out_dir)
-    expected = {Path(path).resolve() for path in snakemake.output}
+    expected = {Path(path).resolve() for path in [*snakemake.output.pages, snakemake.output.plotly_js,
+                                                  *snakemake.output.assets]}
     missing = expected - {path.resolve() for path in written.values()}
     assert not missing, f"render_report did not write {sorted(map(str, missing))}"
+    link_folder(written.values(), snakemake.output.bundle)
     total = sum(path.stat().st_size for path in written.values())
     log.info("report: %d files, %.2f MB, topic vectors from %s, in %.1f s", len(written), total / 1e6,
              inputs.vectors.source, time.perf_counter() - started)

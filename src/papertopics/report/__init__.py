@@ -7,6 +7,6 @@ process): the saved model is read directly from its safetensors/JSON files (`mod
 """
 
 from papertopics.report.inputs import ReportInputs, read_inputs
-from papertopics.report.render import PAGES, render_report
+from papertopics.report.render import PAGES, link_folder, render_report
 
-__all__ = ["PAGES", "ReportInputs", "read_inputs", "render_report"]
+__all__ = ["PAGES", "ReportInputs", "link_folder", "read_inputs", "render_report"]

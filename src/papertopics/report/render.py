@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import time
 from pathlib import Path
@@ -100,6 +101,25 @@ def listings_page(inputs: ReportInputs) -> str:
         single=[{**row, "color": topic_color(int(row["topic"]))} for row in single.to_dict("records")],
         table_rows=rows, totals=[int(totals[name]) for name in inputs.listings],
         n_documents=len(inputs.documents), overlap_note=overlap_note(inputs.documents))
+
+
+def link_folder(files, folder: str | Path) -> Path:
+    """The report's files again in `folder`, as hard links (a copy where links are impossible).
+
+    Snakemake's `--report report.zip` embeds a directory with every file beside its index,
+    which is what the pages need (they load plotly.min.js and each other from beside them).
+    """
+    folder = Path(folder)
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    for source in files:
+        source = Path(source)
+        try:
+            os.link(source, folder / source.name)
+        except OSError:
+            shutil.copyfile(source, folder / source.name)
+    return folder
 
 
 def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:

@@ -42,7 +42,7 @@ def first_sentence(text: str) -> str:
         candidate = text[: match.start()].rstrip("\"')]")
         if any(candidate.endswith(abbreviation) for abbreviation in _ABBREVIATIONS):
             continue
-        if match.start() - start < 20:  # "1. Introduction", initials: too short for a sentence
+        if match.start() - start < 10:  # "1. Intro", initials: too short for a sentence
             continue
         return text[: match.start()].strip()
     return text

