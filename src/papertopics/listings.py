@@ -22,10 +22,10 @@ import warnings
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import pandas as pd
-import pyarrow as pa
+if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this module on every start
+    import pandas as pd
 
 from papertopics.clean import clean_text
 from papertopics.errors import ConfigError, ListingError
@@ -567,6 +567,8 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
         warnings.warn(f"{path}: truncated {len(truncated)} abstract(s) to max_chars="
                       f"{max_chars:,}: {_listing_of(truncated)}", ListingWarning, stacklevel=3)
     out["listing"] = [spec.name] * n
+    import pyarrow as pa
+
     # via Arrow: three times faster than pd.DataFrame(out, dtype=str), same "str" dtype
     df = pa.table({k: pa.array(v, type=pa.large_string()) for k, v in out.items()}).to_pandas()
     df.attrs["listing_title"] = header_title

@@ -4,6 +4,9 @@
 # and check that results/topics/document_topics.csv and results/topics/topics.csv are
 # byte-identical between the two.  Prints a PASS/FAIL summary with per-job timings.
 #
+# Both runs use one snapshot of the workflow code (Snakefile, config, workflow/, src/) copied at
+# the start, so that edits made to the tree while the test runs cannot make the runs differ.
+#
 # Needs root (tests/cluster/start_slurm.sh installs and starts SLURM + munge).  Creates
 # .venv-cluster (requirements.lock + requirements-cluster.txt) if missing or stale: the SLURM
 # executor plugin is kept out of the main .venv on purpose (see requirements-cluster.txt).
@@ -38,8 +41,8 @@ now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 [[ $(id -u) -eq 0 ]] || die "run as root (start_slurm.sh installs and starts SLURM)"
-if [[ -f Snakefile ]]; then SNAKEFILE=$ROOT/Snakefile
-elif [[ -f workflow/Snakefile ]]; then SNAKEFILE=$ROOT/workflow/Snakefile
+if [[ -f Snakefile ]]; then SNAKEFILE_REL=Snakefile
+elif [[ -f workflow/Snakefile ]]; then SNAKEFILE_REL=workflow/Snakefile
 else die "no Snakefile or workflow/Snakefile in $ROOT"; fi
 if [[ -n ${CONFIG:-} ]]; then CONFIG_SRC=$CONFIG
 elif [[ -f config/config.yaml ]]; then CONFIG_SRC=config/config.yaml
@@ -94,6 +97,15 @@ SLURM_VERSION=$(sinfo --version)
 srun -N1 -n1 -t 1 true || die "srun cannot run a trivial job"
 
 # --- 3. the two runs --------------------------------------------------------------------------
+# One snapshot of the code for both runs; scripts import papertopics from it (PYTHONPATH comes
+# before the editable install's path), and common.smk puts its src/ first for the Snakefile.
+CODE=$WORK/code
+mkdir -p "$CODE"
+tar -C "$ROOT" --exclude=__pycache__ --exclude='*.egg-info' --exclude='*.pyc' \
+    -cf - "$SNAKEFILE_REL" workflow src | tar -C "$CODE" -xf -
+SNAKEFILE=$CODE/$SNAKEFILE_REL
+export PYTHONPATH=$CODE/src${PYTHONPATH:+:$PYTHONPATH}
+CODE_HASH=$(cd "$CODE" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 # Same inputs in two fresh directories: the seed listings and the workflow config.
 for d in local slurm; do
     mkdir -p "$WORK/$d"
@@ -107,7 +119,7 @@ COMMON=(--snakefile "$SNAKEFILE" --max-threads "$NODE_CPUS" ${SNAKEMAKE_EXTRA:-}
 
 say "local run: snakemake --workflow-profile workflow/profiles/default --cores $CORES -> $WORK/local"
 t0=$(now); local_rc=0
-timeout "$RUN_TIMEOUT" "$SNAKEMAKE" "${COMMON[@]}" --workflow-profile workflow/profiles/default \
+timeout "$RUN_TIMEOUT" "$SNAKEMAKE" "${COMMON[@]}" --workflow-profile "$CODE/workflow/profiles/default" \
     --cores "$CORES" --directory "$WORK/local" --configfile "$WORK/local/config.yaml" \
     >"$WORK/local.log" 2>&1 || local_rc=$?
 local_s=$(elapsed "$t0" "$(now)")
@@ -115,7 +127,7 @@ tail -n 3 "$WORK/local.log"
 
 say "SLURM run: snakemake --workflow-profile workflow/profiles/slurm -> $WORK/slurm"
 t0=$(now); slurm_rc=0
-timeout "$RUN_TIMEOUT" "$SNAKEMAKE" "${COMMON[@]}" --workflow-profile workflow/profiles/slurm \
+timeout "$RUN_TIMEOUT" "$SNAKEMAKE" "${COMMON[@]}" --workflow-profile "$CODE/workflow/profiles/slurm" \
     --slurm-keep-successful-logs --directory "$WORK/slurm" --configfile "$WORK/slurm/config.yaml" \
     >"$WORK/slurm.log" 2>&1 || slurm_rc=$?
 slurm_s=$(elapsed "$t0" "$(now)")
@@ -125,6 +137,7 @@ tail -n 3 "$WORK/slurm.log"
 say "summary"
 echo "  SLURM:     $SLURM_VERSION, node $(sinfo -h -N -o '%N CPUs=%c RealMemory=%m MB')"
 echo "  Snakemake: $("$SNAKEMAKE" --version), plugin $("$VENV/bin/pip" show snakemake-executor-plugin-slurm 2>/dev/null | awk '/^Version/ {print $2}')"
+echo "  code:      snapshot of $ROOT ($SNAKEFILE_REL, workflow/, src/; tree hash $CODE_HASH), config $CONFIG_SRC"
 echo "  local run: exit $local_rc, ${local_s} s  (log: $WORK/local.log)"
 echo "  SLURM run: exit $slurm_rc, ${slurm_s} s  (log: $WORK/slurm.log, job logs: $WORK/slurm/.snakemake/slurm_logs/)"
 cmp_args=()

@@ -6,7 +6,7 @@ import pandas as pd
 
 from papertopics.evaluation import cluster_validity, label_agreement, npmi_coherence, topic_diversity
 from papertopics.scripting import script_run
-from papertopics.stopwords import stop_words
+from papertopics.topics import build_vectorizer
 
 
 def read_json(path):
@@ -28,8 +28,9 @@ with script_run(snakemake) as log:
 
     topic_words = {int(row.topic): [t for t in row.top_terms.split("; ") if t]
                    for row in topics.itertuples() if row.topic != -1}
-    words = stop_words(p.vectorizer["domain_stop_words"], p.vectorizer["extra_stop_words"])
-    coherence = npmi_coherence(topic_words, corpus["text"].tolist(), top_n=p.top_n, stop_words=words)
+    # Tokens as the topic vectorizer makes them (hyphenated words kept), unigrams only.
+    analyzer = build_vectorizer({**p.vectorizer, "ngram_range": [1, 1]}).build_analyzer()
+    coherence = npmi_coherence(topic_words, corpus["text"].tolist(), top_n=p.top_n, analyzer=analyzer)
     metrics = {
         "n_documents": int(len(documents)),
         "n_listings": int(corpus_stats["n_listings"]),

@@ -34,9 +34,10 @@ NAV = [
     ("heatmap", "Similarity"),
 ]
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'none'; "
-       "base-uri 'none'; form-action 'none'")
+# A constant (no listing text in it), so it is written as is.
+CSP = Markup("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+             "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'none'; "
+             "base-uri 'none'; form-action 'none'")
 
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 

@@ -37,17 +37,81 @@ def format_value(key: str, value) -> str:
     return str(value)
 
 
-def flatten_metrics(metrics: dict, prefix: str = "") -> list[tuple[str, str]]:
-    """Every metric as ("clustering.method", "agglomerative"), nested keys joined by dots."""
+# Names and one-line meanings for the metrics evaluate_topics writes; others show by their key.
+METRIC_NAMES = {
+    "npmi": ("coherence (NPMI)", "-1 to 1; higher: a topic's top terms occur together in abstracts"),
+    "topic_diversity": ("topic diversity", "share of distinct terms among all topics' top terms"),
+    "silhouette": ("silhouette", "-1 to 1; higher: documents sit closer to their own topic"),
+    "stability.ari": ("stability (ARI)", "agreement of the clustering with refits on other seeds"),
+    "stability.mean_jaccard": ("stability (Jaccard)", "mean best overlap of each topic across refits"),
+    "npmi_per_topic": ("NPMI", None),
+    "stability.per_topic_jaccard": ("stability", None),
+}
+CORPUS_KEYS = {"n_documents", "n_listings", "n_topics", "outlier_share", "n_duplicates_merged"}
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_per_topic(value) -> bool:
+    """A {"0": 0.1, "1": ...} dict: one number per topic id."""
+    if not isinstance(value, dict) or not value:
+        return False
+    try:
+        [int(key) for key in value]
+    except (TypeError, ValueError):
+        return False
+    return all(_is_number(v) or v is None for v in value.values())
+
+
+def flatten_metrics(metrics: dict, prefix: str = "", *, per_topic: bool = True) -> list[tuple[str, str]]:
+    """Every metric as ("clustering.method", "agglomerative"), nested keys joined by dots.
+
+    With per_topic=False, {topic: value} dicts are left out (the topic cards show them).
+    """
     rows: list[tuple[str, str]] = []
     for key in sorted(metrics):
         value = metrics[key]
         path = f"{prefix}{key}"
+        if _is_per_topic(value) and not per_topic:
+            continue
         if isinstance(value, dict):
-            rows.extend(flatten_metrics(value, path + "."))
+            rows.extend(flatten_metrics(value, path + ".", per_topic=per_topic))
         else:
             rows.append((path, format_value(key, value)))
     return rows
+
+
+def _walk(metrics: dict, prefix: str = ""):
+    for key, value in metrics.items():
+        path = f"{prefix}{key}"
+        yield path, value
+        if isinstance(value, dict) and not _is_per_topic(value):
+            yield from _walk(value, path + ".")
+
+
+def quality_tiles(metrics: dict) -> list[dict]:
+    """Scalar quality figures (coherence, diversity, stability ...) as tiles, known ones first."""
+    values = dict(_walk(metrics))
+    tiles = []
+    for path, (name, meaning) in METRIC_NAMES.items():
+        if _is_number(values.get(path)):
+            tiles.append({"label": name, "value": f"{values[path]:.3g}", "detail": meaning})
+    for path, value in values.items():  # any other top-level number a later stage adds
+        if "." not in path and path not in CORPUS_KEYS and path not in METRIC_NAMES and _is_number(value):
+            tiles.append({"label": path.replace("_", " "), "value": format_value(path, value), "detail": None})
+    return tiles
+
+
+def per_topic_metrics(metrics: dict) -> list[tuple[str, dict[int, float]]]:
+    """[(name, {topic: value})] for every per-topic dict in the metrics."""
+    found = []
+    for path, value in _walk(metrics):
+        if _is_per_topic(value):
+            name = METRIC_NAMES.get(path, (path.replace("_per_topic", "").replace("_", " "), None))[0]
+            found.append((name, {int(k): v for k, v in value.items()}))
+    return found
 
 
 def clustering_note(metrics: dict) -> str | None:
@@ -87,11 +151,7 @@ def summary_tiles(inputs: ReportInputs) -> list[dict]:
     method = _metric(metrics, "clustering.method")
     if method:
         tiles[2]["detail"] = f"clustering: {method}"
-    for key, label in (("coherence", "coherence"), ("diversity", "topic diversity"), ("stability", "stability")):
-        value = _metric(metrics, key, f"{key}.value", f"{key}.npmi", f"{key}.mean", f"{key}.score")
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            tiles.append({"label": label, "value": f"{value:.3g}", "detail": None})
-    return tiles
+    return tiles + quality_tiles(metrics)
 
 
 def _representatives(inputs: ReportInputs, topic: int, ids: str) -> list[dict]:
@@ -119,6 +179,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
     only_in = dict(zip(single["topic"], single["listing"]))
     n_docs = max(len(inputs.documents), 1)
     rows = topics.set_index("topic")
+    scores = per_topic_metrics(inputs.metrics)
     cards = []
     for topic in order:
         row = rows.loc[topic]
@@ -136,6 +197,8 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
             "terms": [term.strip() for term in row["top_terms"].split(";") if term.strip()],
             "representatives": _representatives(inputs, int(topic), row["representative_doc_ids"]),
             "listing_shares": shares, "only_in": only_in.get(topic),
+            "scores": [{"name": name, "value": format_value(name, values[topic])}
+                       for name, values in scores if values.get(topic) is not None],
         })
     return cards
 

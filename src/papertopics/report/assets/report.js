@@ -75,9 +75,13 @@
       if (index === matchTrace) { return; }
       o.rows.forEach(function (row, j) { rowX[row] = o.x[j]; rowY[row] = o.y[j]; rowHover[row] = o.hover[j]; });
     });
+    // Searched text: title, abstract, id and the metadata columns (authors, ...).
+    var extraColumns = Object.keys(docs.extra).map(function (column) { return docs.extra[column]; });
     var haystack = new Array(n);
     for (var i = 0; i < n; i++) {
-      haystack[i] = (docs.title[i] + '\n' + docs.text[i] + '\n' + docs.doc_id[i]).toLowerCase();
+      var parts = [docs.title[i], docs.text[i], docs.doc_id[i]];
+      extraColumns.forEach(function (values) { parts.push(values[i]); });
+      haystack[i] = parts.join('\n').toLowerCase();
     }
 
     var search = document.getElementById('search');
