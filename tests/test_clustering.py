@@ -90,3 +90,11 @@ def test_label_folds_plurals_and_keeps_hyphenated_and_accented_words():
                                    "min_df": 1, "max_df": 1.0})
     vectorizer.fit(["Chain-of-thought prompting for Pokémon battling agents"])
     assert {"chain-of-thought", "pokémon", "battling"} <= set(vectorizer.get_feature_names_out())
+
+
+def test_cuml_switch_without_cuml_says_how_to_get_it():
+    from papertopics.errors import ConfigError
+    points, _ = blobs([20, 20], dim=5)
+    with pytest.raises(ConfigError, match="clustering.cuml: true needs RAPIDS cuML"):
+        cluster_documents(points, points, method="hdbscan", use_cuml=True,
+                          hdbscan=resolve_hdbscan(DEFAULTS["hdbscan"], 40), agglomerative={"min_cluster_size": 3})

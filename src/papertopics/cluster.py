@@ -29,8 +29,16 @@ def agglomerative_labels(embeddings: np.ndarray, min_cluster_size: int) -> np.nd
 
 def hdbscan_labels(reduced: np.ndarray, *, min_cluster_size: int, min_samples: int,
                    cluster_selection_method: str, cluster_selection_epsilon: float,
-                   threads: int = 1) -> np.ndarray:
+                   threads: int = 1, use_cuml: bool = False) -> np.ndarray:
     """HDBSCAN on the UMAP space; it has no randomness of its own."""
+    if use_cuml:
+        from papertopics.reduce import gpu_class
+
+        HDBSCAN = gpu_class("cuml.cluster", "HDBSCAN")
+        model = HDBSCAN(min_cluster_size=min_cluster_size, min_samples=min_samples,
+                        cluster_selection_method=cluster_selection_method,
+                        cluster_selection_epsilon=cluster_selection_epsilon)
+        return relabel_by_size(np.asarray(model.fit_predict(reduced)))
     from hdbscan import HDBSCAN
 
     model = HDBSCAN(
@@ -55,13 +63,14 @@ def relabel_by_size(labels: np.ndarray) -> np.ndarray:
 
 
 def cluster_documents(embeddings: np.ndarray, reduced: np.ndarray, *, method: str,
-                      hdbscan: dict, agglomerative: dict, threads: int = 1) -> tuple[np.ndarray, str | None]:
+                      hdbscan: dict, agglomerative: dict, threads: int = 1,
+                      use_cuml: bool = False) -> tuple[np.ndarray, str | None]:
     """Labels for every document and, when the corpus could not be split, the reason why."""
     n = len(embeddings)
     if method == "agglomerative":
         labels = agglomerative_labels(embeddings, agglomerative["min_cluster_size"])
     else:
-        labels = hdbscan_labels(reduced, threads=threads, **hdbscan)
+        labels = hdbscan_labels(reduced, threads=threads, use_cuml=use_cuml, **hdbscan)
     note = None
     if labels.max(initial=-1) < 0:
         note = (f"HDBSCAN found no cluster among {n} documents (min_cluster_size "

@@ -7,6 +7,7 @@ rule reduce_embeddings:
         map2d="results/reduce/map2d.parquet",
     params:
         umap=config["umap"],
+        cuml=config["clustering"]["cuml"],
         random_state=config["random_state"],
     threads: 2
     log:

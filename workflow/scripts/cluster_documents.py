@@ -24,7 +24,8 @@ with script_run(snakemake) as log:
     log.info("clustering: %s", resolved)
     labels, note = cluster_documents(
         vectors, reduced.drop(columns="doc_id").to_numpy(), method=resolved["method"],
-        hdbscan=resolved["hdbscan"], agglomerative=resolved["agglomerative"], threads=snakemake.threads)
+        hdbscan=resolved["hdbscan"], agglomerative=resolved["agglomerative"], threads=snakemake.threads,
+        use_cuml=p.clustering["cuml"])
     resolved["note"] = note
     resolved["n_clusters"] = int(labels.max() + 1)
     resolved["n_outliers"] = int((labels == -1).sum())
