@@ -7,7 +7,7 @@ change being ``random_state`` on the UMAP so a run is reproducible:
 
     UMAP(n_neighbors=15, n_components=5, min_dist=0.0, metric="cosine", low_memory=False,
          random_state=seed)
-    HDBSCAN(min_cluster_size=10, metric="euclidean", cluster_selection_method="eom",
+    HDBSCAN(min_cluster_size=min_cluster_size, metric="euclidean", cluster_selection_method="eom",
             prediction_data=True)
     default CountVectorizer, default c-TF-IDF, calculate_probabilities=False (its default)
 
@@ -119,22 +119,23 @@ def embed(texts: list[str]) -> np.ndarray:
 
 # --------------------------------------------------------------------------- plain BERTopic
 
-def plain_bertopic(seed: int, **kwargs):
-    """BERTopic's defaults, UMAP seeded (see module doc)."""
+def plain_bertopic(seed: int, min_cluster_size: int = 10, **kwargs):
+    """BERTopic's defaults, UMAP seeded (see module doc); min_cluster_size is what BERTopic's
+    min_topic_size sets (10 by default)."""
     from bertopic import BERTopic
     from hdbscan import HDBSCAN
     from umap import UMAP
 
     umap_model = UMAP(n_neighbors=15, n_components=5, min_dist=0.0, metric="cosine",
                       low_memory=False, random_state=seed)
-    hdbscan_model = HDBSCAN(min_cluster_size=10, metric="euclidean", cluster_selection_method="eom",
+    hdbscan_model = HDBSCAN(min_cluster_size=min_cluster_size, metric="euclidean", cluster_selection_method="eom",
                             prediction_data=True)
     return BERTopic(umap_model=umap_model, hdbscan_model=hdbscan_model, **kwargs)
 
 
-def fit_plain(texts: list[str], vectors: np.ndarray, seed: int, **kwargs):
+def fit_plain(texts: list[str], vectors: np.ndarray, seed: int, min_cluster_size: int = 10, **kwargs):
     """Plain BERTopic fit on precomputed embeddings -> (model, topics array)."""
-    model = plain_bertopic(seed, **kwargs)
+    model = plain_bertopic(seed, min_cluster_size, **kwargs)
     topics, _ = model.fit_transform(texts, embeddings=vectors)
     return model, np.asarray(topics)
 

@@ -497,7 +497,10 @@ def test_neurips_sized_report_is_light_and_opens_fast(browser, large_report):
             assert local_only(page.requests, folder) == []
             if name == "documents":
                 assert count_points(page) == len(inputs.documents)
+                # Drawn with WebGL: no "WebGL is not supported" notice, no SVG fallback.
                 assert page.evaluate("document.getElementById('figure').data[0].type") == "scattergl"
+                assert page.evaluate("!!document.querySelector('.no-webgl')") is False
+                assert page.evaluate("!!document.getElementById('figure')._fullLayout._glcanvas") is True
                 started = time.monotonic()
                 page.type_text("#search", "privacy")
                 page.wait_for("Number(document.getElementById('figure').getAttribute('data-matches')) > 0")
@@ -525,11 +528,15 @@ def test_pages_open_within_the_budget():
 
 def screenshot_report(folder: Path, target: Path, page_name: str = "documents", width: int = 1400,
                       height: int = 860) -> Path:
-    """A PNG of one page of a report folder (used for docs/img/report-*.png)."""
+    """A PNG of one page of a report folder (used for docs/img/report-*.png).
+
+    `page_name` may carry a fragment: "documents#doc=<doc_id>" opens that abstract in the panel.
+    """
+    name, _, fragment = page_name.partition("#")
     chromium = Chromium(width=width, height=height)
     try:
         page = chromium.page()
-        seconds = page.open((folder / f"{page_name}.html").resolve().as_uri())
+        seconds = page.open((folder / f"{name}.html").resolve().as_uri() + (f"#{fragment}" if fragment else ""))
         page.browser.pump(0.5)
         page.screenshot(target)
         print(f"{page_name}: ready in {seconds:.2f} s; errors: {page.errors}")

@@ -46,11 +46,13 @@ def save_snapshot(folder: Path, snapshot: TopicSnapshot, meta: dict) -> None:
 
 def stable_topic_ids(doc_ids: list[str], assigned: np.ndarray, labels: dict[int, str],
                      embeddings: np.ndarray, previous: tuple[TopicSnapshot, dict] | None,
-                     label_config: str) -> tuple[dict[int, int], dict[int, str], pd.DataFrame, TopicSnapshot, dict]:
+                     label_config: str, top_terms: dict[int, list[str]] | None = None,
+                     ) -> tuple[dict[int, int], dict[int, str], pd.DataFrame, TopicSnapshot, dict]:
     """Map this fit's topic ids to stable ones; return mapping, labels, changes and the new snapshot.
 
-    Continued topics keep their id, and their label too unless the labelling settings changed
-    (then the new settings' label is what the user asked for).
+    Continued topics keep their id. They keep their label too while it is still true (each of
+    its terms is among the topic's new top terms) and the labelling settings are unchanged;
+    otherwise the label is the new one, since a stale label misleads more than a changed one.
     """
     documents = pd.DataFrame({"doc_id": doc_ids, "topic": np.asarray(assigned, dtype=int)})
     fitted = TopicSnapshot.from_documents(documents, labels, embeddings)
@@ -62,10 +64,20 @@ def stable_topic_ids(doc_ids: list[str], assigned: np.ndarray, labels: dict[int,
     else:
         prev, meta = previous
         mapping = match_topics(prev, fitted, id_floor=meta.get("max_id", -1))
-        keep = meta.get("label_config") == label_config
-        stable = apply_mapping(fitted, mapping, prev, keep_labels=keep)
+        stable = apply_mapping(fitted, mapping, prev, keep_labels=meta.get("label_config") == label_config)
+        if top_terms is not None:
+            raw_of = {stable_id: raw for raw, stable_id in mapping.items()}
+            stable.topics["label"] = [
+                label if topic == -1 or _still_true(label, top_terms.get(raw_of.get(topic), []))
+                else labels[raw_of[topic]]
+                for topic, label in zip(stable.topics["topic"].astype(int), stable.topics["label"])]
         changes = topic_changes(prev, fitted, mapping)
         max_id = max([meta.get("max_id", -1), *mapping.values()])
     by_stable = dict(zip(stable.topics["topic"].astype(int), stable.topics["label"]))
     stable_labels = {t: by_stable.get(mapping[t]) or labels[t] for t in labels}
     return mapping, stable_labels, changes, stable, {"max_id": int(max_id), "label_config": label_config}
+
+
+def _still_true(label: str, terms: list[str]) -> bool:
+    """A kept label must name only terms the topic still ranks among its top terms."""
+    return all(term.strip() in terms for term in label.split(","))

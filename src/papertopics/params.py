@@ -47,7 +47,7 @@ def resolve_agglomerative(agglomerative: dict, n_documents: int) -> dict:
     size = agglomerative["min_cluster_size"]
     if size == AUTO:
         size = max(3, n_documents // 10)
-    return {"min_cluster_size": int(min(size, max(1, n_documents // 2)))}
+    return {"min_cluster_size": int(size)}
 
 
 def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:

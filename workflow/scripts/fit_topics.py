@@ -10,7 +10,7 @@ from papertopics.embedding import load_embeddings
 from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.scripting import script_run
 from papertopics.topics import (document_table, fit_topic_model, representative_doc_ids,
-                                topic_labels, topics_table)
+                                top_terms, topic_labels, topics_table)
 
 with script_run(snakemake) as log:
     p = snakemake.params
@@ -26,8 +26,9 @@ with script_run(snakemake) as log:
 
     # Stable identity: match this fit's topics to the previous run's (results/topics/history).
     label_config = hashlib.sha256(json.dumps([p.vectorizer, p.representation], sort_keys=True).encode()).hexdigest()
+    terms = {t: top_terms(model, t, top_n) for t in labels if t != -1}
     mapping, labels, changes, snapshot, meta = stable_topic_ids(
-        doc_ids, assigned, labels, vectors, load_snapshot(p.history), label_config)
+        doc_ids, assigned, labels, vectors, load_snapshot(p.history), label_config, terms)
     stable = np.array([mapping[t] for t in assigned.tolist()])
     stable_labels = {mapping[t]: label for t, label in labels.items()}
     model.set_topic_labels({t: label for t, label in labels.items()})
@@ -40,6 +41,7 @@ with script_run(snakemake) as log:
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table.sort_values("topic").to_csv(snakemake.output.topics, index=False)
     document_table(corpus, stable, stable_labels).to_csv(snakemake.output.documents, index=False)
+    changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
     changes.to_csv(snakemake.output.changes, index=False)
     save_snapshot(p.history, snapshot, meta)
     for topic, label in sorted(stable_labels.items()):

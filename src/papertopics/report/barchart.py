@@ -10,7 +10,7 @@ from plotly.subplots import make_subplots
 
 from papertopics.report.colors import topic_color
 from papertopics.report.model_files import TopicVectors
-from papertopics.report.text import plotly_text, short_label
+from papertopics.report.text import plotly_text, short_label, truncate
 
 
 def topic_words(topics: pd.DataFrame, vectors: TopicVectors, topic: int, n_words: int) -> list[tuple[str, float]]:
@@ -32,19 +32,21 @@ def visualize_barchart(topics: pd.DataFrame, vectors: TopicVectors, *, n_words: 
     rows = math.ceil(n / columns)
     titles = [plotly_text(short_label(int(t), label, 34)) for t, label in zip(table["topic"], table["label"])]
     figure = make_subplots(rows=rows, cols=columns, subplot_titles=titles or None,
-                           horizontal_spacing=0.22 / columns * 2, vertical_spacing=min(0.3 / rows, 0.12))
+                           horizontal_spacing=min(0.5 / columns, 0.14), vertical_spacing=min(0.3 / rows, 0.12))
     for i, (topic, size) in enumerate(zip(table["topic"].astype(int), table["size"])):
         words = topic_words(table, vectors, topic, n_words)[::-1]
         figure.add_trace(go.Bar(
-            x=[round(score, 5) for _, score in words], y=[plotly_text(word) for word, _ in words],
+            x=[round(score, 5) for _, score in words], y=[plotly_text(truncate(word, 22)) for word, _ in words],
             orientation="h", marker_color=topic_color(topic), showlegend=False,
             hovertemplate="%{y}: %{x:.4f}<extra>" + plotly_text(f"topic {topic} ({int(size)} docs)") + "</extra>",
         ), row=i // columns + 1, col=i % columns + 1)
-    figure.update_xaxes(showgrid=True, gridcolor="#eeeeee", tickfont={"size": 9}, nticks=4)
-    figure.update_yaxes(tickfont={"size": 11}, automargin=True)
+    # Scores are in the hover; x ticks and grids on dozens of panels cost more to draw than they tell.
+    figure.update_xaxes(showgrid=False, showticklabels=False, zeroline=False, fixedrange=True)
+    # Fixed room for the terms instead of automargin, whose relayout passes cost seconds on 50 panels.
+    figure.update_yaxes(tickfont={"size": 11}, automargin=False, fixedrange=True, showgrid=False)
     figure.update_annotations(font={"size": 12})
     figure.update_layout(
         template="plotly_white", height=max(320, rows * panel_height + 80),
-        margin={"l": 10, "r": 20, "t": 50, "b": 30}, bargap=0.25,
+        margin={"l": 150, "r": 20, "t": 50, "b": 30}, bargap=0.25,
     )
     return figure

@@ -34,8 +34,10 @@ NAV = [
     ("heatmap", "Similarity"),
 ]
 
-# A constant (no listing text in it), so it is written as is.
-CSP = Markup("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+# A constant (no listing text in it), so it is written as is. 'unsafe-eval': Plotly's WebGL
+# engine (regl, for scattergl) compiles its draw calls with `new Function`; without it the
+# document map of a large corpus shows "WebGL is not supported". No inline script may run.
+CSP = Markup("default-src 'none'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
              "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'none'; "
              "base-uri 'none'; form-action 'none'")
 

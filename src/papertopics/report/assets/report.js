@@ -42,16 +42,28 @@
     }
   }
 
+  function withoutWebgl(figure) {
+    figure.data.forEach(function (trace) { if (trace.type === 'scattergl') { trace.type = 'scatter'; } });
+  }
+
   function plot(container, figure) {
     if (!window.Plotly) {
       var message = 'plotly.min.js did not load: keep it in the same folder as this page.';
       showError(container, message);
       return Promise.reject(new Error(message));
     }
-    if (!webglAvailable()) {
-      figure.data.forEach(function (trace) { if (trace.type === 'scattergl') { trace.type = 'scatter'; } });
-    }
-    return Plotly.newPlot(container, figure.data, figure.layout, PLOT_CONFIG);
+    if (!webglAvailable()) { withoutWebgl(figure); }
+    return Plotly.newPlot(container, figure.data, figure.layout, PLOT_CONFIG).then(function (gd) {
+      // Plotly replaces a WebGL plot it cannot draw with a notice (that links to a web site):
+      // draw the same points with SVG instead.
+      if (container.querySelector('.no-webgl')) {
+        console.warn('WebGL failed: drawing the map with SVG');
+        withoutWebgl(figure);
+        Plotly.purge(container);
+        return Plotly.newPlot(container, figure.data, figure.layout, PLOT_CONFIG);
+      }
+      return gd;
+    });
   }
 
   /* ---------- document map ---------- */
@@ -252,6 +264,11 @@
   }
 
   /* ---------- start ---------- */
+
+  // A blocked script, style or request is a bug of the report: make it loud (the tests fail on it).
+  document.addEventListener('securitypolicyviolation', function (event) {
+    console.error('Content-Security-Policy blocked ' + event.violatedDirective + ': ' + (event.blockedURI || 'inline'));
+  });
 
   function start() {
     var data;
