@@ -23,6 +23,12 @@ non-outlier documents only ("kept" columns; flattering for models with many outl
 
 --variants adds papertopics rows for the investigation in bench/README.md: outliers reassigned
 (topics.reduce_outliers: embeddings) and min_cluster_size chosen by papertopics.selection.
+
+--selection [--corpus arxiv neurips] runs instead the study of papertopics.selection
+(issue 5 item 2): for each main seed s, HDBSCAN sizes from the fixed formula vs chosen by
+choose_hdbscan over the grid 0.5/1/2 x formula, measured on the main reduction and K UMAP refits
+with seeds s+1..s+K; both are then scored on HELD-OUT refits (seeds 1000..1000+H-1, never used to
+choose) for stability ARI, and on the main run for topics, outlier share and (arXiv) NMI/ARI.
 """
 
 from __future__ import annotations
@@ -55,8 +61,15 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[42, 43, 44])
     parser.add_argument("--per-category", type=int, default=1000)
     parser.add_argument("--variants", action="store_true")
+    parser.add_argument("--selection", action="store_true", help="formula vs papertopics.selection")
+    parser.add_argument("--corpus", nargs="+", default=["arxiv", "neurips"], help="with --selection")
+    parser.add_argument("--refits", type=int, default=3, help="with --selection: refits used to choose")
+    parser.add_argument("--held-out", type=int, default=3, help="with --selection: refits used to score")
     args = parser.parse_args()
     clock = Clock()
+    if args.selection:
+        selection_study(args, clock)
+        return
 
     from papertopics.pipeline import default_config, model_topics
 
@@ -88,9 +101,7 @@ def main() -> None:
                         random_state=seed, topics={"reduce_outliers": strategy,
                                                    "nr_topics": N_LABELS + 1}))
                     add(f"papertopics +reduce_outliers={strategy}", "6 topics", seed, run.topics)
-                from papertopics.selection import choose_hdbscan_for
-
-                chosen, _table = choose_hdbscan_for(vectors, base)
+                chosen, _table = choose_for(vectors, base, seed, args.refits)
                 run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=chosen))
                 add(f"papertopics selection (mcs {chosen['min_cluster_size']})", "none", seed, run.topics)
                 run = model_topics(texts, vectors, default_config(
@@ -120,6 +131,79 @@ def main() -> None:
         ours, plain = means[("papertopics", merge)], means[("plain BERTopic", merge)]
         print(f"NMI gain over plain BERTopic, merge={merge}: "
               f"{float(ours['nmi']) - float(plain['nmi']):+.3f} (goal >= +0.05)")
+    print(f"\nwall {clock():.0f} s")
+
+
+def choose_for(vectors, config: dict, seed: int, refits: int):
+    """papertopics.selection.choose_hdbscan on the run's own reduction and `refits` UMAP refits
+    (seeds seed+1..seed+refits) of all documents; reductions come from the pipeline's (cached)
+    umap_reduce, so the main one is the very reduction model_topics clusters."""
+    import papertopics.pipeline as pipeline
+    from papertopics.params import resolve_umap
+    from papertopics.selection import choose_hdbscan
+
+    umap = resolve_umap(config["umap"], len(vectors))
+    reductions = [pipeline.umap_reduce(vectors, random_state=s, **umap) for s in range(seed, seed + refits + 1)]
+    return choose_hdbscan(reductions, config["hdbscan"], len(vectors))
+
+
+def selection_study(args, clock) -> None:
+    """Formula vs selection (see module doc, --selection)."""
+    import papertopics.pipeline as pipeline
+    from sklearn.metrics import adjusted_rand_score
+
+    from papertopics.cluster import hdbscan_labels
+    from papertopics.params import resolve_hdbscan, resolve_umap
+    from papertopics.pipeline import default_config, model_topics
+
+    from _common_eval import load_neurips
+
+    rows = []
+    grids = []
+    with umap_cache():
+        for corpus in args.corpus:
+            if corpus == "arxiv":
+                texts, cats = load_arxiv_sample(per_category=args.per_category)
+            else:
+                texts, cats = load_neurips(), None
+            vectors = embed(texts)
+            n = len(texts)
+            umap = resolve_umap(default_config()["umap"], n)
+            held = [pipeline.umap_reduce(vectors, random_state=1000 + h, **umap) for h in range(args.held_out)]
+            for seed in args.seeds:
+                config = default_config(random_state=seed)
+                formula = resolve_hdbscan(config["hdbscan"], n)
+                chosen, table = choose_for(vectors, config, seed, args.refits)
+                for row in table:
+                    grids.append({"corpus": corpus, "seed": seed, **row})
+                for name, params in (("formula", formula), ("selection", chosen)):
+                    run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=params))
+                    others = [hdbscan_labels(h, **{k: params[k] for k in formula}) for h in held]
+                    aris = [adjusted_rand_score(run.labels, o) for o in others]
+                    row = {"corpus": corpus, "seed": seed, "rule": name,
+                           "mcs": params["min_cluster_size"], "ms": params["min_samples"],
+                           "held_out_ari": float(np.mean(aris)), **scores(run.topics, cats or [""] * n)}
+                    rows.append(row)
+                print(f"# {corpus} seed {seed}: formula {formula['min_cluster_size']}, chosen "
+                      f"{chosen['min_cluster_size']} ({clock():.0f} s)", flush=True)
+
+    print(f"\nselection grid (ARI over refits seed+1..seed+{args.refits}, used to choose; "
+          f"topics/outliers on the main reduction)")
+    print_table([{**g, "ari": fmt(g["ari"]), "outliers": fmt(g["outliers"]), "chosen": "*" if g["chosen"] else "",
+                  "formula": "f" if g.get("formula") else ""} for g in grids],
+                ["corpus", "seed", "min_cluster_size", "min_samples", "ari", "topics", "outliers", "formula", "chosen"])
+    keys = ["held_out_ari", "topics", "outliers", "nmi", "ari", "nmi_kept"]
+    table = [{**r, **{k: fmt(r[k]) for k in keys}} for r in rows]
+    for corpus in args.corpus:
+        for rule in ("formula", "selection"):
+            group = [r for r in rows if r["corpus"] == corpus and r["rule"] == rule]
+            table.append({"corpus": corpus, "seed": "mean", "rule": rule,
+                          "mcs": "/".join(str(g["mcs"]) for g in group),
+                          **{k: fmt(float(np.mean([g[k] for g in group])) if group[0][k] is not None else None,
+                                    1 if k == "topics" else 3) for k in keys}})
+    print(f"\nformula vs selection: held_out_ari = mean ARI of the main labels vs HDBSCAN (same params) on "
+          f"{args.held_out} held-out UMAP refits (seeds 1000..); nmi/ari only for arXiv (vs primary category)")
+    print_table(table, ["corpus", "seed", "rule", "mcs", "ms", *keys])
     print(f"\nwall {clock():.0f} s")
 
 

@@ -6,39 +6,15 @@ functions together so a benchmark measures exactly what the pipeline does.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
-
 from papertopics.cluster import cluster_documents
+from papertopics.config import default_config  # noqa: F401  (re-exported for benchmarks)
 from papertopics.params import resolve_agglomerative, resolve_hdbscan, resolve_method, resolve_umap
 from papertopics.reduce import umap_reduce
 from papertopics.topics import fit_topic_model
-
-SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
-
-
-def _defaults(schema: dict) -> Any:
-    if schema.get("type") == "object" and "properties" in schema:
-        return {key: _defaults(sub) for key, sub in schema["properties"].items()
-                if "default" in sub or sub.get("type") == "object"}
-    return copy.deepcopy(schema.get("default"))
-
-
-def default_config(**overrides: dict) -> dict:
-    """The schema's defaults (what a config naming only `listings` gets), sections overridden."""
-    config = _defaults(yaml.safe_load(SCHEMA.read_text(encoding="utf-8")))
-    for section, values in overrides.items():
-        if isinstance(values, dict):
-            config[section] = {**config[section], **values}
-        else:
-            config[section] = values
-    return config
-
 
 @dataclass
 class TopicRun:

@@ -9,11 +9,16 @@ from snakemake.utils import validate
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
+from papertopics.config import check_config
 from papertopics.errors import PapertopicsError
 from papertopics.listings import resolve_listings
 
-
-validate(config, schema="../schemas/config.schema.yaml")
+CONFIG_SOURCE = ", ".join(map(str, workflow.overwrite_configfiles or ["config.yaml"]))
+try:
+    check_config(config, source=CONFIG_SOURCE)  # one line naming the key, before validate()'s dump
+except PapertopicsError as error:
+    sys.exit(f"papertopics error: {error}")
+validate(config, schema="../schemas/config.schema.yaml")  # fills every default from the schema
 
 # UMAP's numba JIT costs seconds in every new process: keep its cache across runs and corpora.
 os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(workflow.basedir) / ".numba_cache"))
@@ -24,7 +29,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 try:
     LISTINGS = {spec.name: spec for spec in resolve_listings(config["listings"], Path.cwd())}
 except PapertopicsError as error:
-    raise WorkflowError(str(error)) from None
+    sys.exit(f"papertopics error: {error}")
 
 # Wildcards only ever take listing names, never a path with a slash.
 wildcard_constraints:

@@ -47,6 +47,6 @@ def visualize_barchart(topics: pd.DataFrame, vectors: TopicVectors, *, n_words: 
     figure.update_annotations(font={"size": 12})
     figure.update_layout(
         template="plotly_white", height=max(320, rows * panel_height + 80),
-        margin={"l": 150, "r": 20, "t": 50, "b": 30}, bargap=0.25,
+        margin={"l": 150, "r": 50, "t": 50, "b": 30}, bargap=0.25,
     )
     return figure

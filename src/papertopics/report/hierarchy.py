@@ -87,8 +87,8 @@ def visualize_hierarchy(topics: pd.DataFrame, vectors: TopicVectors, *, leaf_hei
     figure.update_layout(
         template="plotly_white", height=max(360, len(leaves) * leaf_height + 120),
         margin={"l": 10, "r": 30, "t": 30, "b": 50}, hovermode="closest",
-        xaxis={"title": {"text": "cosine distance"}, "rangemode": "tozero", "showgrid": True,
-               "gridcolor": "#eeeeee", "zeroline": False},
+        xaxis={"title": {"text": "cosine distance"}, "showgrid": True, "gridcolor": "#eeeeee", "zeroline": False,
+               "range": [-0.015 * float(tree[:, 2].max()), 1.03 * float(tree[:, 2].max())]},
         yaxis={"tickmode": "array", "tickvals": positions,
                "ticktext": [plotly_text(short_label(t, labels[t], 52)) for t in leaf_ids],
                "side": "left", "showgrid": False, "zeroline": False, "automargin": True,
