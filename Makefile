@@ -19,7 +19,7 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 	touch $@
 
 run: $(VENV)/.installed
-	$(BIN)/snakemake --cores $(CORES)
+	$(BIN)/snakemake --workflow-profile workflow/profiles/default --cores $(CORES)
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest

@@ -27,3 +27,10 @@ rule all:
         "results/metrics.json",
         REPORT_PAGES,
     default_target: True
+
+
+# Cheap bookkeeping jobs run on the submit host instead of as cluster jobs.
+localrules:
+    all,
+    build_corpus,
+    gather_embeddings,

@@ -84,7 +84,7 @@ def document_payload(documents: pd.DataFrame, topics: pd.DataFrame, listings: li
     index = {name: i for i, name in enumerate(listings)}
     return {
         "doc_id": documents["doc_id"].tolist(),
-        "headline": document_headlines(documents, 240),
+        "headline": document_headlines(documents, 150),
         "title": documents["title"].tolist(),
         "text": documents["text"].tolist(),
         "topic": documents["topic"].astype(int).tolist(),
