@@ -1,7 +1,7 @@
 """Encoders behind `embedding.embed_texts`: OpenVINO, torch and the sentence-transformers reference.
 
-Kept apart from the cache logic so that a run whose abstracts are all cached imports none of
-torch, transformers or openvino's model code. The OpenVINO encoder takes batches of token ids of
+Kept apart from the cache logic: a run whose abstracts are all cached loads no model and
+imports neither transformers nor openvino (only torch, to ask whether CUDA is there). The OpenVINO encoder takes batches of token ids of
 one exact length (no padding), so a text's vector does not depend on which other texts share
 its batch: the cache then mixes vectors from different runs without changing a single bit.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import json
 import os
 import pathlib
@@ -84,6 +85,7 @@ def _read_json(path: pathlib.Path):
         raise ConfigError(f"embedding.model: cannot read {path}: {exc}") from None
 
 
+@functools.lru_cache(maxsize=None)
 def cpu_has_bf16() -> bool:
     """True where bf16 matmuls run natively (avx512_bf16 or AMX); elsewhere bf16 is emulated and slow."""
     try:
@@ -132,8 +134,8 @@ class Encoder:
 
     backend = "?"
     # True: batches hold texts of one token length only. OpenVINO runs these as fast as padded
-    # batches and then gives each text the same bits whatever its batch-mates; eager torch pays
-    # per call (many small batches), so it gets length-sorted padded batches instead.
+    # batches and then gives each text the same bits whatever its batch-mates; eager torch was
+    # ~3x slower with so many small batches, so it gets length-sorted padded batches instead.
     exact_length_batches = False
 
     def __init__(self, spec: ModelSpec, precision: str, device: str, threads: int | None):
