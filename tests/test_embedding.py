@@ -203,6 +203,27 @@ def test_cache_embeds_only_new_abstracts(tmp_path, warm_cache):
     assert np.array_equal(c, b)
 
 
+def test_fully_cached_run_loads_no_model(tmp_path, monkeypatch, warm_cache):
+    first, _ = E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
+
+    def no_model(*args, **kwargs):
+        raise AssertionError("a model was loaded although every text was cached")
+
+    monkeypatch.setattr(E, "_get_encoder", no_model)
+    again, stats = E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
+    assert stats["computed"] == 0 and np.array_equal(again, first)
+
+
+def test_many_small_cache_chunks_are_merged_and_still_reused(tmp_path, monkeypatch, warm_cache):
+    monkeypatch.setattr(E, "COMPACT_ABOVE", 3)
+    texts = _short_texts(8)
+    first, _ = E.embed_texts(texts, cache_dir=tmp_path, batch_size=1, cache_flush_docs=1)
+    files = list(tmp_path.glob("vectors/*/*.parquet"))
+    assert [f.name.split("-")[0] for f in files] == ["pack"]
+    again, stats = E.embed_texts(texts, cache_dir=tmp_path)
+    assert stats["computed"] == 0 and np.array_equal(again, first)
+
+
 def test_changed_settings_do_not_reuse_vectors(tmp_path, warm_cache):
     E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
     _, stats = E.embed_texts(SEEDS[:3], cache_dir=tmp_path, max_seq_length=128)

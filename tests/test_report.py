@@ -7,6 +7,7 @@ folder, so no test here needs the pipeline, bertopic or a saved model from a rea
 from __future__ import annotations
 
 import json
+import logging
 import re
 import subprocess
 import sys
@@ -312,8 +313,15 @@ def test_neurips_sized_report_stays_under_30_mb(tmp_path):
     assert total <= 30e6, f"{total / 1e6:.2f} MB"
 
 
-def test_render_report_script_uses_the_rule_outputs(tmp_path):
+def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     """The rule's script runs against a fake `snakemake` object, as Snakemake would call it."""
+    from papertopics.scripting import THREAD_VARIABLES
+
+    for variable in THREAD_VARIABLES:  # the script caps threads: restored after the test
+        monkeypatch.delenv(variable, raising=False)
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
     report = sample_inputs(30, n_topics=3)
     results = tmp_path / "results"
     (results / "topics").mkdir(parents=True)
@@ -348,7 +356,12 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path):
     snakemake.log = [str(tmp_path / "render_report.log")]
     snakemake.threads = 1
     snakemake.rule = "render_report"
-    exec(compile(script.read_text(), str(script), "exec"), {"snakemake": snakemake, "__name__": "__main__"})
+    try:
+        exec(compile(script.read_text(), str(script), "exec"), {"snakemake": snakemake, "__name__": "__main__"})
+    finally:
+        for handler in logging.getLogger().handlers:
+            handler.close()
+        logging.captureWarnings(False)
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
     assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())
