@@ -366,3 +366,21 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
     assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())
     assert "topic vectors from model" in (tmp_path / "render_report.log").read_text()
+
+
+def test_model_topic_ids_are_renumbered_to_the_stable_ids():
+    """fit_topics keeps ids stable across runs; the model's own numbering is in model_topic."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from papertopics.report.inputs import renumber
+    from papertopics.report.model_files import TopicVectors
+
+    vectors = TopicVectors(topics=[-1, 0, 1], ctfidf=sp.csr_matrix(np.eye(3)),
+                           embeddings=np.array([[0.0, 0], [1, 0], [0, 1]]),
+                           words={-1: [], 0: [("graph", 1.0)], 1: [("privacy", 1.0)]})
+    stable = renumber(vectors, {-1: -1, 0: 7, 1: 3})
+    assert stable.topics == [-1, 3, 7]
+    assert stable.words[7] == [("graph", 1.0)] and stable.words[3] == [("privacy", 1.0)]
+    assert stable.embeddings[stable.rows([7])[0]].tolist() == [1.0, 0.0]
+    assert stable.ctfidf[stable.rows([3])[0]].toarray().tolist() == [[0.0, 0.0, 1.0]]

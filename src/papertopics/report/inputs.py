@@ -128,6 +128,8 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
     topic_table = read_table(topics)
     if vectors is not None and vectors.ctfidf is None and vectors.embeddings is None:
         vectors = None  # nothing to compare topics with: fall back to the documents' words
+    if vectors is not None and "model_topic" in topic_table.columns:
+        vectors = renumber(vectors, dict(zip(topic_table["model_topic"].astype(int), topic_table["topic"].astype(int))))
     inputs = ReportInputs(
         documents=document_table,
         topics=topic_table,
@@ -143,3 +145,16 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
         if unknown:
             inputs.vectors = vectors_from_documents(inputs.documents, inputs.topics)
     return inputs
+
+
+def renumber(vectors: TopicVectors, stable_of: dict[int, int]) -> TopicVectors:
+    """The model numbers topics its own way; topics.csv maps them (model_topic) to stable ids."""
+    topics = [stable_of.get(topic, topic) for topic in vectors.topics]
+    order = sorted(range(len(topics)), key=lambda row: topics[row])
+    return TopicVectors(
+        topics=[topics[row] for row in order],
+        ctfidf=vectors.ctfidf[order] if vectors.ctfidf is not None else None,
+        embeddings=vectors.embeddings[order] if vectors.embeddings is not None else None,
+        words={stable_of.get(topic, topic): words for topic, words in vectors.words.items()},
+        source=vectors.source,
+    )
