@@ -1,6 +1,7 @@
 """Topics against arXiv primary categories: NMI and ARI, papertopics vs plain BERTopic.
 
-    .venv/bin/python bench/arxiv_labels.py [--seeds 42 43 44] [--per-category 1000] [--variants]
+    .venv/bin/python bench/arxiv_labels.py [--seeds 42 43 44] [--per-category 1000] [--no-variants]
+    .venv/bin/python bench/arxiv_labels.py --selection [--corpus arxiv neurips] [--refits 3] [--held-out 3]
 
 Data: a stratified sample of 1,000 abstracts from each of the six largest primary categories of
 arxiv-daily (cs.CV, cs.CL, cs.AI, cs.IT, cs.LG, cs.GR), drawn with numpy seed 0; abstracts cleaned
@@ -21,8 +22,9 @@ Scores (papertopics.evaluation.label_agreement): NMI and ARI with the outlier gr
 one more topic (the headline: a model may not hide hard documents in -1), and the same on the
 non-outlier documents only ("kept" columns; flattering for models with many outliers).
 
---variants adds papertopics rows for the investigation in bench/README.md: outliers reassigned
-(topics.reduce_outliers: embeddings) and min_cluster_size chosen by papertopics.selection.
+--no-variants drops the rows of the investigation in bench/README.md: outliers reassigned to
+topics after clustering (papertopics: topics.reduce_outliers: embeddings; plain BERTopic: the same
+model.reduce_outliers(docs, topics, strategy="embeddings", embeddings=vectors)).
 
 --selection [--corpus arxiv neurips] runs instead the study of papertopics.selection
 (issue 5 item 2): for each main seed s, HDBSCAN sizes from the fixed formula vs chosen by
@@ -60,7 +62,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[42, 43, 44])
     parser.add_argument("--per-category", type=int, default=1000)
-    parser.add_argument("--variants", action="store_true")
+    parser.add_argument("--no-variants", action="store_true")
     parser.add_argument("--selection", action="store_true", help="formula vs papertopics.selection")
     parser.add_argument("--corpus", nargs="+", default=["arxiv", "neurips"], help="with --selection")
     parser.add_argument("--refits", type=int, default=3, help="with --selection: refits used to choose")
@@ -92,7 +94,7 @@ def main() -> None:
             merged = model_topics(texts, vectors, default_config(random_state=seed, topics={"nr_topics": k}))
             add("papertopics", "6 topics", seed, merged.topics)
             print(f"# seed {seed}: papertopics {ours.resolved['hdbscan']} ({clock():.0f} s)", flush=True)
-            if args.variants:
+            if not args.no_variants:
                 for strategy in ("embeddings",):
                     run = model_topics(texts, vectors, default_config(
                         random_state=seed, topics={"reduce_outliers": strategy}))
@@ -101,17 +103,18 @@ def main() -> None:
                         random_state=seed, topics={"reduce_outliers": strategy,
                                                    "nr_topics": N_LABELS + 1}))
                     add(f"papertopics +reduce_outliers={strategy}", "6 topics", seed, run.topics)
-                chosen, _table = choose_for(vectors, base, seed, args.refits)
-                run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=chosen))
-                add(f"papertopics selection (mcs {chosen['min_cluster_size']})", "none", seed, run.topics)
-                run = model_topics(texts, vectors, default_config(
-                    random_state=seed, hdbscan=chosen, topics={"nr_topics": merged_count(run.topics)}))
-                add(f"papertopics selection (mcs {chosen['min_cluster_size']})", "6 topics", seed, run.topics)
                 print(f"# seed {seed}: variants ({clock():.0f} s)", flush=True)
             model, topics = fit_plain(texts, vectors, seed)
             add("plain BERTopic", "none", seed, topics)
             _, merged_topics = reduce_plain(model, texts, merged_count(topics))
             add("plain BERTopic", "6 topics", seed, merged_topics)
+            if not args.no_variants:
+                name = "plain BERTopic +reduce_outliers=embeddings"
+                add(name, "none", seed, model.reduce_outliers(texts, topics.tolist(), strategy="embeddings",
+                                                            embeddings=vectors))
+                merged_model, merged_topics = reduce_plain(model, texts, merged_count(topics))
+                add(name, "6 topics", seed, merged_model.reduce_outliers(
+                    texts, merged_topics.tolist(), strategy="embeddings", embeddings=vectors))
             print(f"# seed {seed}: plain BERTopic ({clock():.0f} s)", flush=True)
 
     keys = ["topics", "outliers", "nmi", "ari", "nmi_kept", "ari_kept"]

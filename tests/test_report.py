@@ -6,6 +6,7 @@ folder, so no test here needs the pipeline, bertopic or a saved model from a rea
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import re
@@ -20,6 +21,7 @@ import pytest
 
 from papertopics.report import ReportInputs, read_inputs, render_report
 from papertopics.report.barchart import visualize_barchart
+from papertopics.report.changes import FIRST_RUN, share_change
 from papertopics.report.colors import OUTLIER_COLOR, topic_color
 from papertopics.report.documents import visualize_documents
 from papertopics.report.heatmap import visualize_heatmap
@@ -262,7 +264,7 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
         assert all(re.fullmatch(r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+", href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
-        assert ("<script src=\"plotly.min.js\">" in page) == (name != "index")
+        assert ("<script src=\"plotly.min.js\">" in page) == (name not in ("index", "changes"))
         # No inline script: every <script> is JSON data or a file.
         for tag in re.findall(r"<script[^>]*>", page):
             assert 'type="application/json"' in tag or "src=" in tag, tag
@@ -330,6 +332,7 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     report.topics.to_csv(results / "topics" / "topics.csv", index=False)
     report.map2d.to_parquet(results / "reduce" / "map2d.parquet")
     (results / "metrics.json").write_text(json.dumps(report.metrics))
+    report.changes.to_csv(results / "topics" / "changes.csv", index=False)
     write_fake_model(results / "topics" / "model", sorted(report.topics["topic"]))
     out = results / "report"
     script = REPO / "workflow" / "scripts" / "render_report.py"
@@ -340,14 +343,15 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
             self.__dict__.update(named)
 
     pages = [str(out / f"{name}.html") for name in ("index", "documents", "intertopic", "barchart",
-                                                     "hierarchy", "heatmap", "listings")]
+                                                     "hierarchy", "heatmap", "listings", "changes")]
     assets = [str(out / "report.css"), str(out / "report.js")]
     snakemake = type("Snakemake", (), {})()
     snakemake.input = Namespace(documents=str(results / "topics" / "document_topics.csv"),
                                 topics=str(results / "topics" / "topics.csv"),
                                 model=str(results / "topics" / "model"),
                                 map2d=str(results / "reduce" / "map2d.parquet"),
-                                metrics=str(results / "metrics.json"))
+                                metrics=str(results / "metrics.json"),
+                                changes=str(results / "topics" / "changes.csv"))
     bundle = str(results / "report_bundle" / "topic-report")
     snakemake.output = Namespace([*pages, str(out / "plotly.min.js"), *assets, bundle], pages=pages,
                                  plotly_js=str(out / "plotly.min.js"), assets=assets, bundle=bundle)
@@ -366,6 +370,9 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
     assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())
     assert "topic vectors from model" in (tmp_path / "render_report.log").read_text()
+    changes = (out / "changes.html").read_text(encoding="utf-8")
+    assert changes.count('<tr id="change-') == len(report.changes)
+    assert 'data-status="vanished"' in changes
 
 
 def test_model_topic_ids_are_renumbered_to_the_stable_ids():
@@ -384,3 +391,106 @@ def test_model_topic_ids_are_renumbered_to_the_stable_ids():
     assert stable.words[7] == [("graph", 1.0)] and stable.words[3] == [("privacy", 1.0)]
     assert stable.embeddings[stable.rows([7])[0]].tolist() == [1.0, 0.0]
     assert stable.ctfidf[stable.rows([3])[0]].toarray().tolist() == [[0.0, 0.0, 1.0]]
+
+
+# ---------------------------------------------------------------- what changed
+
+
+def changes_table(rows) -> pd.DataFrame:
+    columns = ["topic", "status", "label", "prev_size", "new_size", "prev_share", "new_share",
+               "from_topics", "to_topics"]
+    table = pd.DataFrame(rows, columns=columns)
+    table["prev_share"] = table["prev_size"] / table["prev_size"].sum()
+    table["new_share"] = table["new_size"] / table["new_size"].sum()
+    return table
+
+
+def table_rows(page: str) -> dict[str, str]:
+    """{topic id: the row's HTML} of the changes table."""
+    return dict(re.findall(r'<tr id="change-[-\w]+" data-topic="(-?\d+)"(.*?)</tr>', page, re.S))
+
+
+def test_changes_page_shows_every_status_escaped_and_outliers_last(tmp_path):
+    report = sample_inputs(60, n_topics=6, changes=False)
+    sizes = dict(zip(report.topics["topic"], report.topics["size"]))
+    script = '<script>alert("vanished")</script> old & gone'
+    changes = changes_table([
+        # the outliers first in the file: the page still lists them last
+        [-1, "shrunk", "outliers", 2 * sizes[-1], sizes[-1], 0, 0, "", ""],
+        [0, "grown", "ignored: topics.csv names current topics", 1, sizes[0], 0, 0, "", ""],
+        [1, "split", "", sizes[1] + sizes[4], sizes[1], 0, 0, "", "1;4"],
+        [2, "unchanged", "", sizes[2], sizes[2], 0, 0, "", ""],
+        [3, "merged", "", 2, sizes[3], 0, 0, "3;6", ""],
+        [4, "split", "", 0, sizes[4], 0, 0, "1", ""],
+        [5, "new", "", 0, sizes[5], 0, 0, "", ""],
+        [6, "merged", "absorbed topic", 3, 0, 0, 0, "", "3"],
+        [7, "vanished", script, 5, 0, 0, 0, "", ""],
+        [9, "shrunk", "an old topic", 9, 0, 0, 0, "", ""],  # odd but possible: shrunk to nothing
+    ])
+    report = dataclasses.replace(report, changes=changes.astype(str))  # text, as read from the CSV
+    render_report(report, tmp_path)
+    page = (tmp_path / "changes.html").read_text(encoding="utf-8")
+    rows = table_rows(page)
+    assert list(rows) == ["0", "1", "2", "3", "4", "5", "6", "7", "9", "-1"]  # by id, outliers last
+    for topic, status in zip(changes["topic"], changes["status"]):
+        assert f'data-status="{status}"' in rows[str(topic)]
+        assert f'<span class="status-badge status-{status}">{status}</span>' in rows[str(topic)]
+    labels = dict(zip(report.topics["topic"], report.topics["label"]))
+    for topic in range(6):  # current topics: their topics.csv label, linked to the document map
+        assert f'<a href="documents.html#topic={topic}">{markupsafe.escape(labels[topic])}</a>' in rows[str(topic)]
+    assert "ignored" not in page
+    assert 'href="documents.html#topic=-1">Outliers (no topic)</a>' in rows["-1"]
+    # Topics gone: their previous label, not linked; the markup is text.
+    assert "<script>alert" not in page
+    assert str(markupsafe.escape(script)) in rows["7"] and "documents.html" not in rows["7"]
+    assert "absorbed topic" in rows["6"] and "documents.html" not in rows["6"]
+    # Sizes, share change in points, drew from / went to (ids link to their rows).
+    assert f"{sizes[1] + sizes[4]} → {sizes[1]}" in rows["1"]
+    assert '<a class="ref" href="#change-4">4</a>' in rows["1"]
+    assert '<a class="ref" href="#change-6">6</a>' in rows["3"] and ">3</a>" not in rows["3"]
+    assert '<a class="ref" href="#change-3">3</a>' in rows["6"]
+    prev, new = changes.set_index("topic").loc[7, ["prev_share", "new_share"]]
+    assert share_change(prev, new) in rows["7"] and share_change(prev, new).startswith("\u2212")
+    # One tile per status, counting topics (not the outliers).
+    tiles = dict(re.findall(r'data-status="(\w+)"><div class="value">(\d+)</div>', page))
+    assert tiles == {"new": "1", "grown": "1", "shrunk": "1", "unchanged": "1", "merged": "2", "split": "2",
+                     "vanished": "1"}
+    assert FIRST_RUN not in page
+    # Each listing's share per current topic.
+    assert page.count('<td class="num share') == len(report.topics) * len(report.listings)
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert '<a href="changes.html">What changed</a>' in index
+
+
+def test_changes_page_on_a_first_run_and_without_a_table(tmp_path):
+    report = sample_inputs(40, n_topics=3, changes=False)
+    render_report(report, tmp_path / "none")
+    page = (tmp_path / "none" / "changes.html").read_text(encoding="utf-8")
+    assert "No changes table" in page and "<tr id=\"change-" not in page
+    assert page.count('<td class="num share') == len(report.topics) * len(report.listings)
+
+    sizes = report.topics.set_index("topic")["size"]
+    first = changes_table([[t, "new", label, 0, sizes[t], 0, 0, "", ""]
+                           for t, label in zip(report.topics["topic"], report.topics["label"])])
+    first["prev_share"] = 0.0
+    folder = tmp_path / "first"
+    report = dataclasses.replace(report, changes=first)
+    render_report(report, folder)
+    page = (folder / "changes.html").read_text(encoding="utf-8")
+    assert FIRST_RUN in page
+    assert len(table_rows(page)) == len(first)
+    assert 'data-status="new"><div class="value">3</div>' in page  # the outliers are not a topic
+
+
+def test_read_inputs_reads_the_changes_table(tmp_path):
+    report = sample_inputs(30, n_topics=3)
+    paths = {}
+    for name, table in (("documents", report.documents), ("topics", report.topics), ("changes", report.changes)):
+        paths[name] = tmp_path / f"{name}.csv"
+        table.to_csv(paths[name], index=False)
+    inputs = read_inputs(documents=paths["documents"], topics=paths["topics"], changes=paths["changes"])
+    assert inputs.changes["topic"].tolist() == report.changes["topic"].tolist()
+    assert inputs.changes["prev_size"].dtype.kind == "i" and inputs.changes["new_share"].dtype.kind == "f"
+    assert read_inputs(documents=paths["documents"], topics=paths["topics"]).changes is None
+    with pytest.raises(ReportInputError, match="changes table: missing column.*status"):
+        ReportInputs(documents=report.documents, topics=report.topics, changes=report.changes.drop(columns="status"))

@@ -33,7 +33,8 @@ CHROMIUM = os.environ.get("PAPERTOPICS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars"]
-PAGE_NAMES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings")
+PAGE_NAMES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings", "changes")
+NO_PLOTLY = ("index", "changes")  # pages of tables only: they never load plotly.js
 LOAD_BUDGET_S = 3.0
 # Seconds from navigation start to "figures drawn", per report and page; checked by the last test.
 TIMINGS: dict[str, dict[str, float]] = {}
@@ -333,11 +334,11 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
         assert f"file://{folder.resolve()}/{name}.html" in {unquote(url) for url in page.requests}
         # plotly.js is one file beside the pages, fetched from there, never inlined.
         plotly_requests = [url for url in page.requests if url.endswith("/plotly.min.js")]
-        assert len(plotly_requests) == (0 if name == "index" else 1)
+        assert len(plotly_requests) == (0 if name in NO_PLOTLY else 1)
         nav = page.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href'))")
-        assert nav == [f"{page_name}.html" for page_name in ("index", "documents", "listings", "intertopic",
-                                                            "barchart", "hierarchy", "heatmap")]
-        if name != "index":
+        assert nav == [f"{page_name}.html" for page_name in ("index", "documents", "listings", "changes",
+                                                            "intertopic", "barchart", "hierarchy", "heatmap")]
+        if name not in NO_PLOTLY:
             assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
         TIMINGS.setdefault("80 documents", {})[name] = seconds
     finally:
@@ -361,6 +362,30 @@ def test_overview_has_a_card_per_topic_and_the_outliers(browser, small_report):
         assert text == first
         page.screenshot(SCREENSHOTS / "small-index-expanded.png", full_page=True)
         assert page.errors == []
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_changes_page_lists_every_topic_and_links_to_the_map(browser, small_report):
+    inputs, folder = small_report
+    page, _ = open_page(browser, folder, "changes")
+    try:
+        rows = page.evaluate("Array.from(document.querySelectorAll('table.changes-table tbody tr'))"
+                             ".map(tr => [Number(tr.dataset.topic), tr.dataset.status])")
+        expected = sorted(zip(inputs.changes["topic"], inputs.changes["status"]), key=lambda r: (r[0] < 0, r[0]))
+        assert rows == [[int(t), s] for t, s in expected]
+        assert rows[-1][0] == -1
+        # Links: current topics to the document map, drew-from / went-to ids to their rows.
+        links = page.evaluate("Array.from(document.querySelectorAll('table.changes-table a')).map(a => a.getAttribute('href'))")
+        current = set(inputs.topics["topic"])
+        assert {link for link in links if link.startswith("documents.html")} == {f"documents.html#topic={t}" for t in current}
+        assert all(link.startswith(("documents.html#topic=", "#change-")) for link in links)
+        page.evaluate("document.querySelector('a.ref').click()")
+        page.wait_for("location.hash.startsWith('#change-')")
+        page.screenshot(SCREENSHOTS / "small-changes.png", full_page=True)
+        assert page.errors == [], page.errors
+        assert local_only(page.requests, folder) == []
     finally:
         page.close()
 
@@ -456,6 +481,11 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
                     assert payload in body
                 assert '<svg onload="window.__pwned=\'listing\'">' in page.evaluate("document.body.innerText")
                 page.screenshot(SCREENSHOTS / "hostile-index.png", full_page=True)
+            if name == "changes":
+                from papertopics.report.sample import HOSTILE_VANISHED_LABEL
+
+                assert HOSTILE_VANISHED_LABEL in page.evaluate("document.querySelector('tr[data-status=vanished]').innerText")
+                page.screenshot(SCREENSHOTS / "hostile-changes.png", full_page=True)
             if name == "documents":
                 # The side panel shows the raw abstract as text.
                 page.evaluate("location.hash = 'doc=' + " + json.dumps(documents.loc[1, "doc_id"]))

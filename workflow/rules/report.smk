@@ -1,7 +1,7 @@
 # The HTML report: static pages beside one plotly.min.js, opened offline from the folder.
 # See docs/report.md for what each page shows and how the inputs map to it.
 
-REPORT_PAGE_NAMES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings")
+REPORT_PAGE_NAMES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings", "changes")
 REPORT_PAGES = [f"results/report/{page}.html" for page in REPORT_PAGE_NAMES]
 
 
@@ -9,8 +9,9 @@ rule render_report:
     """Static HTML pages, plotly.js shipped once beside them: opens offline from a folder.
 
     No refit and no UMAP: the topic vectors are read from the saved model's safetensors/JSON,
-    the document map uses map2d.parquet. `bundle` is the same folder (hard links) marked for
-    `snakemake --report report.zip`, which embeds a directory with every file beside its index.
+    the document map uses map2d.parquet; changes.html shows fit_topics' changes.csv. `bundle` is
+    the same folder (hard links) marked for `snakemake --report report.zip`, which embeds a
+    directory with every file beside its index.
     """
     input:
         documents="results/topics/document_topics.csv",
@@ -18,6 +19,7 @@ rule render_report:
         model="results/topics/model",
         map2d="results/reduce/map2d.parquet",
         metrics="results/metrics.json",
+        changes="results/topics/changes.csv",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",

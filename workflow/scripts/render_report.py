@@ -15,6 +15,7 @@ with script_run(snakemake) as log:
         map2d=snakemake.input.map2d,
         metrics=snakemake.input.metrics,
         model=snakemake.input.model,
+        changes=getattr(snakemake.input, "changes", None),  # what changed since the previous run
         listings=p.listings,
         title=p.report.get("title"),
         max_hover_chars=p.report.get("max_hover_chars", 300),

@@ -17,6 +17,8 @@ from papertopics.report.model_files import TopicVectors, read_saved_model, vecto
 
 DOCUMENT_COLUMNS = ("doc_id", "listings", "topic", "topic_label", "title", "text")
 TOPIC_COLUMNS = ("topic", "label", "size", "top_terms", "representative_doc_ids")
+CHANGE_COLUMNS = ("topic", "status", "label", "prev_size", "new_size", "prev_share", "new_share",
+                  "from_topics", "to_topics")
 
 
 class ReportInputError(PapertopicsError):
@@ -33,12 +35,15 @@ class ReportInputs:
     vectors: TopicVectors | None = None
     title: str | None = None
     max_hover_chars: int = 300
+    changes: pd.DataFrame | None = None  # CHANGE_COLUMNS (results/topics/changes.csv); None: not known
 
     def __post_init__(self):
         self.documents = normalise_documents(self.documents)
         self.topics = normalise_topics(self.topics, self.documents)
         if self.map2d is not None:
             self.map2d = normalise_map(self.map2d, self.documents)
+        if self.changes is not None:
+            self.changes = normalise_changes(self.changes)
         seen = [name for cell in self.documents["listings"] for name in split_listings(cell)]
         self.listings = list(dict.fromkeys([*map(str, self.listings or []), *seen]))
         if self.vectors is None:
@@ -111,6 +116,32 @@ def normalise_map(map2d: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
     return documents[["doc_id"]].merge(map2d, on="doc_id", how="left")
 
 
+def normalise_changes(changes: pd.DataFrame) -> pd.DataFrame:
+    """changes.csv with typed columns; missing optional columns filled, statuses lower-cased."""
+    changes = changes.copy()
+    missing = [column for column in ("topic", "status") if column not in changes.columns]
+    if missing:
+        raise ReportInputError(f"changes table: missing column(s) {', '.join(missing)}")
+    changes["topic"] = pd.to_numeric(changes["topic"], errors="raise").astype(int)
+    for column in ("prev_size", "new_size"):
+        values = changes[column] if column in changes.columns else pd.Series(0, index=changes.index)
+        changes[column] = pd.to_numeric(values, errors="coerce").fillna(0).astype(int)
+    for column, size in (("prev_share", "prev_size"), ("new_share", "new_size")):
+        values = changes[column] if column in changes.columns else pd.Series(float("nan"), index=changes.index)
+        changes[column] = pd.to_numeric(values, errors="coerce")
+        total = changes[size].sum()
+        # A table without shares (or with blanks): the share of the run's documents, from the sizes.
+        changes[column] = changes[column].fillna(changes[size] / total if total else 0.0).astype(float)
+    for column in ("label", "from_topics", "to_topics"):
+        if column not in changes.columns:
+            changes[column] = ""
+        changes[column] = changes[column].fillna("").astype(str)
+    changes["status"] = changes["status"].fillna("").astype(str).str.strip().str.lower()
+    if changes["topic"].duplicated().any():
+        raise ReportInputError("changes table: topic ids repeat")
+    return changes[list(CHANGE_COLUMNS)].reset_index(drop=True)
+
+
 def read_table(path: str | Path) -> pd.DataFrame:
     """A pipeline CSV read as text: ids keep leading zeros, an empty or "NA" title stays text."""
     return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[], encoding="utf-8")
@@ -119,7 +150,7 @@ def read_table(path: str | Path) -> pd.DataFrame:
 def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path | None = None,
                 metrics: str | Path | None = None, model: str | Path | None = None,
                 listings: list[str] | None = None, title: str | None = None,
-                max_hover_chars: int = 300) -> ReportInputs:
+                max_hover_chars: int = 300, changes: str | Path | None = None) -> ReportInputs:
     """ReportInputs from the files of results/ (see docs/report.md)."""
     vectors = None
     if model is not None and (Path(model) / "topics.json").is_file():
@@ -139,6 +170,7 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
         vectors=vectors,
         title=title,
         max_hover_chars=int(max_hover_chars),
+        changes=read_table(changes) if changes is not None else None,
     )
     if vectors is not None:
         unknown = sorted(set(inputs.topics["topic"]) - set(vectors.topics))

@@ -28,6 +28,7 @@ NAV = [
     ("index", "Overview"),
     ("documents", "Document map"),
     ("listings", "Listings"),
+    ("changes", "What changed"),
     ("intertopic", "Intertopic map"),
     ("barchart", "Keywords"),
     ("hierarchy", "Hierarchy"),

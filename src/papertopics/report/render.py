@@ -1,4 +1,4 @@
-"""Write the report folder: seven pages, plotly.min.js once, one stylesheet, one script."""
+"""Write the report folder: eight pages, plotly.min.js once, one stylesheet, one script."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 import plotly
 
 from papertopics.report.barchart import visualize_barchart
+from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
 from papertopics.report.documents import document_payload, visualize_documents
 from papertopics.report.heatmap import visualize_heatmap
@@ -26,7 +27,7 @@ from papertopics.report.text import short_label
 
 log = logging.getLogger(__name__)
 
-PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings")
+PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings", "changes")
 ASSETS = ("report.css", "report.js")
 PLOTLY_JS = "plotly.min.js"
 
@@ -103,6 +104,20 @@ def listings_page(inputs: ReportInputs) -> str:
         n_documents=len(inputs.documents), overlap_note=overlap_note(inputs.documents))
 
 
+def changes_page(inputs: ReportInputs) -> str:
+    """What changed since the previous run (changes.csv); without that table, says so."""
+    changes = inputs.changes
+    totals = listing_totals(inputs.documents, inputs.listings)
+    return render_page(
+        "changes.html", page="changes", page_title="What changed", report_title=inputs.title,
+        footer=_footer(inputs), data_json=None, uses_plotly=False,
+        summary=summary_line(changes) if changes is not None else None,
+        tiles=status_tiles(changes) if changes is not None else [],
+        rows=change_rows(changes, inputs.topics) if changes is not None else None,
+        listings=inputs.listings, totals=[int(totals[name]) for name in inputs.listings],
+        listing_rows=listing_share_rows(inputs.documents, inputs.topics, inputs.listings, changes))
+
+
 def link_folder(files, folder: str | Path) -> Path:
     """The report's files again in `folder`, as hard links (a copy where links are impossible).
 
@@ -135,6 +150,7 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
         "index": lambda: index_page(inputs),
         "documents": lambda: documents_page(inputs),
         "listings": lambda: listings_page(inputs),
+        "changes": lambda: changes_page(inputs),
         "intertopic": lambda: _figure_page(
             inputs, "intertopic", "Intertopic distance map",
             f"Each bubble is a topic, its area proportional to its documents; topics are placed by classical "

@@ -40,8 +40,11 @@ HOSTILE_TEXTS = [
 def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha", "beta"),
                   outlier_share: float = 0.1, hostile: bool = False, with_titles: bool = True,
                   abstract_words: int = 40, seed: int = 0, metrics: dict | None = None,
-                  single_listing_topic: bool = True) -> ReportInputs:
+                  single_listing_topic: bool = True, changes: bool = True) -> ReportInputs:
     """A ReportInputs with blobs of documents per topic; deterministic for a seed.
+
+    With `changes`, a changes table as a rerun would write it (`sample_changes`): every status
+    that the topics allow, a topic merged away and a vanished one.
 
     With `hostile`, the first documents carry HOSTILE_TEXTS in title and abstract, a topic
     label and a listing name carry markup too, and an extra `url` column holds a
@@ -105,5 +108,52 @@ def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha"
                    "outlier_share": round(n_out / n_documents, 4), "n_duplicates_merged": 0,
                    "clustering": {"method": "hdbscan", "note": None, "n_clusters": n_topics,
                                   "n_outliers": n_out}}
-    return ReportInputs(documents=documents, topics=pd.DataFrame(topic_rows), map2d=map2d,
-                        metrics=metrics, listings=listings, title=None)
+    topic_table = pd.DataFrame(topic_rows)
+    return ReportInputs(documents=documents, topics=topic_table, map2d=map2d,
+                        metrics=metrics, listings=listings, title=None,
+                        changes=sample_changes(topic_table, hostile=hostile) if changes else None)
+
+
+# The status of the k-th current topic in sample_changes (then unchanged, grown, shrunk in turn).
+_SAMPLE_STATUSES = ("grown", "split", "unchanged", "merged", "split", "new", "shrunk")
+HOSTILE_VANISHED_LABEL = '<script>window.__pwned = "changes"</script> retired <b>topic</b>'
+
+
+def sample_changes(topics: pd.DataFrame, *, hostile: bool = False) -> pd.DataFrame:
+    """A changes table (results/topics/changes.csv) for these topics, as if the run were a rerun.
+
+    Topic 1 split (topic 4 split off it), topic 3 absorbed a previous topic (id n, merged), and a
+    previous topic (id n + 1) vanished; with `hostile`, the vanished topic's label is markup.
+    """
+    current = [int(t) for t in topics["topic"] if t >= 0]
+    sizes = dict(zip(topics["topic"].astype(int), topics["size"].astype(int)))
+    labels = dict(zip(topics["topic"].astype(int), topics["label"]))
+    extra = max(current, default=-1) + 1
+    absorbed, vanished = extra, extra + 1
+    rows = []
+    for k, topic in enumerate(current):
+        status = _SAMPLE_STATUSES[k] if k < len(_SAMPLE_STATUSES) else ("unchanged", "grown", "shrunk")[k % 3]
+        new = sizes[topic]
+        prev = {"grown": max(1, new // 3), "shrunk": new * 3, "new": 0, "unchanged": new}.get(status, new)
+        row = {"topic": topic, "status": status, "label": labels[topic], "prev_size": prev, "new_size": new,
+               "from_topics": "", "to_topics": ""}
+        if status == "split" and topic == 1:
+            row.update(prev_size=new + sizes.get(4, 0), to_topics="1;4" if 4 in sizes else "1")
+        elif status == "split":
+            row.update(prev_size=0, from_topics="1")
+        elif status == "merged":
+            row.update(prev_size=max(1, new // 2), from_topics=f"{topic};{absorbed}")
+        rows.append(row)
+    if 3 in sizes:
+        rows.append({"topic": absorbed, "status": "merged", "label": "an absorbed topic",
+                     "prev_size": max(1, sizes[3] // 2), "new_size": 0, "from_topics": "", "to_topics": "3"})
+    rows.append({"topic": vanished, "status": "vanished",
+                 "label": HOSTILE_VANISHED_LABEL if hostile else "a topic that vanished",
+                 "prev_size": 4, "new_size": 0, "from_topics": "", "to_topics": ""})
+    if -1 in sizes:
+        rows.append({"topic": -1, "status": "shrunk", "label": "outliers", "prev_size": 2 * sizes[-1],
+                     "new_size": sizes[-1], "from_topics": "", "to_topics": ""})
+    table = pd.DataFrame(rows)
+    for size, share in (("prev_size", "prev_share"), ("new_size", "new_share")):
+        table[share] = table[size] / max(int(table[size].sum()), 1)
+    return table
