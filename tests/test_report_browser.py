@@ -381,9 +381,14 @@ def test_changes_page_lists_every_topic_and_links_to_the_map(browser, small_repo
         current = set(inputs.topics["topic"])
         assert {link for link in links if link.startswith("documents.html")} == {f"documents.html#topic={t}" for t in current}
         assert all(link.startswith(("documents.html#topic=", "#change-")) for link in links)
-        page.evaluate("document.querySelector('a.ref').click()")
-        page.wait_for("location.hash.startsWith('#change-')")
         page.screenshot(SCREENSHOTS / "small-changes.png", full_page=True)
+        # From the bottom of the page, a "went to" id scrolls up to its row.
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight); "
+                      "Array.from(document.querySelectorAll('a.ref')).at(-1).click()")
+        page.wait_for("location.hash.startsWith('#change-')")
+        # The row jumped to stops below the sticky navigation bar, not under it.
+        assert page.evaluate("parseFloat(getComputedStyle(document.querySelector(location.hash)).scrollMarginTop)"
+                             " >= document.querySelector('.topbar').offsetHeight")
         assert page.errors == [], page.errors
         assert local_only(page.requests, folder) == []
     finally:
