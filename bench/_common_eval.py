@@ -43,7 +43,7 @@ NEURIPS = DATA / "neurips2023" / "neurips2023.jsonl.gz"
 BBC = DATA / "octis-bbc-news" / "corpus.tsv"
 
 __all__ = ["DATA", "REPO", "print_table", "EMBED_CACHE", "embed", "plain_bertopic", "fit_plain",
-           "reduce_plain", "umap_cache", "topic_words", "load_bbc", "load_arxiv_sample",
+           "reduce_plain", "umap_cache", "proposed_cap", "topic_words", "load_bbc", "load_arxiv_sample",
            "load_neurips", "load_seeds", "Clock", "fmt"]
 
 
@@ -178,6 +178,41 @@ def umap_cache():
         yield memo
     finally:
         pipeline.umap_reduce = original
+
+
+@contextlib.contextmanager
+def proposed_cap(fraction: float = 0.5):
+    """Simulate the change proposed for params.py / cluster.py (bench/README.md): resolve_hdbscan
+    also returns max_cluster_size = int(fraction * N) and hdbscan_labels passes it to HDBSCAN, so
+    EOM never selects a "topic" holding more than that share of the corpus (it takes the
+    cluster's children instead). Patches the names model_topics and papertopics.selection use."""
+    import papertopics.cluster as cluster
+    import papertopics.pipeline as pipeline
+    import papertopics.selection as selection
+    from papertopics.params import resolve_hdbscan
+
+    def resolve(hdbscan: dict, n_documents: int) -> dict:
+        return {**resolve_hdbscan(hdbscan, n_documents), "max_cluster_size": int(fraction * n_documents)}
+
+    def labels(reduced, *, min_cluster_size, min_samples, cluster_selection_method,
+               cluster_selection_epsilon, max_cluster_size=0, threads=1, use_cuml=False):
+        from hdbscan import HDBSCAN
+
+        if use_cuml:
+            raise NotImplementedError("proposed_cap simulates the CPU path only")
+        model = HDBSCAN(min_cluster_size=min_cluster_size, min_samples=min_samples,
+                        cluster_selection_method=cluster_selection_method,
+                        cluster_selection_epsilon=cluster_selection_epsilon,
+                        max_cluster_size=max_cluster_size, core_dist_n_jobs=threads)
+        return cluster.relabel_by_size(model.fit(reduced).labels_)
+
+    saved = (pipeline.resolve_hdbscan, selection.resolve_hdbscan, cluster.hdbscan_labels)
+    pipeline.resolve_hdbscan = selection.resolve_hdbscan = resolve
+    cluster.hdbscan_labels = labels
+    try:
+        yield
+    finally:
+        pipeline.resolve_hdbscan, selection.resolve_hdbscan, cluster.hdbscan_labels = saved
 
 
 def topic_words(model, topics, top_n: int = 10) -> dict[int, list[str]]:

@@ -39,7 +39,8 @@ import argparse
 
 import numpy as np
 
-from _common_eval import Clock, embed, fit_plain, fmt, load_arxiv_sample, print_table, reduce_plain, umap_cache
+from _common_eval import (Clock, embed, fit_plain, fmt, load_arxiv_sample, print_table, proposed_cap, reduce_plain,
+                          umap_cache)
 
 N_LABELS = 6
 
@@ -50,7 +51,9 @@ def scores(topics, cats) -> dict:
     topics = np.asarray(topics)
     full = label_agreement(topics, cats)
     kept = label_agreement(topics, cats, exclude_outliers=True)
-    return {"topics": n_topics(topics), "outliers": outlier_share(topics), "nmi": full["nmi"],
+    kept_topics = topics[topics >= 0]
+    largest = float(np.bincount(kept_topics).max() / len(topics)) if len(kept_topics) else 0.0
+    return {"topics": n_topics(topics), "outliers": outlier_share(topics), "largest": largest, "nmi": full["nmi"],
             "ari": full["ari"], "nmi_kept": kept["nmi"], "ari_kept": kept["ari"]}
 
 
@@ -95,14 +98,20 @@ def main() -> None:
             add("papertopics", "6 topics", seed, merged.topics)
             print(f"# seed {seed}: papertopics {ours.resolved['hdbscan']} ({clock():.0f} s)", flush=True)
             if not args.no_variants:
-                for strategy in ("embeddings",):
-                    run = model_topics(texts, vectors, default_config(
-                        random_state=seed, topics={"reduce_outliers": strategy}))
-                    add(f"papertopics +reduce_outliers={strategy}", "none", seed, run.topics)
-                    run = model_topics(texts, vectors, default_config(
-                        random_state=seed, topics={"reduce_outliers": strategy,
-                                                   "nr_topics": N_LABELS + 1}))
-                    add(f"papertopics +reduce_outliers={strategy}", "6 topics", seed, run.topics)
+                run = model_topics(texts, vectors, default_config(random_state=seed, topics={"reduce_outliers": "embeddings"}))
+                add("papertopics +reduce_outliers=embeddings", "none", seed, run.topics)
+                run = model_topics(texts, vectors, default_config(
+                    random_state=seed, topics={"reduce_outliers": "embeddings", "nr_topics": merged_count(run.labels)}))
+                add("papertopics +reduce_outliers=embeddings", "6 topics", seed, run.topics)
+                with proposed_cap(0.5):
+                    for name, extra in (("papertopics +cap (proposed)", {}),
+                                        ("papertopics +cap +reduce_outliers=embeddings",
+                                         {"reduce_outliers": "embeddings"})):
+                        run = model_topics(texts, vectors, default_config(random_state=seed, topics=extra))
+                        add(name, "none", seed, run.topics)
+                        run = model_topics(texts, vectors, default_config(
+                            random_state=seed, topics={**extra, "nr_topics": merged_count(run.labels)}))
+                        add(name, "6 topics", seed, run.topics)
                 print(f"# seed {seed}: variants ({clock():.0f} s)", flush=True)
             model, topics = fit_plain(texts, vectors, seed)
             add("plain BERTopic", "none", seed, topics)
@@ -117,7 +126,7 @@ def main() -> None:
                     texts, merged_topics.tolist(), strategy="embeddings", embeddings=vectors))
             print(f"# seed {seed}: plain BERTopic ({clock():.0f} s)", flush=True)
 
-    keys = ["topics", "outliers", "nmi", "ari", "nmi_kept", "ari_kept"]
+    keys = ["topics", "outliers", "largest", "nmi", "ari", "nmi_kept", "ari_kept"]
     table = []
     for r in rows:
         table.append({**r, **{k: fmt(r[k]) for k in keys}})
@@ -126,8 +135,8 @@ def main() -> None:
         table.append({"model": model, "merge": merge, "seed": "mean",
                       **{k: fmt(float(np.mean([g[k] for g in group])), 1 if k == "topics" else 3)
                          for k in keys}})
-    print(f"\narXiv {len(texts)} abstracts, 6 primary categories; NMI/ARI count outliers as a topic; "
-          f"*_kept: non-outlier documents only")
+    print(f"\narXiv {len(texts)} abstracts, 6 primary categories; largest = share of documents in the "
+          f"largest topic; NMI/ARI count outliers as a topic; *_kept: non-outlier documents only")
     print_table(table, ["model", "merge", "seed", *keys])
     means = {(r["model"], r["merge"]): r for r in table if r["seed"] == "mean"}
     for merge in ("none", "6 topics"):
@@ -151,12 +160,14 @@ def choose_for(vectors, config: dict, seed: int, refits: int):
 
 
 def selection_study(args, clock) -> None:
-    """Formula vs selection (see module doc, --selection)."""
+    """Formula vs selection, each without and with the proposed size cap (see module doc)."""
+    import contextlib
+
+    import papertopics.cluster as cluster
     import papertopics.pipeline as pipeline
     from sklearn.metrics import adjusted_rand_score
 
-    from papertopics.cluster import hdbscan_labels
-    from papertopics.params import resolve_hdbscan, resolve_umap
+    from papertopics.params import resolve_umap
     from papertopics.pipeline import default_config, model_topics
 
     from _common_eval import load_neurips
@@ -175,37 +186,40 @@ def selection_study(args, clock) -> None:
             held = [pipeline.umap_reduce(vectors, random_state=1000 + h, **umap) for h in range(args.held_out)]
             for seed in args.seeds:
                 config = default_config(random_state=seed)
-                formula = resolve_hdbscan(config["hdbscan"], n)
-                chosen, table = choose_for(vectors, config, seed, args.refits)
-                for row in table:
-                    grids.append({"corpus": corpus, "seed": seed, **row})
-                for name, params in (("formula", formula), ("selection", chosen)):
-                    run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=params))
-                    others = [hdbscan_labels(h, **{k: params[k] for k in formula}) for h in held]
-                    aris = [adjusted_rand_score(run.labels, o) for o in others]
-                    row = {"corpus": corpus, "seed": seed, "rule": name,
-                           "mcs": params["min_cluster_size"], "ms": params["min_samples"],
-                           "held_out_ari": float(np.mean(aris)), **scores(run.topics, cats or [""] * n)}
-                    rows.append(row)
-                print(f"# {corpus} seed {seed}: formula {formula['min_cluster_size']}, chosen "
-                      f"{chosen['min_cluster_size']} ({clock():.0f} s)", flush=True)
+                for capped in (False, True):
+                    with proposed_cap(0.5) if capped else contextlib.nullcontext():
+                        chosen, table = choose_for(vectors, config, seed, args.refits)
+                        for row in table:
+                            grids.append({"corpus": corpus, "seed": seed, "cap": "N/2" if capped else "-", **row})
+                        for rule, hdbscan in (("formula", {}), ("selection", chosen)):
+                            run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=hdbscan))
+                            params = run.resolved["hdbscan"]
+                            others = [cluster.hdbscan_labels(h, **params) for h in held]
+                            aris = [adjusted_rand_score(run.labels, o) for o in others]
+                            rows.append({"corpus": corpus, "seed": seed, "rule": rule + (" +cap" if capped else ""),
+                                         "mcs": params["min_cluster_size"], "ms": params["min_samples"],
+                                         "held_out_ari": float(np.mean(aris)),
+                                         **scores(run.topics, cats or [""] * n)})
+                    print(f"# {corpus} seed {seed} cap {capped}: chosen {chosen['min_cluster_size']} "
+                          f"({clock():.0f} s)", flush=True)
 
     print(f"\nselection grid (ARI over refits seed+1..seed+{args.refits}, used to choose; "
-          f"topics/outliers on the main reduction)")
-    print_table([{**g, "ari": fmt(g["ari"]), "outliers": fmt(g["outliers"]), "chosen": "*" if g["chosen"] else "",
-                  "formula": "f" if g.get("formula") else ""} for g in grids],
-                ["corpus", "seed", "min_cluster_size", "min_samples", "ari", "topics", "outliers", "formula", "chosen"])
-    keys = ["held_out_ari", "topics", "outliers", "nmi", "ari", "nmi_kept"]
+          f"topics/outliers/largest on the main reduction)")
+    print_table([{**g, "ari": fmt(g["ari"]), "outliers": fmt(g["outliers"]), "largest": fmt(g["largest_share"]),
+                  "chosen": "*" if g["chosen"] else "", "formula": "f" if g.get("formula") else ""} for g in grids],
+                ["corpus", "seed", "cap", "min_cluster_size", "min_samples", "ari", "topics", "outliers", "largest",
+                 "formula", "chosen"])
+    keys = ["held_out_ari", "topics", "outliers", "largest", "nmi", "ari", "nmi_kept"]
     table = [{**r, **{k: fmt(r[k]) for k in keys}} for r in rows]
     for corpus in args.corpus:
-        for rule in ("formula", "selection"):
+        for rule in dict.fromkeys(r["rule"] for r in rows):
             group = [r for r in rows if r["corpus"] == corpus and r["rule"] == rule]
             table.append({"corpus": corpus, "seed": "mean", "rule": rule,
                           "mcs": "/".join(str(g["mcs"]) for g in group),
                           **{k: fmt(float(np.mean([g[k] for g in group])) if group[0][k] is not None else None,
                                     1 if k == "topics" else 3) for k in keys}})
-    print(f"\nformula vs selection: held_out_ari = mean ARI of the main labels vs HDBSCAN (same params) on "
-          f"{args.held_out} held-out UMAP refits (seeds 1000..); nmi/ari only for arXiv (vs primary category)")
+    print(f"\nrules: held_out_ari = mean ARI of the main labels vs HDBSCAN (same params) on {args.held_out} "
+          f"held-out UMAP refits (seeds 1000..); +cap = proposed max_cluster_size N/2; nmi/ari: arXiv only")
     print_table(table, ["corpus", "seed", "rule", "mcs", "ms", *keys])
     print(f"\nwall {clock():.0f} s")
 

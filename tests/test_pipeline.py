@@ -95,14 +95,16 @@ def planned_rules(workdir) -> set[str]:
 
 
 def test_config_edit_reruns_only_affected_stages(seed_run):
-    """A label tweak refits only c-TF-IDF and what reads it; embeddings and UMAP are reused."""
+    """A label tweak refits only c-TF-IDF and what reads it; a clustering tweak reuses embeddings
+    and every UMAP (the refits too); a report tweak redraws the pages only."""
     config = seed_run / "config.yaml"
     original = config.read_text()
     try:
         config.write_text(original + "representation:\n  label_terms: 2\n")
         assert planned_rules(seed_run) == {"fit_topics", "evaluate_topics", "render_report"}
         config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
-        assert planned_rules(seed_run) == {"cluster_documents", "fit_topics", "evaluate_topics", "render_report"}
+        assert planned_rules(seed_run) == {"cluster_documents", "assess_stability", "fit_topics",
+                                           "evaluate_topics", "render_report"}
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
         assert planned_rules(seed_run) == {"render_report"}
     finally:

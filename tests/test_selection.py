@@ -71,6 +71,8 @@ def test_pick_takes_the_smallest_size_near_the_best_and_needs_two_topics():
     ]
     assert pick(rows, formula_size=20)["min_cluster_size"] == 10
     assert pick(rows, formula_size=20, tolerance=0.01)["min_cluster_size"] == 20
+    degenerate = rows[:3] + [{"min_cluster_size": 80, "ari": 0.99, "topics": 2, "largest_share": 0.84}]
+    assert pick(degenerate, formula_size=20)["min_cluster_size"] == 10  # 0.99 is not the best to be near
     none_usable = [{"min_cluster_size": 20, "ari": 1.0, "topics": 0}, {"min_cluster_size": 40, "ari": 1.0, "topics": 1}]
     assert pick(none_usable, formula_size=20)["min_cluster_size"] == 20
 
@@ -81,6 +83,14 @@ def test_a_sample_measures_with_sizes_scaled_to_its_density():
                          "cluster_selection_epsilon": 0.0}, n_documents=1800)
     assert row["min_cluster_size"] == 90 and row["measured_min_cluster_size"] == 9
     assert row["topics"] == 3
+
+
+def test_sample_scaling_also_scales_a_size_cap():
+    from papertopics.selection import _scaled
+
+    params = {"min_cluster_size": 90, "min_samples": 18, "max_cluster_size": 3000}
+    assert _scaled(params, 0.1) == {"min_cluster_size": 9, "min_samples": 2, "max_cluster_size": 300}
+    assert _scaled(params, 1.0) == params
 
 
 def test_small_corpus_keeps_agglomerative_unless_hdbscan_is_stable():

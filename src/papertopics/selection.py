@@ -14,8 +14,12 @@ Criterion (documented in config.yaml's words: "by a criterion measured on the da
    stable by dumping documents in -1 differently each time. When the reductions cover a sample
    of m of the N documents, candidate sizes are scaled by m / N for the measurement (the
    density of a random sample is m / N of the corpus's), and the chosen size is reported for N.
-3. Choice. Among candidates with at least two topics, take the smallest min_cluster_size whose
-   stability is within `tolerance` (0.05) of the best candidate's; ties to the formula's. The
+3. Choice. Among candidates with at least two topics and no topic holding more than half the
+   documents, take the smallest min_cluster_size whose stability is within `tolerance` (0.05)
+   of the best such candidate's; if none qualifies, the formula's. The share guard matters:
+   on 6,000 arXiv abstracts EOM with the formula's sizes returns 2 "topics", one holding 84% of
+   the documents, with a seed-stability ARI of 0.99 - seed stability alone rewards such
+   degenerate answers (bench/README.md). The
    smallest because finer topics are what a reader wants once they are as reproducible as the
    coarser ones; the tolerance because ARI over K=3..5 refits varies by about 0.02-0.04 between
    seeds (bench/README.md), so smaller differences are noise.
@@ -35,13 +39,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from papertopics.cluster import hdbscan_labels
+from papertopics import cluster
 from papertopics.params import AUTO, resolve_hdbscan
 
 DEFAULT_FACTORS = (0.5, 1.0, 2.0)
 TOLERANCE = 0.05
 SMALL_MIN_STABILITY = 0.8
 SMALL_MAX_OUTLIERS = 0.3
+MAX_SHARE = 0.5
 
 
 def candidate_grid(hdbscan: dict, n_documents: int, factors: Sequence[float] = DEFAULT_FACTORS) -> list[dict]:
@@ -60,7 +65,10 @@ def _scaled(params: dict, scale: float) -> dict:
         return dict(params)
     size = max(2, round(params["min_cluster_size"] * scale))
     samples = max(1, min(size, round(params["min_samples"] * scale)))
-    return {**params, "min_cluster_size": int(size), "min_samples": int(samples)}
+    out = {**params, "min_cluster_size": int(size), "min_samples": int(samples)}
+    if params.get("max_cluster_size"):
+        out["max_cluster_size"] = max(size + 1, round(params["max_cluster_size"] * scale))
+    return out
 
 
 def measure(reductions: Sequence[np.ndarray], params: dict, *, n_documents: int | None = None,
@@ -76,11 +84,13 @@ def measure(reductions: Sequence[np.ndarray], params: dict, *, n_documents: int 
     m = len(reductions[0])
     scale = m / n_documents if n_documents else 1.0
     run = _scaled(params, scale)
-    labelings = [hdbscan_labels(np.asarray(r), threads=threads, **run) for r in reductions]
+    # through the module, so a parameter cluster.hdbscan_labels learns (max_cluster_size) passes on
+    labelings = [cluster.hdbscan_labels(np.asarray(r), threads=threads, **run) for r in reductions]
     ref = labelings[0]
     aris = [float(adjusted_rand_score(ref, other)) for other in labelings[1:]]
     topics = [int(len(set(lab.tolist()) - {-1})) for lab in labelings]
     outliers = [float(np.mean(lab == -1)) for lab in labelings]
+    largest = float(np.bincount(ref[ref >= 0]).max() / len(ref)) if (ref >= 0).any() else 0.0
     return {
         "min_cluster_size": params["min_cluster_size"],
         "min_samples": params["min_samples"],
@@ -89,14 +99,16 @@ def measure(reductions: Sequence[np.ndarray], params: dict, *, n_documents: int 
         "ari_per_run": aris,
         "topics": topics[0],
         "outliers": outliers[0],
+        "largest_share": largest,
         "topics_mean": float(np.mean(topics)),
         "outliers_mean": float(np.mean(outliers)),
     }
 
 
-def pick(table: list[dict], formula_size: int, tolerance: float = TOLERANCE) -> dict:
+def pick(table: list[dict], formula_size: int, tolerance: float = TOLERANCE, max_share: float = MAX_SHARE) -> dict:
     """The rule of step 3 on measured rows (see module doc)."""
-    usable = [row for row in table if row["topics"] >= 2 and row["ari"] is not None]
+    usable = [row for row in table if row["topics"] >= 2 and row["ari"] is not None
+              and row.get("largest_share", 0.0) <= max_share]
     if not usable:
         return next((row for row in table if row["min_cluster_size"] == formula_size), table[0])
     best = max(row["ari"] for row in usable)
@@ -106,7 +118,7 @@ def pick(table: list[dict], formula_size: int, tolerance: float = TOLERANCE) -> 
 
 def choose_hdbscan(reductions: Sequence[np.ndarray], hdbscan: dict, n_documents: int, *,
                    factors: Sequence[float] = DEFAULT_FACTORS, tolerance: float = TOLERANCE,
-                   threads: int = 1) -> tuple[dict, list[dict]]:
+                   max_share: float = MAX_SHARE, threads: int = 1) -> tuple[dict, list[dict]]:
     """Resolved HDBSCAN parameters for the corpus, and the table that justified them.
 
     reductions: the reference reduction first (the run's own UMAP output, or, when refits are on
@@ -123,14 +135,16 @@ def choose_hdbscan(reductions: Sequence[np.ndarray], hdbscan: dict, n_documents:
                "reason": "explicit min_cluster_size" if len(grid) == 1 else "no refits to measure"}
         return formula, [row]
     table = [measure(reductions, params, n_documents=n_documents, threads=threads) for params in grid]
-    chosen = pick(table, formula["min_cluster_size"], tolerance)
-    best = max((row["ari"] for row in table if row["topics"] >= 2), default=None)
+    chosen = pick(table, formula["min_cluster_size"], tolerance, max_share)
+    best = max((row["ari"] for row in table if row["topics"] >= 2 and row["largest_share"] <= max_share),
+               default=None)
     for row, params in zip(table, grid):
         row["chosen"] = row is chosen
         row["formula"] = params["min_cluster_size"] == formula["min_cluster_size"]
     params = next(p for p, row in zip(grid, table) if row is chosen)
     chosen["reason"] = (f"smallest min_cluster_size with stability ARI within {tolerance} of the best "
-                        f"({best:.3f})" if best is not None else "no candidate found two topics")
+                        f"({best:.3f})" if best is not None else
+                        f"no candidate found two topics with none over {max_share:.0%} of the documents; formula kept")
     return params, table
 
 
@@ -150,5 +164,6 @@ def choose_method(reductions: Sequence[np.ndarray], clustering: dict, hdbscan: d
         return "hdbscan", params, table
     row = next(row for row in table if row.get("chosen"))
     good = (row.get("ari") is not None and row["ari"] >= min_stability
-            and row.get("outliers", 1.0) <= max_outliers and row.get("topics", 0) >= 2)
+            and row.get("outliers", 1.0) <= max_outliers and row.get("topics", 0) >= 2
+            and row.get("largest_share", 1.0) <= MAX_SHARE)
     return ("hdbscan" if good else "agglomerative"), params, table
