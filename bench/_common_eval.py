@@ -128,7 +128,8 @@ def plain_bertopic(seed: int, min_cluster_size: int = 10, **kwargs):
 
     umap_model = UMAP(n_neighbors=15, n_components=5, min_dist=0.0, metric="cosine",
                       low_memory=False, random_state=seed)
-    hdbscan_model = HDBSCAN(min_cluster_size=min_cluster_size, metric="euclidean", cluster_selection_method="eom",
+    hdbscan_model = HDBSCAN(min_cluster_size=min_cluster_size, metric="euclidean",
+                            cluster_selection_method="eom",
                             prediction_data=True)
     return BERTopic(umap_model=umap_model, hdbscan_model=hdbscan_model, **kwargs)
 
@@ -185,7 +186,10 @@ def proposed_cap(fraction: float = 0.5):
     """Simulate the change proposed for params.py / cluster.py (bench/README.md): resolve_hdbscan
     also returns max_cluster_size = int(fraction * N) and hdbscan_labels passes it to HDBSCAN, so
     EOM never selects a "topic" holding more than that share of the corpus (it takes the
-    cluster's children instead). Patches the names model_topics and papertopics.selection use."""
+    cluster's children instead), unless the capped run leaves more than half the documents as
+    outliers (a big cluster without sub-clusters, which the cap would shatter): then the uncapped
+    labelling is kept if it has fewer outliers. Patches the names model_topics and
+    papertopics.selection use."""
     import papertopics.cluster as cluster
     import papertopics.pipeline as pipeline
     import papertopics.selection as selection
@@ -194,17 +198,26 @@ def proposed_cap(fraction: float = 0.5):
     def resolve(hdbscan: dict, n_documents: int) -> dict:
         return {**resolve_hdbscan(hdbscan, n_documents), "max_cluster_size": int(fraction * n_documents)}
 
-    def labels(reduced, *, min_cluster_size, min_samples, cluster_selection_method,
-               cluster_selection_epsilon, max_cluster_size=0, threads=1, use_cuml=False):
+    def fit(reduced, cap, **kwargs):
         from hdbscan import HDBSCAN
 
+        return cluster.relabel_by_size(HDBSCAN(max_cluster_size=cap, **kwargs).fit(reduced).labels_)
+
+    def labels(reduced, *, min_cluster_size, min_samples, cluster_selection_method,
+               cluster_selection_epsilon, max_cluster_size=0, threads=1, use_cuml=False):
         if use_cuml:
             raise NotImplementedError("proposed_cap simulates the CPU path only")
-        model = HDBSCAN(min_cluster_size=min_cluster_size, min_samples=min_samples,
-                        cluster_selection_method=cluster_selection_method,
-                        cluster_selection_epsilon=cluster_selection_epsilon,
-                        max_cluster_size=max_cluster_size, core_dist_n_jobs=threads)
-        return cluster.relabel_by_size(model.fit(reduced).labels_)
+        kwargs = dict(min_cluster_size=min_cluster_size, min_samples=min_samples,
+                      cluster_selection_method=cluster_selection_method,
+                      cluster_selection_epsilon=cluster_selection_epsilon, core_dist_n_jobs=threads)
+        capped = fit(reduced, max_cluster_size, **kwargs)
+        if max_cluster_size and np.mean(capped == -1) > 0.5:
+            # The cap shattered a big cluster that has no sub-clusters (a homogeneous corpus):
+            # keep whichever labelling leaves fewer documents outside the topics.
+            whole = fit(reduced, 0, **kwargs)
+            if np.mean(whole == -1) < np.mean(capped == -1):
+                return whole
+        return capped
 
     saved = (pipeline.resolve_hdbscan, selection.resolve_hdbscan, cluster.hdbscan_labels)
     pipeline.resolve_hdbscan = selection.resolve_hdbscan = resolve

@@ -98,3 +98,35 @@ def test_cuml_switch_without_cuml_says_how_to_get_it():
     with pytest.raises(ConfigError, match="clustering.cuml: true needs RAPIDS cuML"):
         cluster_documents(points, points, method="hdbscan", use_cuml=True,
                           hdbscan=resolve_hdbscan(DEFAULTS["hdbscan"], 40), agglomerative={"min_cluster_size": 3})
+
+
+def _continent(spread: float, seed: int = 0) -> np.ndarray:
+    """Four sub-clusters touching each other (one 'continent') and a small island far away."""
+    rng = np.random.default_rng(seed)
+    centres = [[0, 0, 0, 0, 0], [1, 0, 0, 0, 0], [0, 1, 0, 0, 0], [1, 1, 0, 0, 0]]
+    parts = [np.array(c) + spread * rng.normal(size=(150, 5)) for c in centres]
+    parts.append(np.array([20, 0, 0, 0, 0]) + 0.3 * rng.normal(size=(60, 5)))
+    return np.vstack(parts)
+
+
+def test_max_cluster_size_splits_a_continent_into_its_topics():
+    """Uncapped, HDBSCAN's eom keeps the continent as one topic of 600; the auto cap splits it."""
+    points = _continent(0.15)
+    base = {**DEFAULTS["hdbscan"], "min_cluster_size": 20, "min_samples": 4}
+    uncapped = cluster_documents(points, points, method="hdbscan", agglomerative={"min_cluster_size": 3},
+                                 hdbscan=resolve_hdbscan({**base, "max_cluster_size": 0}, len(points)))[0]
+    capped = cluster_documents(points, points, method="hdbscan", agglomerative={"min_cluster_size": 3},
+                               hdbscan=resolve_hdbscan(base, len(points)))[0]
+    assert np.bincount(uncapped[uncapped >= 0]).max() == 600
+    assert capped.max() + 1 == 5 and (capped == -1).mean() < 0.1
+
+
+def test_a_cap_that_shatters_a_cluster_into_outliers_is_dropped():
+    """An 80/20 pair of structureless blobs: the cap would make most documents outliers."""
+    rng = np.random.default_rng(0)
+    points = np.vstack([0.5 * rng.normal(size=(400, 5)), [10, 0, 0, 0, 0] + 0.5 * rng.normal(size=(100, 5))])
+    params = resolve_hdbscan({**DEFAULTS["hdbscan"], "min_cluster_size": 20, "min_samples": 4}, len(points))
+    assert params["max_cluster_size"] == 250
+    labels, _ = cluster_documents(points, points, method="hdbscan", hdbscan=params,
+                                  agglomerative={"min_cluster_size": 3})
+    assert np.bincount(labels[labels >= 0]).tolist() == [400, 100]

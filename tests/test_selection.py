@@ -73,7 +73,8 @@ def test_pick_takes_the_smallest_size_near_the_best_and_needs_two_topics():
     assert pick(rows, formula_size=20, tolerance=0.01)["min_cluster_size"] == 20
     degenerate = rows[:3] + [{"min_cluster_size": 80, "ari": 0.99, "topics": 2, "largest_share": 0.84}]
     assert pick(degenerate, formula_size=20)["min_cluster_size"] == 10  # 0.99 is not the best to be near
-    none_usable = [{"min_cluster_size": 20, "ari": 1.0, "topics": 0}, {"min_cluster_size": 40, "ari": 1.0, "topics": 1}]
+    none_usable = [{"min_cluster_size": 20, "ari": 1.0, "topics": 0},
+                   {"min_cluster_size": 40, "ari": 1.0, "topics": 1}]
     assert pick(none_usable, formula_size=20)["min_cluster_size"] == 20
 
 

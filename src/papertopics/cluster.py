@@ -29,15 +29,39 @@ def agglomerative_labels(embeddings: np.ndarray, min_cluster_size: int) -> np.nd
 
 def hdbscan_labels(reduced: np.ndarray, *, min_cluster_size: int, min_samples: int,
                    cluster_selection_method: str, cluster_selection_epsilon: float,
-                   threads: int = 1, use_cuml: bool = False) -> np.ndarray:
-    """HDBSCAN on the UMAP space; it has no randomness of its own."""
+                   max_cluster_size: int = 0, threads: int = 1, use_cuml: bool = False) -> np.ndarray:
+    """HDBSCAN on the UMAP space; it has no randomness of its own.
+
+    A cap that shatters a big cluster without sub-structure into outliers (over half the
+    corpus) is dropped again: then the uncapped result is kept if it has fewer outliers.
+    """
+    labels = _hdbscan_fit(reduced, min_cluster_size=min_cluster_size, min_samples=min_samples,
+                          cluster_selection_method=cluster_selection_method,
+                          cluster_selection_epsilon=cluster_selection_epsilon,
+                          max_cluster_size=max_cluster_size, threads=threads, use_cuml=use_cuml)
+    if max_cluster_size and (labels == -1).mean() > 0.5:
+        uncapped = _hdbscan_fit(reduced, min_cluster_size=min_cluster_size, min_samples=min_samples,
+                                cluster_selection_method=cluster_selection_method,
+                                cluster_selection_epsilon=cluster_selection_epsilon,
+                                max_cluster_size=0, threads=threads, use_cuml=use_cuml)
+        if (uncapped == -1).sum() < (labels == -1).sum():
+            log.warning("max_cluster_size %d left %.0f%% outliers; kept the uncapped clustering",
+                        max_cluster_size, 100 * (labels == -1).mean())
+            labels = uncapped
+    return labels
+
+
+def _hdbscan_fit(reduced: np.ndarray, *, min_cluster_size: int, min_samples: int,
+                 cluster_selection_method: str, cluster_selection_epsilon: float,
+                 max_cluster_size: int, threads: int, use_cuml: bool) -> np.ndarray:
     if use_cuml:
         from papertopics.reduce import gpu_class
 
         HDBSCAN = gpu_class("cuml.cluster", "HDBSCAN")
         model = HDBSCAN(min_cluster_size=min_cluster_size, min_samples=min_samples,
                         cluster_selection_method=cluster_selection_method,
-                        cluster_selection_epsilon=cluster_selection_epsilon)
+                        cluster_selection_epsilon=cluster_selection_epsilon,
+                        max_cluster_size=max_cluster_size)
         return relabel_by_size(np.asarray(model.fit_predict(reduced)))
     from hdbscan import HDBSCAN
 
@@ -46,6 +70,7 @@ def hdbscan_labels(reduced: np.ndarray, *, min_cluster_size: int, min_samples: i
         min_samples=min_samples,
         cluster_selection_method=cluster_selection_method,
         cluster_selection_epsilon=cluster_selection_epsilon,
+        max_cluster_size=max_cluster_size,
         core_dist_n_jobs=threads,
     )
     return relabel_by_size(model.fit(reduced).labels_)

@@ -51,7 +51,12 @@ def resolve_agglomerative(agglomerative: dict, n_documents: int) -> dict:
 
 
 def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:
-    """min_cluster_size ~ sqrt(N)/3 (20 at 3.6k, 91 at 75k); min_samples a fifth of it."""
+    """min_cluster_size ~ sqrt(N)/3 (20 at 3.6k, 91 at 75k); min_samples a fifth of it.
+
+    max_cluster_size caps a topic at half the corpus: on arXiv most abstracts form one
+    continent in UMAP space and HDBSCAN's eom selection kept it whole (2 topics, one holding
+    84% of a 6k sample); the cap makes it take that continent's sub-clusters instead.
+    """
     size = hdbscan["min_cluster_size"]
     if size == AUTO:
         size = min(200, max(5, round(math.sqrt(n_documents) / 3)))
@@ -59,9 +64,13 @@ def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:
     samples = hdbscan["min_samples"]
     if samples == AUTO:
         samples = max(1, size // 5)
+    cap = hdbscan.get("max_cluster_size", AUTO)
+    if cap == AUTO:
+        cap = max(n_documents // 2, size + 1)
     return {
         "min_cluster_size": size,
         "min_samples": int(samples),
+        "max_cluster_size": int(cap),
         "cluster_selection_method": hdbscan["cluster_selection_method"],
         "cluster_selection_epsilon": float(hdbscan["cluster_selection_epsilon"]),
     }
