@@ -7,12 +7,29 @@ is BERTopic's documented "manual topic modeling" path, and adds c-TF-IDF on top.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pandas as pd
 
 from papertopics.stopwords import stop_words
 
 OUTLIER_LABEL = "Outliers (no topic)"
+
+
+# BERTopic's LLM representations import transformers (~3 s per process) and papertopics uses
+# none of them; marking their modules absent makes BERTopic take its own "not installed"
+# fallback for those two classes, which is what a `--no-deps` install of bertopic gets.
+LLM_REPRESENTATIONS = ("bertopic.representation._textgeneration", "bertopic.representation._zeroshot")
+
+
+def import_bertopic():
+    """The BERTopic class, imported without the transformers-based representations."""
+    for module in LLM_REPRESENTATIONS:
+        sys.modules.setdefault(module, None)
+    from bertopic import BERTopic
+
+    return BERTopic
 
 
 def build_vectorizer(vectorizer: dict):
@@ -32,7 +49,7 @@ def build_vectorizer(vectorizer: dict):
 def fit_topic_model(texts: list[str], embeddings: np.ndarray, labels: np.ndarray, *,
                     vectorizer: dict, representation: dict, topics: dict):
     """Fit BERTopic's representation on fixed clusters; returns the model and final labels."""
-    from bertopic import BERTopic
+    BERTopic = import_bertopic()
     from bertopic.cluster import BaseCluster
     from bertopic.dimensionality import BaseDimensionalityReduction
     from bertopic.vectorizers import ClassTfidfTransformer
