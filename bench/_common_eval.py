@@ -43,7 +43,7 @@ NEURIPS = DATA / "neurips2023" / "neurips2023.jsonl.gz"
 BBC = DATA / "octis-bbc-news" / "corpus.tsv"
 
 __all__ = ["DATA", "REPO", "print_table", "EMBED_CACHE", "embed", "plain_bertopic", "fit_plain",
-           "reduce_plain", "umap_cache", "proposed_cap", "topic_words", "load_bbc", "load_arxiv_sample",
+           "reduce_plain", "umap_cache", "UNCAPPED", "topic_words", "load_bbc", "load_arxiv_sample",
            "load_neurips", "load_seeds", "Clock", "fmt"]
 
 
@@ -181,51 +181,8 @@ def umap_cache():
         pipeline.umap_reduce = original
 
 
-@contextlib.contextmanager
-def proposed_cap(fraction: float = 0.5):
-    """Simulate the change proposed for params.py / cluster.py (bench/README.md): resolve_hdbscan
-    also returns max_cluster_size = int(fraction * N) and hdbscan_labels passes it to HDBSCAN, so
-    EOM never selects a "topic" holding more than that share of the corpus (it takes the
-    cluster's children instead), unless the capped run leaves more than half the documents as
-    outliers (a big cluster without sub-clusters, which the cap would shatter): then the uncapped
-    labelling is kept if it has fewer outliers. Patches the names model_topics and
-    papertopics.selection use."""
-    import papertopics.cluster as cluster
-    import papertopics.pipeline as pipeline
-    import papertopics.selection as selection
-    from papertopics.params import resolve_hdbscan
-
-    def resolve(hdbscan: dict, n_documents: int) -> dict:
-        return {**resolve_hdbscan(hdbscan, n_documents), "max_cluster_size": int(fraction * n_documents)}
-
-    def fit(reduced, cap, **kwargs):
-        from hdbscan import HDBSCAN
-
-        return cluster.relabel_by_size(HDBSCAN(max_cluster_size=cap, **kwargs).fit(reduced).labels_)
-
-    def labels(reduced, *, min_cluster_size, min_samples, cluster_selection_method,
-               cluster_selection_epsilon, max_cluster_size=0, threads=1, use_cuml=False):
-        if use_cuml:
-            raise NotImplementedError("proposed_cap simulates the CPU path only")
-        kwargs = dict(min_cluster_size=min_cluster_size, min_samples=min_samples,
-                      cluster_selection_method=cluster_selection_method,
-                      cluster_selection_epsilon=cluster_selection_epsilon, core_dist_n_jobs=threads)
-        capped = fit(reduced, max_cluster_size, **kwargs)
-        if max_cluster_size and np.mean(capped == -1) > 0.5:
-            # The cap shattered a big cluster that has no sub-clusters (a homogeneous corpus):
-            # keep whichever labelling leaves fewer documents outside the topics.
-            whole = fit(reduced, 0, **kwargs)
-            if np.mean(whole == -1) < np.mean(capped == -1):
-                return whole
-        return capped
-
-    saved = (pipeline.resolve_hdbscan, selection.resolve_hdbscan, cluster.hdbscan_labels)
-    pipeline.resolve_hdbscan = selection.resolve_hdbscan = resolve
-    cluster.hdbscan_labels = labels
-    try:
-        yield
-    finally:
-        pipeline.resolve_hdbscan, selection.resolve_hdbscan, cluster.hdbscan_labels = saved
+# HDBSCAN without the auto cap (hdbscan.max_cluster_size: 0), for the "before the cap" rows.
+UNCAPPED = {"max_cluster_size": 0}
 
 
 def topic_words(model, topics, top_n: int = 10) -> dict[int, list[str]]:

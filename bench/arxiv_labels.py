@@ -39,7 +39,7 @@ import argparse
 
 import numpy as np
 
-from _common_eval import (Clock, embed, fit_plain, fmt, load_arxiv_sample, print_table, proposed_cap,
+from _common_eval import (Clock, embed, fit_plain, fmt, load_arxiv_sample, print_table, UNCAPPED,
                           reduce_plain, umap_cache)
 
 N_LABELS = 6
@@ -106,15 +106,12 @@ def main() -> None:
                     random_state=seed,
                     topics={"reduce_outliers": "embeddings", "nr_topics": merged_count(run.labels)}))
                 add("papertopics +reduce_outliers=embeddings", "6 topics", seed, run.topics)
-                with proposed_cap(0.5):
-                    for name, extra in (("papertopics +cap (proposed)", {}),
-                                        ("papertopics +cap +reduce_outliers=embeddings",
-                                         {"reduce_outliers": "embeddings"})):
-                        run = model_topics(texts, vectors, default_config(random_state=seed, topics=extra))
-                        add(name, "none", seed, run.topics)
-                        run = model_topics(texts, vectors, default_config(
-                            random_state=seed, topics={**extra, "nr_topics": merged_count(run.labels)}))
-                        add(name, "6 topics", seed, run.topics)
+                for name, hdbscan in (("papertopics without the cap (max_cluster_size 0)", UNCAPPED),):
+                    run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=hdbscan))
+                    add(name, "none", seed, run.topics)
+                    run = model_topics(texts, vectors, default_config(
+                        random_state=seed, hdbscan=hdbscan, topics={"nr_topics": merged_count(run.labels)}))
+                    add(name, "6 topics", seed, run.topics)
                 print(f"# seed {seed}: variants ({clock():.0f} s)", flush=True)
             model, topics = fit_plain(texts, vectors, seed)
             add("plain BERTopic", "none", seed, topics)
@@ -168,9 +165,7 @@ def choose_for(vectors, config: dict, seed: int, refits: int):
 
 
 def selection_study(args, clock) -> None:
-    """Formula vs selection, each without and with the proposed size cap (see module doc)."""
-    import contextlib
-
+    """Formula vs selection, each without and with the size cap (max_cluster_size 0 vs the default N // 2)."""
     import papertopics.cluster as cluster
     import papertopics.pipeline as pipeline
     from sklearn.metrics import adjusted_rand_score
@@ -193,21 +188,21 @@ def selection_study(args, clock) -> None:
             umap = resolve_umap(default_config()["umap"], n)
             held = [pipeline.umap_reduce(vectors, random_state=1000 + h, **umap) for h in range(args.held_out)]
             for seed in args.seeds:
-                config = default_config(random_state=seed)
                 for capped in (False, True):
-                    with proposed_cap(0.5) if capped else contextlib.nullcontext():
-                        chosen, table = choose_for(vectors, config, seed, args.refits)
-                        for row in table:
-                            grids.append({"corpus": corpus, "seed": seed, "cap": "N/2" if capped else "-", **row})
-                        for rule, hdbscan in (("formula", {}), ("selection", chosen)):
-                            run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=hdbscan))
-                            params = run.resolved["hdbscan"]
-                            others = [cluster.hdbscan_labels(h, **params) for h in held]
-                            aris = [adjusted_rand_score(run.labels, o) for o in others]
-                            rows.append({"corpus": corpus, "seed": seed, "rule": rule + (" +cap" if capped else ""),
-                                         "mcs": params["min_cluster_size"], "ms": params["min_samples"],
-                                         "held_out_ari": float(np.mean(aris)),
-                                         **scores(run.topics, cats or [""] * n)})
+                    cap = {} if capped else UNCAPPED  # the default caps at N // 2
+                    chosen, table = choose_for(vectors, default_config(random_state=seed, hdbscan=cap),
+                                               seed, args.refits)
+                    for row in table:
+                        grids.append({"corpus": corpus, "seed": seed, "cap": "N/2" if capped else "-", **row})
+                    for rule, hdbscan in (("formula", cap), ("selection", {**cap, **chosen})):
+                        run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=hdbscan))
+                        params = run.resolved["hdbscan"]
+                        others = [cluster.hdbscan_labels(h, **params) for h in held]
+                        aris = [adjusted_rand_score(run.labels, o) for o in others]
+                        rows.append({"corpus": corpus, "seed": seed, "rule": rule + (" +cap" if capped else ""),
+                                     "mcs": params["min_cluster_size"], "ms": params["min_samples"],
+                                     "held_out_ari": float(np.mean(aris)),
+                                     **scores(run.topics, cats or [""] * n)})
                     print(f"# {corpus} seed {seed} cap {capped}: chosen {chosen['min_cluster_size']} "
                           f"({clock():.0f} s)", flush=True)
 
@@ -227,7 +222,7 @@ def selection_study(args, clock) -> None:
                           **{k: fmt(float(np.mean([g[k] for g in group])) if group[0][k] is not None else None,
                                     1 if k == "topics" else 3) for k in keys}})
     print(f"\nrules: held_out_ari = mean ARI of the main labels vs HDBSCAN (same params) on {args.held_out} "
-          f"held-out UMAP refits (seeds 1000..); +cap = proposed max_cluster_size N/2; nmi/ari: arXiv only")
+          f"held-out UMAP refits (seeds 1000..); +cap = the default max_cluster_size N//2; nmi/ari: arXiv only")
     print_table(table, ["corpus", "seed", "rule", "mcs", "ms", *keys])
     print(f"\nwall {clock():.0f} s")
 

@@ -36,6 +36,10 @@ def script_run(snakemake, name: str | None = None):
     try:
         yield log
     except PapertopicsError as error:
-        log.error("%s", error)
-        print(f"papertopics error: {error}", file=sys.stderr, flush=True)
+        # One line on the terminal (not a log record as well), the same line in the rule's log.
+        line = f"papertopics error: {error}"
+        if log_path:
+            with open(log_path, "a", encoding="utf-8") as handle:
+                handle.write(line + "\n")
+        print(line, file=sys.stderr, flush=True)
         raise SystemExit(1) from None
