@@ -464,3 +464,71 @@ def outlier_share(labels: Sequence[int]) -> float | None:
 def n_topics(labels: Sequence[int]) -> int:
     """Number of real topics (the outlier group -1 is not one)."""
     return int(len(np.setdiff1d(np.unique(np.asarray(labels)), [OUTLIER])))
+
+
+def topic_stability(per_topic: Mapping, reference_doc_ids: Sequence[str], reference_labels: Sequence[int],
+                    documents) -> dict[int, float | None]:
+    """Per-topic Jaccard keyed by the run's topics (documents: doc_id, topic as in topics.csv).
+
+    The stability check scores the topics of its reference labelling: the raw clusters, or the
+    clusters of a re-clustered sample on large corpora, numbered otherwise than the run's stable
+    ids. A run topic gets the mean score of the reference topics of its compared members, so a
+    renumbered topic keeps its figure and topics merged by nr_topics get the size-weighted mean;
+    a topic none of whose members were compared (sampled out, or outliers there) gets None.
+    """
+    import pandas as pd
+
+    scores = {int(k): v for k, v in per_topic.items()}
+    reference = pd.Series(np.asarray(reference_labels, dtype=int), index=list(reference_doc_ids))
+    topics = documents["topic"].to_numpy()
+    ref = reference.reindex(documents["doc_id"]).to_numpy()  # NaN: not compared
+    score = np.array([scores.get(int(r)) if r == r and int(r) != OUTLIER else None for r in ref], dtype=object)
+    out: dict[int, float | None] = {}
+    for topic in sorted(set(topics.tolist()) - {OUTLIER}):
+        values = [v for v in score[topics == topic] if v is not None]
+        out[int(topic)] = float(np.mean(values)) if values else None
+    return out
+
+
+def build_metrics(*, corpus, corpus_stats: dict, embed_stats: dict, cluster_params: dict, stability: dict,
+                  documents, topics, vectors: np.ndarray, reduced: np.ndarray, vectorizer: dict, top_n: int,
+                  random_state: int) -> dict:
+    """results/metrics.json: every per-topic figure keyed by a topic id of topics.csv, silhouette
+    in the space the clusterer used (the embeddings for Ward, the UMAP space for HDBSCAN)."""
+    from papertopics.topics import build_vectorizer
+
+    assigned = documents["topic"].to_numpy()
+    topic_words = {int(row.topic): [t for t in str(row.top_terms).split("; ") if t]
+                   for row in topics.itertuples() if row.topic != OUTLIER}
+    # Tokens as the topic vectorizer makes them (hyphenated words kept), unigrams only.
+    analyzer = build_vectorizer({**vectorizer, "ngram_range": [1, 1]}).build_analyzer()
+    coherence = npmi_coherence(topic_words, corpus["text"].tolist(), top_n=top_n, analyzer=analyzer)
+    space = "embeddings" if cluster_params.get("method") == "agglomerative" else "umap"
+    reference = stability.get("reference") or {"doc_ids": [], "labels": []}
+    per_topic_jaccard = (topic_stability(stability["per_topic"], reference["doc_ids"], reference["labels"],
+                                         documents) if stability.get("n_runs") else {})
+    metrics = {
+        "n_documents": int(len(documents)),
+        "n_listings": int(corpus_stats["n_listings"]),
+        "n_duplicates_merged": int(corpus_stats.get("n_duplicates_merged", 0)),
+        "n_topics": int(len(topic_words)),
+        "outlier_share": round(float((assigned == OUTLIER).mean()), 4),
+        "npmi": coherence["mean"],
+        "npmi_per_topic": {str(k): v for k, v in coherence["per_topic"].items()},
+        "topic_diversity": topic_diversity(topic_words, top_n=top_n),
+        "silhouette": cluster_validity(vectors if space == "embeddings" else reduced, assigned,
+                                       random_state=random_state),
+        "silhouette_space": space,
+        "stability": {
+            "runs": stability["n_runs"],
+            "ari": stability["ari"],
+            "mean_jaccard": stability["mean_jaccard"],
+            "sampled_documents": stability.get("n_documents") if stability.get("sampled") else None,
+            "per_topic_jaccard": {str(k): v for k, v in per_topic_jaccard.items()},
+        },
+        "clustering": cluster_params,
+        "embedding": {key: embed_stats.get(key) for key in ("computed", "reused", "backend", "precision", "device")},
+    }
+    if "label" in corpus.columns:
+        metrics["label_agreement"] = label_agreement(assigned, corpus["label"].tolist())
+    return metrics

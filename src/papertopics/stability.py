@@ -57,11 +57,13 @@ def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, 
     """Compare the run's topics with the topics of every refit (same documents, other seeds).
 
     On a full corpus the reference is the run's own labels; on a sample it is the refit with
-    the run's own seed, so every labelling compared was made the same way.
+    the run's own seed, so every labelling compared was made the same way. The reference
+    labelling is returned too: its ids are not the run's topic ids (see topic_stability).
     """
     seeds = sorted(set(refits["seed"].tolist()))
     if not seeds:
-        return {"n_runs": 0, "ari": None, "mean_jaccard": None, "per_topic": {}, "sampled": False}
+        return {"n_runs": 0, "ari": None, "mean_jaccard": None, "per_topic": {}, "sampled": False,
+                "reference": {"doc_ids": [], "labels": []}}
     index = {doc_id: i for i, doc_id in enumerate(doc_ids)}
 
     def labels_for(seed: int) -> np.ndarray:
@@ -81,4 +83,6 @@ def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, 
     result["sampled"] = sampled
     result["n_documents"] = int(len(first))
     result["seeds"] = [seed for seed in seeds if seed != random_state]
+    # per_topic is keyed by the reference's labels; evaluation.topic_stability maps them to topics.
+    result["reference"] = {"doc_ids": first.tolist(), "labels": [int(x) for x in reference]}
     return result

@@ -45,6 +45,7 @@ rule evaluate_topics:
         corpus="results/corpus/corpus.parquet",
         corpus_stats="results/corpus/corpus_stats.json",
         embed_stats="results/embed/embed_stats.json",
+        embeddings="results/embed/embeddings.parquet",
         reduced="results/reduce/reduced.parquet",
         cluster_params="results/cluster/params.json",
         stability="results/evaluation/stability.json",

@@ -42,6 +42,7 @@ METRIC_NAMES = {
     "npmi": ("coherence (NPMI)", "-1 to 1; higher: a topic's top terms occur together in abstracts"),
     "topic_diversity": ("topic diversity", "share of distinct terms among all topics' top terms"),
     "silhouette": ("silhouette", "-1 to 1; higher: documents sit closer to their own topic"),
+    "silhouette_space": ("silhouette measured in", "the space the documents were clustered in"),
     "stability.ari": ("stability (ARI)", "agreement of the clustering with refits on other seeds"),
     "stability.mean_jaccard": ("stability (Jaccard)", "mean best overlap of each topic across refits"),
     "npmi_per_topic": ("NPMI", None),
