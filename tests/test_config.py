@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import yaml
 
@@ -57,3 +59,44 @@ def test_a_listing_glob_that_matches_nothing_is_named(tmp_path):
     assert result.returncode != 0
     assert "papertopics error: exports/*.csv: matches no file" in result.stderr
     assert not (workdir / "results").exists()
+
+
+def test_schema_ships_inside_the_package_as_package_data():
+    """A non-editable install has no workflow/ folder beside the package (issue 13 bug 4)."""
+    import tomllib
+
+    import papertopics
+    from papertopics import config as config_module
+
+    package = Path(papertopics.__file__).resolve().parent
+    assert config_module.SCHEMA.resolve().is_relative_to(package)
+    assert config_module.SCHEMA.is_file()
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["papertopics"]
+    assert any(config_module.SCHEMA.relative_to(package).match(pattern) for pattern in data)
+    assert not (REPO / "workflow" / "schemas").exists(), "one schema, the package's, for check_config and validate"
+
+
+@pytest.mark.parametrize("device", ["cuda:0", "cuda:3", "cpu", "cuda", "auto"])
+def test_schema_accepts_every_device_the_embedder_accepts(device):
+    check_config({"listings": ["seeds/*.txt"], "embedding": {"device": device}})
+
+
+@pytest.mark.parametrize("device", ["gpu", "cuda:", "cuda:x", "cuda0"])
+def test_schema_rejects_other_devices_naming_the_key(device):
+    with pytest.raises(ConfigError, match=r"embedding\.device"):
+        check_config({"listings": ["seeds/*.txt"], "embedding": {"device": device}})
+
+
+def test_config_yaml_documents_every_choice_the_schema_allows():
+    """Each enum value of a key is named in that key's comment in config.yaml (fp16, cuda:N ...)."""
+    from papertopics.config import load_schema
+
+    lines = (REPO / "config.yaml").read_text(encoding="utf-8").splitlines()
+    schema = load_schema()
+    for section, spec in schema["properties"].items():
+        for key, sub in spec.get("properties", {}).items():
+            if "enum" not in sub:
+                continue
+            comment = next((line for line in lines if line.strip().startswith(f"{key}:")), "")
+            for choice in sub["enum"]:
+                assert str(choice) in comment.partition("#")[2], f"config.yaml: {section}.{key} omits {choice}"

@@ -14,7 +14,8 @@ import yaml
 
 from papertopics.errors import ConfigError
 
-SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+# Package data, so an installed (non-editable) papertopics validates too; common.smk uses it.
+SCHEMA = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
 
 
 def load_schema(path: Path = SCHEMA) -> dict:
@@ -77,7 +78,8 @@ def _describe(error) -> str:
     if error.validator == "type":
         return f"{where}: expected {error.validator_value}, got {value!r}"
     if error.validator == "pattern":
-        return f"{where}: {value!r} may not contain '/', '\\' or ';'"
+        hint = error.schema.get("description")
+        return f"{where}: {value!r} " + (hint or f"does not match {error.validator_value}")
     return f"{where}: {error.message}"
 
 

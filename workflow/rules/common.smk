@@ -9,7 +9,7 @@ from snakemake.utils import validate
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
-from papertopics.config import check_config
+from papertopics.config import SCHEMA, check_config
 from papertopics.errors import PapertopicsError
 from papertopics.listings import resolve_listings
 
@@ -18,7 +18,7 @@ try:
     check_config(config, source=CONFIG_SOURCE)  # one line naming the key, before validate()'s dump
 except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
-validate(config, schema="../schemas/config.schema.yaml")  # fills every default from the schema
+validate(config, schema=str(SCHEMA))  # fills every default from the package's schema
 
 # UMAP's numba JIT costs seconds in every new process: keep its cache across runs and corpora.
 os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(workflow.basedir) / ".numba_cache"))
