@@ -232,6 +232,29 @@ def test_many_small_cache_chunks_are_merged_and_still_reused(tmp_path, monkeypat
     assert stats["computed"] == 0 and np.array_equal(again, first)
 
 
+def test_cache_clean_up_tolerates_files_vanishing_under_it(tmp_path, monkeypatch, warm_cache):
+    """A parallel shard renames or deletes temp and chunk files while this one merges (issue 13
+    bug 5): the job whose vectors were written must not fail on FileNotFoundError."""
+    monkeypatch.setattr(E, "COMPACT_ABOVE", 3)
+    glob = pathlib.Path.glob
+
+    def racing_glob(self, pattern, *args, **kwargs):
+        found = list(glob(self, pattern, *args, **kwargs))
+        if pattern == ".*.tmp":  # listed, then renamed by the other shard before stat()
+            found.append(self / f".chunk-0-{os.getpid() + 1}-00000.parquet.{os.getpid() + 1}.tmp")
+        if pattern == "*.parquet":  # listed, then merged away by the other shard before reading
+            found.append(self / "chunk-1-1-00000.parquet")
+        return iter(found)
+
+    monkeypatch.setattr(pathlib.Path, "glob", racing_glob)
+    texts = _short_texts(6)
+    vectors, stats = E.embed_texts(texts, cache_dir=tmp_path, batch_size=1, cache_flush_docs=1)
+    assert stats["computed"] == 6 and vectors.shape == (6, 384)
+    monkeypatch.setattr(pathlib.Path, "glob", glob)
+    again, stats = E.embed_texts(texts, cache_dir=tmp_path)
+    assert stats["computed"] == 0 and np.array_equal(again, vectors)
+
+
 def test_changed_settings_do_not_reuse_vectors(tmp_path, warm_cache):
     E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
     _, stats = E.embed_texts(SEEDS[:3], cache_dir=tmp_path, max_seq_length=128)

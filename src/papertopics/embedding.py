@@ -497,10 +497,19 @@ def _compact(folder: pathlib.Path, log) -> None:
         _atomic_write_table(folder / f"pack-{time.time_ns()}-{os.getpid()}.parquet", table)
         for file in merged:
             file.unlink(missing_ok=True)
-        for stale in folder.glob(".*.tmp"):  # left by killed writers
-            if time.time() - stale.stat().st_mtime > 3600:
-                stale.unlink(missing_ok=True)
+        _remove_stale_temp_files(folder)
         log.info("embedding cache: merged %d files into one pack (%d vectors)", len(merged), table.num_rows)
+
+
+def _remove_stale_temp_files(folder: pathlib.Path, max_age_seconds: float = 3600) -> None:
+    """Delete temp files left by killed writers. A parallel shard may rename or delete one
+    between listing and stat(): that file is gone already, which is all we wanted."""
+    for stale in folder.glob(".*.tmp"):
+        try:
+            if time.time() - stale.stat().st_mtime > max_age_seconds:
+                stale.unlink(missing_ok=True)
+        except FileNotFoundError:
+            continue
 
 
 def _atomic_write_table(path: pathlib.Path, table: pa.Table) -> None:
