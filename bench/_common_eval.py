@@ -28,11 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(__file__).resolve().parents[1] / ".numba_cache"))
-os.environ["HF_HUB_OFFLINE"] = "1"
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-from _pipeline import DATA, REPO, print_table  # noqa: E402
+from _pipeline import DATA, REPO, print_table  # noqa: E402  (sets papertopics.runtime's environment)
 
 if str(REPO / "src") not in sys.path:
     sys.path.insert(0, str(REPO / "src"))
@@ -108,7 +104,7 @@ def load_seeds() -> list[str]:
 
 def embed(texts: list[str]) -> np.ndarray:
     """The pipeline's default embedding (backend auto), cached under EMBED_CACHE."""
-    from papertopics.embedding import embed_texts
+    from papertopics.embed import embed_texts
 
     vectors, stats = embed_texts(texts, cache_dir=EMBED_CACHE)
     if stats["computed"]:

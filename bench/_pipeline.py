@@ -13,12 +13,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 DATA = SHARED / "data"
+if str(REPO / "src") not in sys.path:
+    sys.path.insert(0, str(REPO / "src"))
+
+from papertopics.runtime import runtime_environment  # noqa: E402
+
+runtime_environment(REPO)  # this process and every benchmark that imports this module
 
 
 def env() -> dict[str, str]:
-    e = dict(os.environ)
-    e.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba_cache"))
-    e["HF_HUB_OFFLINE"] = "1"
+    e = dict(runtime_environment(REPO, dict(os.environ)))
     e["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), e.get("PATH", "")])
     return e
 

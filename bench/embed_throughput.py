@@ -21,10 +21,8 @@ import pathlib
 import sys
 import time
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-import numpy as np  # noqa: E402
+import numpy as np
+from _pipeline import REPO  # noqa: F401  (sets papertopics.runtime's environment)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "neurips2023" / "neurips2023.jsonl.gz"
@@ -79,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    from papertopics import embedding as E
+    from papertopics import embed as E
 
     torch.set_num_threads(args.threads)
     texts = load_abstracts(args.data, args.n)

@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from papertopics.runtime import runtime_environment
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 SEEDS = sorted((REPO / "seeds").glob("*.txt"))
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+runtime_environment(REPO)  # this process too: in-process UMAP and embedding tests
 
 
 def snakemake_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba_cache"))
-    env["HF_HUB_OFFLINE"] = "1"
-    env["TRANSFORMERS_OFFLINE"] = "1"
+    env = dict(runtime_environment(REPO, dict(os.environ)))
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "src"), env.get("PYTHONPATH")]))
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return env

@@ -1,7 +1,7 @@
 """Embedding stage: model resolution, vector contract, fidelity of the fast default, the
 content-keyed cache and its survival of kill -9.
 
-One encoder per settings is shared across tests through embedding.py's module-level cache, so
+One encoder per settings is shared across tests through papertopics.embed.encode's module-level cache, so
 the model is loaded (and converted to OpenVINO) once per session.
 """
 
@@ -21,11 +21,12 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-from papertopics import embedding as E  # noqa: E402
-from papertopics.errors import ConfigError  # noqa: E402
+from papertopics import artifacts
+from papertopics import embed as E
+from papertopics.embed import backends as eb
+from papertopics.embed import cache as C
+from papertopics.embed import encode
+from papertopics.errors import ConfigError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -118,7 +119,7 @@ def test_auto_picks_cpu_without_cuda():
         pytest.skip("this machine has CUDA")
     _, stats = E.embed_texts(SEEDS[:1])
     assert stats["device"] == "cpu"
-    assert stats["backend"] == ("openvino" if E.eb.cpu_has_bf16() else "torch")
+    assert stats["backend"] == ("openvino" if eb.cpu_has_bf16() else "torch")
 
 
 def test_auto_uses_torch_half_precision_on_cuda(monkeypatch):
@@ -129,7 +130,7 @@ def test_auto_uses_torch_half_precision_on_cuda(monkeypatch):
 
 
 def test_cpu_without_bf16_falls_back_to_fp32(monkeypatch):
-    monkeypatch.setattr(E.eb, "cpu_has_bf16", lambda: False)
+    monkeypatch.setattr(eb, "cpu_has_bf16", lambda: False)
     assert E.resolve_backend("auto", "auto", "cpu")[:3] == ("torch", "fp32", "cpu")
     backend, precision, _, notes = E.resolve_backend("openvino", "bf16", "cpu")
     assert (backend, precision) == ("openvino", "fp32") and "bf16" in notes[0]
@@ -182,7 +183,7 @@ def test_torch_backend_with_padded_batches_matches_the_reference():
 
 
 def test_progress_with_rate_and_eta_is_logged(monkeypatch, caplog):
-    monkeypatch.setattr(E, "PROGRESS_SECONDS", 0.0)
+    monkeypatch.setattr(encode, "PROGRESS_SECONDS", 0.0)
     with caplog.at_level("INFO", logger="papertopics.embedding"):
         E.embed_texts(_short_texts(6), batch_size=1)
     progress = [r.getMessage() for r in caplog.records if "ETA" in r.getMessage()]
@@ -223,7 +224,7 @@ def test_fully_cached_run_loads_no_model(tmp_path, monkeypatch, warm_cache):
 
 
 def test_many_small_cache_chunks_are_merged_and_still_reused(tmp_path, monkeypatch, warm_cache):
-    monkeypatch.setattr(E, "COMPACT_ABOVE", 3)
+    monkeypatch.setattr(C, "COMPACT_ABOVE", 3)
     texts = _short_texts(8)
     first, _ = E.embed_texts(texts, cache_dir=tmp_path, batch_size=1, cache_flush_docs=1)
     files = list(tmp_path.glob("vectors/*/*.parquet"))
@@ -235,7 +236,7 @@ def test_many_small_cache_chunks_are_merged_and_still_reused(tmp_path, monkeypat
 def test_cache_clean_up_tolerates_files_vanishing_under_it(tmp_path, monkeypatch, warm_cache):
     """A parallel shard renames or deletes temp and chunk files while this one merges (issue 13
     bug 5): the job whose vectors were written must not fail on FileNotFoundError."""
-    monkeypatch.setattr(E, "COMPACT_ABOVE", 3)
+    monkeypatch.setattr(C, "COMPACT_ABOVE", 3)
     glob = pathlib.Path.glob
 
     def racing_glob(self, pattern, *args, **kwargs):
@@ -272,7 +273,8 @@ def test_cache_survives_kill_9_mid_embedding(tmp_path, warm_cache):
     child = tmp_path / "child.py"
     child.write_text(textwrap.dedent(f"""
         import pathlib, time
-        from papertopics import embedding, embedding_backends as eb
+        from papertopics import embed as embedding
+        from papertopics.embed import backends as eb
         # slow every batch down so the parent can kill us half-way
         for cls in (eb.OpenVINOEncoder, eb.TorchEncoder, eb.SentenceTransformersEncoder):
             def slow(self, texts, ids, _orig=cls.encode):
@@ -315,15 +317,15 @@ def test_embeddings_table_round_trip(tmp_path):
     vecs = np.random.default_rng(0).standard_normal((5, 384)).astype(np.float32)
     ids = [f"{i:016x}" for i in range(5)]
     out = tmp_path / "embed" / "embeddings.parquet"
-    E.save_embeddings(out, ids, vecs)
+    artifacts.save_embeddings(out, ids, vecs)
     schema = pq.read_schema(out)
     assert str(schema.field("vector").type) == "fixed_size_list<element: float>[384]"
-    got_ids, got = E.load_embeddings(out)
+    got_ids, got = artifacts.load_embeddings(out)
     assert got_ids == ids and got.dtype == np.float32 and np.array_equal(got, vecs)
     assert [p.name for p in out.parent.iterdir()] == ["embeddings.parquet"]  # no temp file left
 
 
 def test_save_embeddings_rejects_mismatched_rows(tmp_path):
     with pytest.raises(ValueError):
-        E.save_embeddings(tmp_path / "e.parquet", ["a", "b"], np.zeros((3, 4), np.float32))
+        artifacts.save_embeddings(tmp_path / "e.parquet", ["a", "b"], np.zeros((3, 4), np.float32))
     assert not list(tmp_path.iterdir())

@@ -342,8 +342,7 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
             super().__init__(items)
             self.__dict__.update(named)
 
-    pages = [str(out / f"{name}.html") for name in ("index", "documents", "intertopic", "barchart",
-                                                     "hierarchy", "heatmap", "listings", "changes")]
+    pages = [str(out / f"{name}.html") for name in PAGES]
     assets = [str(out / "report.css"), str(out / "report.js")]
     snakemake = type("Snakemake", (), {})()
     snakemake.input = Namespace(documents=str(results / "topics" / "document_topics.csv"),

@@ -38,9 +38,10 @@ from typing import Literal
 import numpy as np
 import scipy.sparse as sp
 
+from papertopics.constants import OUTLIER
+
 EPSILON = 1e-12
 WINDOW_SIZE = 10
-OUTLIER = -1
 
 # scikit-learn's CountVectorizer default is (?u)\b\w\w+\b; a greedy \w\w+ finds the same tokens
 # (it can never start inside a word) and runs a third faster.

@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linear_sum_assignment
 
-OUTLIER = -1
+from papertopics.constants import OUTLIER
+
 # A flow of documents that is at least this share of a topic's carried-over documents is "most".
 MOSTLY = 0.5
 # A fresh topic counts as split off only if carried-over documents are at least this share of it.

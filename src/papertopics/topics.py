@@ -12,9 +12,8 @@ import sys
 import numpy as np
 import pandas as pd
 
+from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.stopwords import stop_words
-
-OUTLIER_LABEL = "Outliers (no topic)"
 
 
 # BERTopic's LLM representations import transformers (~3 s per process) and papertopics uses
@@ -116,7 +115,7 @@ def topic_labels(model, assigned: np.ndarray, label_terms: int, top_n: int) -> d
     """Topic id -> human label; outliers get a label that says what they are."""
     labels = {}
     for topic in sorted(set(assigned.tolist())):
-        labels[topic] = OUTLIER_LABEL if topic == -1 else make_label(top_terms(model, topic, top_n), label_terms)
+        labels[topic] = OUTLIER_LABEL if topic == OUTLIER else make_label(top_terms(model, topic, top_n), label_terms)
     return labels
 
 
@@ -145,7 +144,7 @@ def topics_table(model, assigned: np.ndarray, labels: dict[int, str],
             "topic": topic,
             "label": labels[topic],
             "size": int(sizes.get(topic, 0)),
-            "top_terms": "; ".join(top_terms(model, topic, top_n)) if topic != -1 else "",
+            "top_terms": "; ".join(top_terms(model, topic, top_n)) if topic != OUTLIER else "",
             "representative_doc_ids": ";".join(representatives.get(topic, [])),
         })
     return pd.DataFrame(rows)

@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from papertopics.config import SCHEMA, check_config
 from papertopics.errors import PapertopicsError
 from papertopics.listings import resolve_listings
+from papertopics.runtime import runtime_environment
 
 CONFIG_SOURCE = ", ".join(map(str, workflow.overwrite_configfiles or ["config.yaml"]))
 try:
@@ -20,11 +21,7 @@ except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 validate(config, schema=str(SCHEMA))  # fills every default from the package's schema
 
-# UMAP's numba JIT costs seconds in every new process: keep its cache across runs and corpora.
-os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(workflow.basedir) / ".numba_cache"))
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+runtime_environment(Path(workflow.basedir))  # offline hub, numba's JIT cache (papertopics.runtime)
 
 try:
     LISTINGS = {spec.name: spec for spec in resolve_listings(config["listings"], Path.cwd())}

@@ -1,7 +1,8 @@
 # The HTML report: static pages beside one plotly.min.js, opened offline from the folder.
 # See docs/report.md for what each page shows and how the inputs map to it.
 
-REPORT_PAGE_NAMES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings", "changes")
+from papertopics.constants import REPORT_PAGES as REPORT_PAGE_NAMES
+
 REPORT_PAGES = [f"results/report/{page}.html" for page in REPORT_PAGE_NAMES]
 
 

@@ -4,7 +4,7 @@ import json
 
 import pandas as pd
 
-from papertopics.embedding import load_embeddings
+from papertopics.artifacts import load_embeddings
 from papertopics.params import resolve_hdbscan
 from papertopics.scripting import script_run
 from papertopics.stability import seed_stability

@@ -5,7 +5,7 @@ import json
 import pandas as pd
 
 from papertopics.cluster import cluster_documents
-from papertopics.embedding import load_embeddings
+from papertopics.artifacts import load_embeddings
 from papertopics.params import resolve_agglomerative, resolve_hdbscan, resolve_method
 from papertopics.scripting import script_run
 

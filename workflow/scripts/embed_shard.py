@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from papertopics.embedding import embed_texts, save_embeddings
+from papertopics.artifacts import save_embeddings
+from papertopics.embed import embed_texts
 from papertopics.scripting import script_run
 
 with script_run(snakemake) as log:

@@ -8,7 +8,7 @@ import json
 
 import pandas as pd
 
-from papertopics.embedding import load_embeddings
+from papertopics.artifacts import load_embeddings
 from papertopics.evaluation import build_metrics
 from papertopics.scripting import script_run
 

@@ -6,7 +6,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from papertopics.embedding import load_embeddings
+from papertopics.artifacts import load_embeddings
 from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.scripting import script_run
 from papertopics.topics import (document_table, fit_topic_model, representative_doc_ids,

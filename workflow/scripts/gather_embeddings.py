@@ -5,7 +5,7 @@ from pathlib import Path
 
 import numpy as np
 
-from papertopics.embedding import load_embeddings, save_embeddings
+from papertopics.artifacts import load_embeddings, save_embeddings
 from papertopics.scripting import script_run
 
 with script_run(snakemake) as log:

@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from papertopics.embedding import load_embeddings
+from papertopics.artifacts import load_embeddings
 from papertopics.params import resolve_umap
 from papertopics.reduce import umap_reduce
 from papertopics.scripting import script_run

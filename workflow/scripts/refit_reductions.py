@@ -1,6 +1,6 @@
 """refit_reductions: UMAP under other seeds (on a sample of a large corpus) for stability."""
 
-from papertopics.embedding import load_embeddings
+from papertopics.artifacts import load_embeddings
 from papertopics.params import resolve_method, resolve_umap
 from papertopics.scripting import script_run
 from papertopics.stability import refit_reductions

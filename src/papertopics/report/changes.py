@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from papertopics.constants import OUTLIER_LABEL
 from papertopics.report.colors import topic_color
 from papertopics.report.listings import listing_counts, listing_totals
 from papertopics.report.summary import percent
@@ -116,7 +117,7 @@ def change_rows(changes: pd.DataFrame, topics: pd.DataFrame) -> list[dict]:
         change = share_change(row.prev_share, row.new_share)
         exists = sizes.get(topic, 0) > 0  # a topic of this run: it has a place on the document map
         if topic < 0:
-            label = "Outliers (no topic)"
+            label = OUTLIER_LABEL
         else:
             label = (current.get(topic) if exists else "") or row.label or f"Topic {topic}"
         rows.append({

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import colorsys
 
-OUTLIER_COLOR = "#a3a3a3"
+from papertopics.constants import OUTLIER_COLOR
 
 # Tableau 10 and its light half, then D3's darker tones; no greys (grey means "outlier").
 _TOPIC_PALETTE = [

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.errors import PapertopicsError
 from papertopics.report.model_files import TopicVectors, read_saved_model, vectors_from_documents
 
@@ -100,7 +101,7 @@ def normalise_topics(topics: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFr
                               "size": [int(sizes.get(t, 0)) for t in missing],
                               "top_terms": "", "representative_doc_ids": ""})
         topics = pd.concat([topics, extra], ignore_index=True)
-    topics["label"] = [label or ("Outliers (no topic)" if topic == -1 else f"Topic {topic}")
+    topics["label"] = [label or (OUTLIER_LABEL if topic == OUTLIER else f"Topic {topic}")
                        for topic, label in zip(topics["topic"], topics["label"])]
     return topics.sort_values("topic").reset_index(drop=True)
 

@@ -21,6 +21,7 @@ import plotly.io as pio
 from markupsafe import Markup
 
 from papertopics import __version__
+from papertopics.constants import OUTLIER_COLOR, OUTLIER_LABEL
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -87,4 +88,5 @@ def render_page(template: str, *, page: str, page_title: str, report_title: str,
                 data_json: Markup | None = None, uses_plotly: bool = True, **context) -> str:
     return environment().get_template(template).render(
         page=page, page_title=page_title, report_title=report_title, nav=NAV, csp=CSP,
-        version=__version__, footer=footer, data_json=data_json, uses_plotly=uses_plotly, **context)
+        version=__version__, footer=footer, data_json=data_json, uses_plotly=uses_plotly,
+        outlier_label=OUTLIER_LABEL, outlier_color=OUTLIER_COLOR, **context)

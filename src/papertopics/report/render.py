@@ -10,6 +10,7 @@ from pathlib import Path
 
 import plotly
 
+from papertopics.constants import REPORT_PAGES
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
@@ -27,7 +28,7 @@ from papertopics.report.text import short_label
 
 log = logging.getLogger(__name__)
 
-PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings", "changes")
+PAGES = REPORT_PAGES
 ASSETS = ("report.css", "report.js")
 PLOTLY_JS = "plotly.min.js"
 

@@ -1,4 +1,4 @@
-"""Encoders behind `embedding.embed_texts`: OpenVINO, torch and the sentence-transformers reference.
+"""Encoders behind `papertopics.embed.embed_texts`: OpenVINO, torch and the sentence-transformers reference.
 
 Kept apart from the cache logic: a run whose abstracts are all cached loads no model and
 imports neither transformers nor openvino (only torch, to ask whether CUDA is there). The OpenVINO encoder takes batches of token ids of
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import ConfigError
+from papertopics.errors import ConfigError
 
 # Pooling modes we can reproduce outside sentence-transformers, in sentence-transformers' order
 # (it concatenates the enabled modes in this order).

@@ -1,0 +1,198 @@
+"""embed_texts: abstracts -> L2-normalised float32 vectors, computing only what the cache lacks."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import pathlib
+import time
+
+import numpy as np
+
+from papertopics.embed import backends as eb
+from papertopics.embed import cache
+from papertopics.embed.model import DEFAULT_MODEL, model_identity, model_spec, resolve_backend, resolve_model_path
+from papertopics.errors import ConfigError
+
+PROGRESS_SECONDS = 5.0
+
+_LOG = logging.getLogger("papertopics.embedding")
+_ENCODERS: dict[tuple, tuple[eb.Encoder, eb.Tokenizer]] = {}
+
+
+def embed_texts(
+    texts: list[str],
+    *,
+    model: str = DEFAULT_MODEL,
+    backend: str = "auto",
+    precision: str = "auto",
+    batch_size: int = 32,
+    max_seq_length: int = 256,
+    device: str = "auto",
+    threads: int | None = None,
+    cache_dir: pathlib.Path | None = None,
+    log: logging.Logger | None = None,
+    cache_flush_docs: int = 256,
+    cache_flush_seconds: float = 5.0,
+) -> tuple[np.ndarray, dict]:
+    """Vectors (n, dim) float32, L2-normalised, in input order, and stats.
+
+    stats: computed (distinct texts run through the model), reused (the rest: cache hits and
+    repeats within `texts`; computed + reused == len(texts)), backend/precision/device as resolved,
+    seconds (whole call), docs_per_s (computed / encode time, model loading excluded), and
+    load_seconds, encode_seconds, threads, batch_size, max_seq_length, model, model_id.
+    """
+    t_start = time.perf_counter()
+    log = log or _LOG
+    _check_int("embedding.batch_size", batch_size, 1)
+    _check_int("embedding.max_seq_length", max_seq_length, 1)
+    if threads is not None:
+        _check_int("embedding.threads", threads, 1)
+    texts = list(texts)
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"texts[{i}] is {type(text).__name__}, expected str")
+
+    path = resolve_model_path(model)
+    spec = model_spec(path)
+    if max_seq_length > spec.max_positions:
+        raise ConfigError(
+            f"embedding.max_seq_length: {max_seq_length} exceeds the model's {spec.max_positions} positions"
+        )
+    backend, precision, device, notes = resolve_backend(backend, precision, device, spec)
+    for note in notes:
+        log.warning(note)
+
+    keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+    first: dict[str, int] = {}
+    for i, key in enumerate(keys):
+        first.setdefault(key, i)
+
+    model_id = None
+    vec_dir = None
+    found: dict[str, np.ndarray] = {}
+    if cache_dir is not None:
+        cache_dir = pathlib.Path(cache_dir)
+        model_id = model_identity(path, cache_dir)
+        vec_dir = cache.vector_dir(cache_dir, model_id, path, max_seq_length, backend, precision, device)
+        found = cache.read_cached(vec_dir, set(first), spec.dim, log)
+    todo = [k for k in first if k not in found]
+    log.info(
+        "embedding %d texts: %d from cache, %d to compute (%s %s on %s, batch %d, seq %d, threads %s)",
+        len(texts), len(texts) - len(todo), len(todo), backend, precision, device, batch_size,
+        max_seq_length, threads or "default",
+    )
+
+    load_seconds = encode_seconds = 0.0
+    if todo:
+        t_load = time.perf_counter()
+        encoder, tokenizer = _get_encoder(path, spec, backend, precision, max_seq_length, device, threads,
+                                          cache_dir, model_id)
+        load_seconds = time.perf_counter() - t_load
+        t_enc = time.perf_counter()
+        todo_texts = [texts[first[k]] for k in todo]
+        ids = tokenizer(todo_texts)
+        writer = cache.ChunkWriter(vec_dir, spec.dim, cache_flush_docs, cache_flush_seconds) if vec_dir else None
+        progress = _Progress(log, len(todo))
+        try:
+            for batch in _plan_batches(ids, batch_size, encoder.exact_length_batches):
+                vecs = encoder.encode([todo_texts[j] for j in batch], [ids[j] for j in batch])
+                batch_keys = [todo[j] for j in batch]
+                found.update(zip(batch_keys, vecs))
+                if writer is not None:
+                    writer.add(batch_keys, vecs)
+                progress.update(len(batch))
+        finally:
+            if writer is not None:
+                writer.flush()  # also on Ctrl-C or an error: keep what was computed
+        encode_seconds = time.perf_counter() - t_enc
+        if vec_dir is not None:
+            cache.compact(vec_dir, log)
+
+    vectors = np.empty((len(texts), spec.dim), dtype=np.float32)
+    for i, key in enumerate(keys):
+        vectors[i] = found[key]
+    seconds = time.perf_counter() - t_start
+    stats = {
+        "computed": len(todo),
+        "reused": len(texts) - len(todo),
+        "backend": backend,
+        "precision": precision,
+        "device": device,
+        "seconds": round(seconds, 3),
+        "docs_per_s": round(len(todo) / encode_seconds, 2) if encode_seconds > 0 else 0.0,
+        "load_seconds": round(load_seconds, 3),
+        "encode_seconds": round(encode_seconds, 3),
+        "threads": threads,
+        "batch_size": batch_size,
+        "max_seq_length": max_seq_length,
+        "model": str(path),
+        "model_id": model_id,
+    }
+    if todo:
+        log.info("embedding: %d computed, %d reused in %.1f s (%.1f abstracts/s while encoding)",
+                 stats["computed"], stats["reused"], seconds, stats["docs_per_s"])
+    return vectors, stats
+
+
+def _check_int(key: str, value, minimum: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ConfigError(f"{key}: expected an integer >= {minimum}, got {value!r}")
+
+
+def _get_encoder(path, spec, backend, precision, max_seq_length, device, threads, cache_dir, model_id):
+    """One loaded encoder per settings per process: tests and repeated calls share the model."""
+    key = (str(path), backend, precision, max_seq_length, device, threads)
+    if key in _ENCODERS and backend == "openvino" and cache_dir is not None:
+        # loaded for another cache dir in this process: still leave this one a usable IR
+        ir_root = pathlib.Path(cache_dir) / "openvino"
+        if not (eb.ir_path(ir_root, model_id) / "model.xml").exists():
+            eb.ir_model(spec, model_id, ir_root, threads)
+    if key not in _ENCODERS:
+        tokenizer = eb.Tokenizer(path, max_seq_length)
+        if backend == "openvino":
+            model_id = model_id or model_identity(path, cache_dir)
+            ir_root = pathlib.Path(cache_dir) / "openvino" if cache_dir is not None else None
+            encoder = eb.OpenVINOEncoder(spec, precision, device, threads, ir_root=ir_root, model_id=model_id)
+        elif backend == "torch":
+            encoder = eb.TorchEncoder(spec, precision, device, threads)
+        else:
+            encoder = eb.SentenceTransformersEncoder(spec, precision, device, threads)
+            encoder.set_max_seq_length(max_seq_length)
+        _ENCODERS[key] = (encoder, tokenizer)
+    return _ENCODERS[key]
+
+
+def _plan_batches(ids: list[list[int]], batch_size: int, exact: bool = True) -> list[list[int]]:
+    """Longest first (the ETA errs on the long side). exact: only texts of the same token length
+    share a batch (no padding, so a vector does not depend on its batch-mates); otherwise
+    length-sorted batches of batch_size with a little padding, as sentence-transformers does."""
+    if not exact:
+        order = sorted(range(len(ids)), key=lambda j: -len(ids[j]))
+        return [order[s:s + batch_size] for s in range(0, len(order), batch_size)]
+    by_length: dict[int, list[int]] = {}
+    for j, row in enumerate(ids):
+        by_length.setdefault(len(row), []).append(j)
+    batches = []
+    for length in sorted(by_length, reverse=True):
+        group = by_length[length]
+        batches += [group[s:s + batch_size] for s in range(0, len(group), batch_size)]
+    return batches
+
+
+class _Progress:
+    """Abstracts/s and ETA in the log every few seconds, so a long stage shows it is alive."""
+
+    def __init__(self, log: logging.Logger, total: int):
+        self.log, self.total, self.done = log, total, 0
+        self.start = self.last = time.perf_counter()
+
+    def update(self, n: int) -> None:
+        self.done += n
+        now = time.perf_counter()
+        if now - self.last >= PROGRESS_SECONDS and self.done < self.total:
+            self.last = now
+            rate = self.done / (now - self.start)
+            eta = (self.total - self.done) / rate if rate > 0 else math.inf
+            self.log.info("embedding: %d/%d computed (%.1f abstracts/s, ETA %.0f s)", self.done, self.total, rate, eta)
