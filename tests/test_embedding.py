@@ -218,7 +218,7 @@ def test_fully_cached_run_loads_no_model(tmp_path, monkeypatch, warm_cache):
     def no_model(*args, **kwargs):
         raise AssertionError("a model was loaded although every text was cached")
 
-    monkeypatch.setattr(E, "_get_encoder", no_model)
+    monkeypatch.setattr(encode, "_get_encoder", no_model)
     again, stats = E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
     assert stats["computed"] == 0 and np.array_equal(again, first)
 

@@ -90,3 +90,21 @@ def load_embeddings(path) -> tuple[list[str], np.ndarray]:
         dim = lengths.pop() if lengths else 0
     vectors = vectors_of(table.column("vector"), dim) if table.num_rows else np.zeros((0, dim), np.float32)
     return table.column("doc_id").to_pylist(), np.ascontiguousarray(vectors)
+
+
+def gather_shards(paths) -> tuple[list[str], np.ndarray, dict]:
+    """Embedding shards (ordered by their number) -> doc_ids, vectors and summed stats; each
+    shard's stats sit beside it as <n>.json."""
+    shards = sorted(paths, key=lambda path: int(pathlib.Path(path).stem))
+    doc_ids, blocks, stats = [], [], {"computed": 0, "reused": 0, "seconds": 0.0}
+    for path in shards:
+        ids, vectors = load_embeddings(path)
+        doc_ids += ids
+        blocks.append(vectors)
+        shard_stats = read_json(pathlib.Path(path).with_suffix(".json"))
+        for key in ("computed", "reused", "seconds"):
+            stats[key] += shard_stats.get(key, 0)
+        for key in ("backend", "precision", "device"):
+            stats.setdefault(key, shard_stats.get(key))
+    stats["shards"] = len(shards)
+    return doc_ids, np.concatenate(blocks), stats

@@ -6,6 +6,9 @@ import logging
 
 import numpy as np
 
+from papertopics.constants import OUTLIER
+from papertopics.params import resolve_clustering
+
 log = logging.getLogger(__name__)
 
 
@@ -108,3 +111,16 @@ def cluster_documents(embeddings: np.ndarray, reduced: np.ndarray, *, method: st
     if note:
         log.warning("%s", note)
     return labels, note
+
+
+def cluster_corpus(embeddings: np.ndarray, reduced: np.ndarray, config: dict, *, threads: int = 1,
+                   use_cuml: bool = False) -> tuple[np.ndarray, dict]:
+    """Labels and results/cluster/params.json: the resolved parameters and what came of them."""
+    resolved = resolve_clustering(config, len(embeddings))
+    log.info("clustering: %s", resolved)
+    labels, note = cluster_documents(embeddings, reduced, method=resolved["method"], hdbscan=resolved["hdbscan"],
+                                     agglomerative=resolved["agglomerative"], threads=threads, use_cuml=use_cuml)
+    resolved["note"] = note
+    resolved["n_clusters"] = int(labels.max() + 1)
+    resolved["n_outliers"] = int((labels == OUTLIER).sum())
+    return labels, resolved

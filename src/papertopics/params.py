@@ -75,3 +75,13 @@ def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:
         "cluster_selection_epsilon": float(hdbscan["cluster_selection_epsilon"]),
     }
 
+
+def resolve_clustering(config: dict, n_documents: int) -> dict:
+    """What clusters a corpus of n documents (config: the clustering, hdbscan and agglomerative
+    sections): results/cluster/params.json before the clusterer adds its outcome."""
+    return {
+        "n_documents": n_documents,
+        "method": resolve_method(config["clustering"], n_documents),
+        "hdbscan": resolve_hdbscan(config["hdbscan"], n_documents),
+        "agglomerative": resolve_agglomerative(config["agglomerative"], n_documents),
+    }

@@ -12,9 +12,10 @@ from typing import Any
 import numpy as np
 from papertopics.cluster import cluster_documents
 from papertopics.config import default_config  # noqa: F401  (re-exported for benchmarks)
-from papertopics.params import resolve_agglomerative, resolve_hdbscan, resolve_method, resolve_umap
+from papertopics.params import resolve_clustering, resolve_umap
 from papertopics.reduce import umap_reduce
 from papertopics.topics import fit_topic_model
+
 
 @dataclass
 class TopicRun:
@@ -29,9 +30,7 @@ def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRu
     """reduce -> cluster -> c-TF-IDF, as the workflow's stages do, with config's random_state."""
     n = len(texts)
     umap = resolve_umap(config["umap"], n)
-    resolved = {"method": resolve_method(config["clustering"], n), "umap": umap,
-                "hdbscan": resolve_hdbscan(config["hdbscan"], n),
-                "agglomerative": resolve_agglomerative(config["agglomerative"], n)}
+    resolved = {**resolve_clustering(config, n), "umap": umap}
     reduced = (vectors if resolved["method"] == "agglomerative"
                else umap_reduce(vectors, random_state=config["random_state"], **umap))
     labels, note = cluster_documents(vectors, reduced, method=resolved["method"],

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+
+from papertopics.params import resolve_umap
 
 
 def umap_reduce(vectors: np.ndarray, *, n_components: int, n_neighbors: int, min_dist: float,
@@ -56,3 +59,18 @@ def gpu_class(module: str, name: str):
     except ImportError as error:
         raise ConfigError(f"clustering.cuml: true needs RAPIDS cuML on a CUDA machine "
                           f"(pip install cuml-cu12); {module} failed to import: {error}") from None
+
+
+def reduce_for_clustering_and_map(doc_ids: list[str], vectors: np.ndarray, umap: dict, *, random_state: int,
+                                  use_cuml: bool = False, log=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """reduced.parquet (doc_id, u0..) for the clusterer and map2d.parquet (doc_id, x, y) for the
+    document map: same neighbours and seed; the map spreads points by umap.map_min_dist."""
+    resolved = resolve_umap(umap, len(doc_ids))
+    if log is not None:
+        log.info("UMAP for clustering: %s", resolved)
+    reduced = umap_reduce(vectors, random_state=random_state, use_cuml=use_cuml, **resolved)
+    table = pd.DataFrame(reduced, columns=[f"u{i}" for i in range(reduced.shape[1])])
+    table.insert(0, "doc_id", doc_ids)
+    coords = umap_reduce(vectors, random_state=random_state, use_cuml=use_cuml,
+                         **{**resolved, "n_components": 2, "min_dist": float(umap["map_min_dist"])})
+    return table, pd.DataFrame({"doc_id": doc_ids, "x": coords[:, 0], "y": coords[:, 1]})

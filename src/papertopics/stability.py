@@ -16,6 +16,7 @@ import pandas as pd
 
 from papertopics.cluster import cluster_documents
 from papertopics.evaluation import stability
+from papertopics.params import resolve_clustering, resolve_method, resolve_umap
 from papertopics.reduce import umap_reduce
 
 log = logging.getLogger(__name__)
@@ -86,3 +87,21 @@ def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, 
     # per_topic is keyed by the reference's labels; evaluation.topic_stability maps them to topics.
     result["reference"] = {"doc_ids": first.tolist(), "labels": [int(x) for x in reference]}
     return result
+
+
+def refit_plan(config: dict, n_documents: int, sample_size: int) -> dict | None:
+    """UMAP settings for the refits, or None where the run clusters the embeddings themselves
+    (small corpora, Ward): then there is nothing to refit."""
+    if resolve_method(config["clustering"], n_documents) == "agglomerative":
+        return None
+    return resolve_umap(config["umap"], min(n_documents, sample_size))
+
+
+def assess_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, refits: pd.DataFrame,
+                     resolved: dict, config: dict, *, random_state: int) -> dict:
+    """seed_stability with the run's clustering; a sampled comparison uses the HDBSCAN sizes
+    `auto` would pick for the sample (config: the hdbscan section and friends)."""
+    n = refits["doc_id"].nunique() if len(refits) else len(doc_ids)
+    hdbscan = resolved["hdbscan"] if n == len(doc_ids) else resolve_clustering(config, n)["hdbscan"]
+    return seed_stability(doc_ids, vectors, labels, refits, random_state=random_state, method=resolved["method"],
+                          hdbscan=hdbscan, agglomerative=resolved["agglomerative"])

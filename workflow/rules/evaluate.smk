@@ -29,7 +29,9 @@ rule assess_stability:
     output:
         stability="results/evaluation/stability.json",
     params:
+        clustering=config["clustering"],
         hdbscan=config["hdbscan"],
+        agglomerative=config["agglomerative"],
         random_state=config["random_state"],
     log:
         "results/logs/assess_stability.log",

@@ -1,16 +1,16 @@
-"""build_corpus: parsed listings -> one table, one row per distinct abstract."""
+"""build_corpus: parsed listings -> one table, one row per distinct abstract.
 
-import json
+Inputs: results/parse/<listing>.parquet. Outputs: results/corpus/corpus.parquet, corpus_stats.json.
+"""
 
 import pandas as pd
 
+from papertopics.artifacts import write_json
 from papertopics.corpus import build_corpus
 from papertopics.scripting import script_run
 
 with script_run(snakemake) as log:
-    frames = [pd.read_parquet(path) for path in snakemake.input]
-    corpus, stats = build_corpus(frames)
+    corpus, stats = build_corpus([pd.read_parquet(path) for path in snakemake.input])
     corpus.to_parquet(snakemake.output.corpus, index=False)
-    with open(snakemake.output.stats, "w", encoding="utf-8") as handle:
-        json.dump(stats, handle, indent=2, sort_keys=True)
+    write_json(snakemake.output.stats, stats)
     log.info("corpus: %s", stats)

@@ -1,11 +1,13 @@
-"""embed_shard: one slice of the corpus -> normalised vectors, reusing the content cache."""
+"""embed_shard: one slice of the corpus -> normalised vectors, reusing the content cache.
 
-import json
+Inputs: corpus. Outputs: results/embed/shards/<n>.parquet (doc_id, vector) and <n>.json (stats).
+"""
+
 from pathlib import Path
 
 import pandas as pd
 
-from papertopics.artifacts import save_embeddings
+from papertopics.artifacts import save_embeddings, write_json
 from papertopics.embed import embed_texts
 from papertopics.scripting import script_run
 
@@ -20,4 +22,4 @@ with script_run(snakemake) as log:
         threads=snakemake.threads, cache_dir=Path(p.cache_dir), log=log,
     )
     save_embeddings(snakemake.output.shard, part["doc_id"].tolist(), vectors)
-    Path(snakemake.output.stats).write_text(json.dumps(stats, indent=2, sort_keys=True))
+    write_json(snakemake.output.stats, stats)

@@ -4,18 +4,11 @@ Inputs: corpus, corpus and embedding stats, embeddings, reduced space, clusterin
 stability.json, document_topics.csv, topics.csv. Outputs: results/metrics.json.
 """
 
-import json
-
 import pandas as pd
 
-from papertopics.artifacts import load_embeddings
+from papertopics.artifacts import load_embeddings, read_json, write_json
 from papertopics.evaluation import build_metrics
 from papertopics.scripting import script_run
-
-
-def read_json(path):
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
 
 
 with script_run(snakemake) as log:
@@ -27,8 +20,7 @@ with script_run(snakemake) as log:
         topics=pd.read_csv(i.topics, keep_default_na=False), vectors=load_embeddings(i.embeddings)[1],
         reduced=pd.read_parquet(i.reduced).drop(columns="doc_id").to_numpy(),
         vectorizer=p.vectorizer, top_n=p.top_n, random_state=p.random_state)
-    with open(snakemake.output.metrics, "w", encoding="utf-8") as handle:
-        json.dump(metrics, handle, indent=2, sort_keys=True)
+    write_json(snakemake.output.metrics, metrics)
     log.info("metrics: %d topics, outliers %.3f, NPMI %s, diversity %s, stability ARI %s",
              metrics["n_topics"], metrics["outlier_share"], metrics["npmi"], metrics["topic_diversity"],
              metrics["stability"]["ari"])

@@ -1,4 +1,7 @@
-"""parse_listing: one listing file -> results/parse/{listing}.parquet."""
+"""parse_listing: one listing file -> results/parse/{listing}.parquet.
+
+Inputs: the listing (text, csv, tsv, json, jsonl). Outputs: one row per abstract, raw and cleaned text.
+"""
 
 from pathlib import Path
 

@@ -1,0 +1,62 @@
+"""The fit_topics stage as one function: BERTopic on the clusters, stable ids, finished tables.
+
+Kept out of topics.py (BERTopic plumbing) and history.py (the snapshot store) because it is
+the one place that knows how the three fit together: the model's topic ids are internal, every
+table a user reads carries the stable id that history.stable_topic_ids gives each topic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from papertopics.history import stable_topic_ids
+from papertopics.identity import TopicSnapshot
+from papertopics.topics import (document_table, fit_topic_model, representative_doc_ids, top_terms, topic_labels,
+                                topics_table)
+
+
+@dataclass
+class FittedTopics:
+    model: Any                # BERTopic, its labels set; its own ids are in topics["model_topic"]
+    topics: pd.DataFrame      # results/topics/topics.csv, sorted by stable id
+    documents: pd.DataFrame   # results/topics/document_topics.csv
+    changes: pd.DataFrame     # results/topics/changes.csv
+    snapshot: TopicSnapshot   # for results/topics/history, written after every output
+    meta: dict
+
+
+def labelling_key(vectorizer: dict, representation: dict) -> str:
+    """Kept labels stay only while the settings that made them are unchanged."""
+    return hashlib.sha256(json.dumps([vectorizer, representation], sort_keys=True).encode()).hexdigest()
+
+
+def fit_topic_tables(corpus: pd.DataFrame, vectors: np.ndarray, clusters: np.ndarray,
+                     previous: tuple[TopicSnapshot, dict] | None, *, vectorizer: dict, representation: dict,
+                     topics: dict) -> FittedTopics:
+    """corpus (doc_id, text, ...) and vectors in the same order, clusters from cluster_documents,
+    previous: history.load_snapshot's answer (None on a first run)."""
+    doc_ids = corpus["doc_id"].tolist()
+    model, assigned = fit_topic_model(corpus["text"].tolist(), vectors, clusters, vectorizer=vectorizer,
+                                      representation=representation, topics=topics)
+    top_n = representation["top_n_words"]
+    labels = topic_labels(model, assigned, representation["label_terms"], top_n)
+    terms = {t: top_terms(model, t, top_n) for t in labels if t != -1}
+    mapping, labels, changes, snapshot, meta = stable_topic_ids(
+        doc_ids, assigned, labels, vectors, previous, labelling_key(vectorizer, representation), terms)
+    stable = np.array([mapping[t] for t in assigned.tolist()])
+    stable_labels = {mapping[t]: label for t, label in labels.items()}
+    model.set_topic_labels(dict(labels))
+
+    representatives = representative_doc_ids(vectors, stable, doc_ids, topics["representative_docs"])
+    table = topics_table(model, assigned, labels, {t: representatives[mapping[t]] for t in labels}, top_n)
+    table.insert(0, "model_topic", table.pop("topic"))
+    table.insert(0, "topic", table["model_topic"].map(mapping))
+    changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
+    return FittedTopics(model, table.sort_values("topic"), document_table(corpus, stable, stable_labels), changes,
+                        snapshot, meta)
