@@ -26,7 +26,7 @@ non-outlier documents only ("kept" columns; flattering for models with many outl
 topics after clustering (papertopics: topics.reduce_outliers: embeddings; plain BERTopic: the same
 model.reduce_outliers(docs, topics, strategy="embeddings", embeddings=vectors)).
 
---selection [--corpus arxiv neurips] runs instead the study of papertopics.selection
+--selection [--corpus arxiv neurips] runs instead the study of bench/selection.py
 (issue 5 item 2): for each main seed s, HDBSCAN sizes from the fixed formula vs chosen by
 choose_hdbscan over the grid 0.5/1/2 x formula, measured on the main reduction and K UMAP refits
 with seeds s+1..s+K; both are then scored on HELD-OUT refits (seeds 1000..1000+H-1, never used to
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[42, 43, 44])
     parser.add_argument("--per-category", type=int, default=1000)
     parser.add_argument("--no-variants", action="store_true")
-    parser.add_argument("--selection", action="store_true", help="formula vs papertopics.selection")
+    parser.add_argument("--selection", action="store_true", help="formula vs bench/selection.py")
     parser.add_argument("--corpus", nargs="+", default=["arxiv", "neurips"], help="with --selection")
     parser.add_argument("--refits", type=int, default=3, help="with --selection: refits used to choose")
     parser.add_argument("--held-out", type=int, default=3, help="with --selection: refits used to score")
@@ -152,12 +152,12 @@ def main() -> None:
 
 
 def choose_for(vectors, config: dict, seed: int, refits: int):
-    """papertopics.selection.choose_hdbscan on the run's own reduction and `refits` UMAP refits
+    """selection.choose_hdbscan (bench/selection.py) on the run's own reduction and `refits` UMAP refits
     (seeds seed+1..seed+refits) of all documents; reductions come from the pipeline's (cached)
     umap_reduce, so the main one is the very reduction model_topics clusters."""
     import papertopics.pipeline as pipeline
     from papertopics.params import resolve_umap
-    from papertopics.selection import choose_hdbscan
+    from selection import choose_hdbscan
 
     umap = resolve_umap(config["umap"], len(vectors))
     reductions = [pipeline.umap_reduce(vectors, random_state=s, **umap) for s in range(seed, seed + refits + 1)]

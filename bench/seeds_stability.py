@@ -16,7 +16,7 @@ the 5 runs, outliers counted as one more label; goal >= 0.8).
 An ARI of 1.0 between two labellings that put every document in the outlier group is trivially
 perfect, so the table also says how many runs found no topic at all.
 
-Then (unless --no-small-corpora) the small-corpus method rule of papertopics.selection.choose_method
+Then (unless --no-small-corpora) the small-corpus method rule of selection.choose_method (bench/selection.py)
 on the seeds and on random NeurIPS 2023 subsamples of 60, 150 and 299 abstracts (numpy seed 0):
 UMAP reductions with random_state 42 (reference) and 43..46 (refits), HDBSCAN sizes chosen over
 the grid, and the method it picks (hdbscan only if its stability ARI >= 0.8 with <= 30% outliers).
@@ -107,7 +107,7 @@ def small_corpora(seed_texts, seed_vectors, seeds) -> None:
     from papertopics.params import resolve_agglomerative, resolve_umap
     from papertopics.pipeline import default_config
     from papertopics.reduce import umap_reduce
-    from papertopics.selection import choose_method
+    from selection import choose_method
 
     from _common_eval import load_neurips
 
@@ -132,7 +132,7 @@ def small_corpora(seed_texts, seed_vectors, seeds) -> None:
                          for r in table),
                      "hdbscan chosen mcs": chosen["min_cluster_size"],
                      "agglomerative topics": int(agg.max()) + 1})
-    print(f"\nsmall-corpus method rule (papertopics.selection.choose_method; reference seed {seeds[0]}, "
+    print(f"\nsmall-corpus method rule (selection.choose_method (bench/selection.py); reference seed {seeds[0]}, "
           f"refits {seeds[1:]}); grid ARI = stability over refits, outliers of the reference run")
     print_table(rows, ["corpus", "N", "picked", "hdbscan chosen mcs", "hdbscan grid mcs:ari/topics/outliers",
                        "agglomerative topics"])

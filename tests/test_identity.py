@@ -1,10 +1,9 @@
 """Topic ids survive reruns; changes.csv says what split, merged, appeared or vanished."""
 
-import numpy as np
 import pandas as pd
 import pytest
 
-from papertopics.identity import TopicSnapshot, apply_mapping, listing_shares, match_topics, topic_changes
+from papertopics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
 
 
 def _docs(groups: dict[int, range]) -> pd.DataFrame:
@@ -132,13 +131,6 @@ def test_snapshot_rejects_duplicate_documents():
     docs = pd.DataFrame({"doc_id": ["a", "a"], "topic": [0, 1]})
     with pytest.raises(ValueError, match="twice"):
         TopicSnapshot.from_documents(docs)
-
-
-def test_listing_shares_sum_to_one_per_listing():
-    docs = pd.DataFrame({"topic": [0, 0, 1, -1], "listings": ["a", "a;b", "b", "b"]})
-    shares = listing_shares(docs)
-    assert shares["a"].to_dict() == {-1: 0.0, 0: 1.0, 1: 0.0}
-    assert shares.sum().to_numpy() == pytest.approx(np.ones(2))
 
 
 def test_top_terms_stand_in_for_missing_centroids():

@@ -1,6 +1,6 @@
 """The report package without a browser: inputs, figures, escaping, files written.
 
-Everything runs on synthetic tables (papertopics.report.sample) or a hand-written BERTopic
+Everything runs on synthetic tables (report_sample) or a hand-written BERTopic
 folder, so no test here needs the pipeline, bertopic or a saved model from a real run.
 """
 
@@ -32,7 +32,7 @@ from papertopics.report.listings import listing_counts, single_listing_topics, v
 from papertopics.report.model_files import read_saved_model
 from papertopics.report.pages import escape_script_json, script_json
 from papertopics.report.render import PAGES, plotly_js_path
-from papertopics.report.sample import HOSTILE_TEXTS, sample_inputs
+from report_sample import HOSTILE_TEXTS, sample_inputs
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
 from papertopics.report.text import first_sentence, headline, plotly_lines, plotly_text, truncate
 

@@ -4,7 +4,7 @@ No extra dependency: Chromium is started with `--remote-debugging-pipe` and spok
 two pipes (file descriptors 3 and 4, NUL-separated JSON), which is what Puppeteer does.
 The tests skip when Chromium is missing (the CI script installs Debian's `chromium`).
 
-Each test opens pages from a report rendered from synthetic tables (papertopics.report.sample),
+Each test opens pages from a report rendered from synthetic tables (report_sample),
 logs every network request, console message and exception, and looks at the DOM. Screenshots
 go to tests/_screenshots/ (git-ignored). Run this file directly to screenshot a report folder:
 
@@ -269,7 +269,7 @@ def browser():
 
 def render(tmp_path_factory, name: str, **kwargs):
     from papertopics.report import render_report
-    from papertopics.report.sample import sample_inputs
+    from report_sample import sample_inputs
 
     inputs = sample_inputs(**kwargs)
     folder = tmp_path_factory.mktemp(name) / "report"
@@ -464,7 +464,7 @@ def test_document_map_opens_a_topic_or_a_document_from_the_address(browser, smal
 
 @pytest.mark.browser
 def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
-    from papertopics.report.sample import HOSTILE_TEXTS
+    from report_sample import HOSTILE_TEXTS
 
     inputs, folder = hostile_report
     documents = inputs.documents
@@ -487,7 +487,7 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
                 assert '<svg onload="window.__pwned=\'listing\'">' in page.evaluate("document.body.innerText")
                 page.screenshot(SCREENSHOTS / "hostile-index.png", full_page=True)
             if name == "changes":
-                from papertopics.report.sample import HOSTILE_VANISHED_LABEL
+                from report_sample import HOSTILE_VANISHED_LABEL
 
                 assert HOSTILE_VANISHED_LABEL in page.evaluate("document.querySelector('tr[data-status=vanished]').innerText")
                 page.screenshot(SCREENSHOTS / "hostile-changes.png", full_page=True)

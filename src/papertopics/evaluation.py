@@ -109,7 +109,39 @@ def npmi_coherence(
     analyze = analyzer if analyzer is not None else default_analyzer(stop_words)
     topics = _top_terms(topic_words, top_n)
 
-    # Term table: one column per distinct token sequence ("Model" and "model" are one term).
+    term_index, comp_index, uni_term, ngram_keys, n_terms = _term_table(topics, analyze, window_size)
+    for topic, words in topics.items():  # a topic lists each term once
+        kept: dict[int, str] = {}
+        for w in words:
+            kept.setdefault(term_index[w], w)
+        topics[topic] = list(kept.values())
+    topic_cols = {
+        topic: np.array([term_index[w] for w in words], dtype=np.int64)
+        for topic, words in topics.items()
+    }
+    documents = [d if isinstance(d, str) else "" for d in documents]  # None / NaN: no text
+    occurrences, co_counts, n_windows = _window_counts(
+        documents, _encoder(analyzer, stop_words, comp_index), topic_cols, uni_term, ngram_keys, n_terms,
+        window_size, window_semantics, batch_docs)
+    per_topic, missing = _topic_scores(topics, topic_cols, occurrences, co_counts, n_windows)
+
+    scored = [v for v in per_topic.values() if v is not None]
+    return {
+        "mean": float(np.mean(scored)) if scored else None,
+        "per_topic": per_topic,
+        "missing_terms": missing,
+        "n_windows": int(n_windows),
+        "window_size": window_size,
+        "top_n": top_n,
+        "window_semantics": window_semantics,
+    }
+
+
+def _term_table(topics: dict[int, list[str]], analyze, window_size: int):
+    """Columns for the counts: one per distinct token sequence ("Model" and "model" are one
+    term). Returns term_index (term -> column), comp_index (token -> code), uni_term (code ->
+    unigram column or -1), ngram_keys (n -> sorted integer keys of n-token terms, columns), and
+    the number of columns."""
     term_index: dict[str, int] = {}
     tuple_index: dict[tuple[str, ...], int] = {}
     term_tokens: list[tuple[str, ...]] = []
@@ -147,22 +179,16 @@ def npmi_coherence(
         ids = np.array([t for _, t in pairs], dtype=np.int64)
         order = np.argsort(keys, kind="stable")
         ngram_keys[n] = (keys[order], ids[order])
+    return term_index, comp_index, uni_term, ngram_keys, n_terms
 
-    for topic, words in topics.items():  # a topic lists each term once
-        kept: dict[int, str] = {}
-        for w in words:
-            kept.setdefault(term_index[w], w)
-        topics[topic] = list(kept.values())
-    topic_cols = {
-        topic: np.array([term_index[w] for w in words], dtype=np.int64)
-        for topic, words in topics.items()
-    }
+
+def _window_counts(documents, encode, topic_cols, uni_term, ngram_keys, n_terms, window_size, window_semantics,
+                   batch_docs):
+    """Windows holding each term, each topic's term x term co-occurrence windows, and the number
+    of windows, counted batch by batch so memory stays flat on large corpora."""
     occurrences = np.zeros(n_terms, dtype=np.int64)
     co_counts = {topic: np.zeros((len(c), len(c)), dtype=np.int64) for topic, c in topic_cols.items()}
     n_windows = 0
-
-    documents = [d if isinstance(d, str) else "" for d in documents]  # None / NaN: no text
-    encode = _encoder(analyzer, stop_words, comp_index)
     for start in range(0, len(documents), max(batch_docs, 1)):
         codes, lengths = encode(documents[start : start + batch_docs])
         windows, batch_windows = _window_term_matrix(
@@ -176,7 +202,11 @@ def npmi_coherence(
         for topic, cols in topic_cols.items():
             if len(cols) > 1:
                 co_counts[topic] += gram[cols][:, cols].toarray()
+    return occurrences, co_counts, n_windows
 
+
+def _topic_scores(topics, topic_cols, occurrences, co_counts, n_windows):
+    """Mean NPMI over each topic's pairs of known terms; terms never seen are reported missing."""
     per_topic: dict[int, float | None] = {}
     missing: dict[int, list[str]] = {}
     for topic, cols in topic_cols.items():
@@ -194,17 +224,7 @@ def npmi_coherence(
             npmi = np.log(p_joint / np.outer(p_single, p_single)) / -np.log(p_joint)
         off = ~np.eye(len(p_single), dtype=bool)
         per_topic[topic] = float(npmi[off].mean())
-
-    scored = [v for v in per_topic.values() if v is not None]
-    return {
-        "mean": float(np.mean(scored)) if scored else None,
-        "per_topic": per_topic,
-        "missing_terms": missing,
-        "n_windows": int(n_windows),
-        "window_size": window_size,
-        "top_n": top_n,
-        "window_semantics": window_semantics,
-    }
+    return per_topic, missing
 
 
 def _encoder(analyzer, stop_words, comp_index: dict[str, int]):

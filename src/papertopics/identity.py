@@ -304,14 +304,3 @@ def topic_changes(prev: TopicSnapshot | pd.DataFrame, new: TopicSnapshot | pd.Da
         })
     return pd.DataFrame(rows, columns=["topic", "status", "label", "prev_size", "new_size",
                                        "prev_share", "new_share", "from_topics", "to_topics"])
-
-
-def listing_shares(documents: pd.DataFrame, *, listings_col: str = "listings") -> pd.DataFrame:
-    """Share of each listing's documents per topic (rows: topic, columns: listing), so the report
-    can say which topics a listing is about; ``listings`` is the corpus's ';'-joined column."""
-    pairs = documents[["topic", listings_col]].copy()
-    pairs[listings_col] = pairs[listings_col].astype(str).str.split(";")
-    pairs = pairs.explode(listings_col)
-    table = pd.crosstab(pairs["topic"].astype(int), pairs[listings_col], normalize="columns")
-    table.columns.name = None
-    return table

@@ -13,7 +13,7 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"
 
 
 @contextlib.contextmanager
-def script_run(snakemake, name: str | None = None):
+def script_run(snakemake):
     """Log to the rule's log file and stderr; turn a PapertopicsError into one line and exit 1.
 
     Snakemake deletes the outputs of a failed job, so nothing half-written survives.
@@ -32,7 +32,7 @@ def script_run(snakemake, name: str | None = None):
         force=True,
     )
     logging.captureWarnings(True)
-    log = logging.getLogger(name or snakemake.rule)
+    log = logging.getLogger(snakemake.rule)
     try:
         yield log
     except PapertopicsError as error:

@@ -183,3 +183,14 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
     for asset in copy_assets(out_dir):
         written[asset.name] = asset
     return written
+
+
+def write_report(inputs: ReportInputs, expected: list[str], bundle: str | Path) -> dict[str, Path]:
+    """render_report into the folder of the expected files, checked complete, then hard-linked
+    into the bundle folder that `snakemake --report` embeds."""
+    out_dir = Path(expected[0]).parent
+    written = render_report(inputs, out_dir)
+    missing = {Path(path).resolve() for path in expected} - {path.resolve() for path in written.values()}
+    assert not missing, f"render_report did not write {sorted(map(str, missing))}"
+    link_folder(written.values(), bundle)
+    return written

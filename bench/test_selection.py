@@ -1,4 +1,4 @@
-"""papertopics.selection: the data-driven `auto` for HDBSCAN sizes and the small-corpus method,
+"""bench/selection.py: the data-driven `auto` for HDBSCAN sizes and the small-corpus method,
 on synthetic reductions whose answer is known (fast: HDBSCAN on a few hundred 5-D points)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from papertopics.selection import (candidate_grid, choose_hdbscan, choose_method, measure, pick)
+from selection import (candidate_grid, choose_hdbscan, choose_method, measure, pick)
 
 HDBSCAN_AUTO = {"min_cluster_size": "auto", "min_samples": "auto", "cluster_selection_method": "eom",
                 "cluster_selection_epsilon": 0.0}
@@ -87,7 +87,7 @@ def test_a_sample_measures_with_sizes_scaled_to_its_density():
 
 
 def test_sample_scaling_also_scales_a_size_cap():
-    from papertopics.selection import _scaled
+    from selection import _scaled
 
     params = {"min_cluster_size": 90, "min_samples": 18, "max_cluster_size": 3000}
     assert _scaled(params, 0.1) == {"min_cluster_size": 9, "min_samples": 2, "max_cluster_size": 300}
