@@ -216,6 +216,42 @@ def _ids_text(ids) -> str:
     return ";".join(str(i) for i in sorted(set(ids)))
 
 
+def _change_labels(prev, new, mapping: Mapping[int, int]) -> dict[int, str]:
+    """Stable id -> label from the snapshots given; previous labels win (continued topics keep theirs)."""
+    labels: dict[int, str] = {}
+    for snap in (new, prev):
+        if isinstance(snap, TopicSnapshot) and "label" in snap.topics.columns:
+            ids = snap.topics["topic"].astype(int)
+            if snap is new:
+                ids = ids.map(lambda t: mapping.get(t, t))
+            labels.update({t: lab for t, lab in zip(ids, snap.topics["label"]) if isinstance(lab, str) and lab})
+    labels.setdefault(OUTLIER, "outliers")
+    return labels
+
+
+def _merges_and_splits(flows: pd.DataFrame, prev_ids: set, new_ids: set,
+                       new_size: pd.Series) -> tuple[dict[int, int], dict[int, int]]:
+    """merged_into (absorbed previous topic -> the topic it mostly went to) and split_from
+    (fresh topic -> the previous topic most of its carried-over members came from)."""
+    merged_into: dict[int, int] = {}
+    split_from: dict[int, int] = {}
+    for p in prev_ids - new_ids - {OUTLIER}:
+        if p not in flows.index:
+            continue
+        row = flows.loc[p].drop(OUTLIER, errors="ignore")
+        total = flows.loc[p].sum()
+        if len(row) and total and row.max() >= MOSTLY * total:
+            merged_into[p] = int(row.idxmax())
+    for n in new_ids - prev_ids - {OUTLIER}:
+        if n not in flows.columns:
+            continue
+        col = flows[n].drop(OUTLIER, errors="ignore")
+        carried = flows[n].sum()
+        if len(col) and carried >= MIN_CARRIED * new_size[n] and col.max() >= MOSTLY * carried:
+            split_from[n] = int(col.idxmax())
+    return merged_into, split_from
+
+
 def topic_changes(prev: TopicSnapshot | pd.DataFrame, new: TopicSnapshot | pd.DataFrame,
                   mapping: Mapping[int, int]) -> pd.DataFrame:
     """One row per topic of either run (stable ids, -1 included) for results/topics/changes.csv.
@@ -232,15 +268,7 @@ def topic_changes(prev: TopicSnapshot | pd.DataFrame, new: TopicSnapshot | pd.Da
     prev_docs = prev.documents if isinstance(prev, TopicSnapshot) else prev
     new_docs = (new.documents if isinstance(new, TopicSnapshot) else new).copy()
     new_docs["topic"] = new_docs["topic"].astype(int).map(lambda t: mapping.get(t, t))
-    labels: dict[int, str] = {}
-    for snap in (new, prev):  # previous labels win: continued topics keep theirs
-        if isinstance(snap, TopicSnapshot) and "label" in snap.topics.columns:
-            ids = snap.topics["topic"].astype(int)
-            if snap is new:
-                ids = ids.map(lambda t: mapping.get(t, t))
-            labels.update({t: lab for t, lab in zip(ids, snap.topics["label"]) if isinstance(lab, str) and lab})
-    labels.setdefault(OUTLIER, "outliers")
-
+    labels = _change_labels(prev, new, mapping)
     prev_size = prev_docs["topic"].astype(int).value_counts()
     new_size = new_docs["topic"].value_counts()
     n_prev, n_new = max(len(prev_docs), 1), max(len(new_docs), 1)
@@ -250,24 +278,7 @@ def topic_changes(prev: TopicSnapshot | pd.DataFrame, new: TopicSnapshot | pd.Da
 
     draws_from: dict[int, set[int]] = {t: set() for t in prev_ids | new_ids}
     goes_to: dict[int, set[int]] = {t: set() for t in prev_ids | new_ids}
-    merged_into: dict[int, int] = {}
-    split_from: dict[int, int] = {}
-    # Absorbed: a previous topic that does not continue, most of whose shared docs went to one topic.
-    for p in prev_ids - new_ids - {OUTLIER}:
-        if p not in flows.index:
-            continue
-        row = flows.loc[p].drop(OUTLIER, errors="ignore")
-        total = flows.loc[p].sum()
-        if len(row) and total and row.max() >= MOSTLY * total:
-            merged_into[p] = int(row.idxmax())
-    # Split off: a fresh topic whose carried-over members are mostly from one previous topic.
-    for n in new_ids - prev_ids - {OUTLIER}:
-        if n not in flows.columns:
-            continue
-        col = flows[n].drop(OUTLIER, errors="ignore")
-        carried = flows[n].sum()
-        if len(col) and carried >= MIN_CARRIED * new_size[n] and col.max() >= MOSTLY * carried:
-            split_from[n] = int(col.idxmax())
+    merged_into, split_from = _merges_and_splits(flows, prev_ids, new_ids, new_size)
     for p, n in merged_into.items():
         goes_to[p].add(n)
         draws_from[n].update({p} | ({n} if n in prev_ids else set()))

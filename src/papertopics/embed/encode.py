@@ -45,15 +45,7 @@ def embed_texts(
     """
     t_start = time.perf_counter()
     log = log or _LOG
-    _check_int("embedding.batch_size", batch_size, 1)
-    _check_int("embedding.max_seq_length", max_seq_length, 1)
-    if threads is not None:
-        _check_int("embedding.threads", threads, 1)
-    texts = list(texts)
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise TypeError(f"texts[{i}] is {type(text).__name__}, expected str")
-
+    texts = _checked(texts, batch_size, max_seq_length, threads)
     path = resolve_model_path(model)
     spec = model_spec(path)
     if max_seq_length > spec.max_positions:
@@ -69,9 +61,7 @@ def embed_texts(
     for i, key in enumerate(keys):
         first.setdefault(key, i)
 
-    model_id = None
-    vec_dir = None
-    found: dict[str, np.ndarray] = {}
+    model_id, vec_dir, found = None, None, {}
     if cache_dir is not None:
         cache_dir = pathlib.Path(cache_dir)
         model_id = model_identity(path, cache_dir)
@@ -91,21 +81,8 @@ def embed_texts(
                                           cache_dir, model_id)
         load_seconds = time.perf_counter() - t_load
         t_enc = time.perf_counter()
-        todo_texts = [texts[first[k]] for k in todo]
-        ids = tokenizer(todo_texts)
         writer = cache.ChunkWriter(vec_dir, spec.dim, cache_flush_docs, cache_flush_seconds) if vec_dir else None
-        progress = _Progress(log, len(todo))
-        try:
-            for batch in _plan_batches(ids, batch_size, encoder.exact_length_batches):
-                vecs = encoder.encode([todo_texts[j] for j in batch], [ids[j] for j in batch])
-                batch_keys = [todo[j] for j in batch]
-                found.update(zip(batch_keys, vecs))
-                if writer is not None:
-                    writer.add(batch_keys, vecs)
-                progress.update(len(batch))
-        finally:
-            if writer is not None:
-                writer.flush()  # also on Ctrl-C or an error: keep what was computed
+        found.update(_encode(todo, [texts[first[k]] for k in todo], encoder, tokenizer, batch_size, writer, log))
         encode_seconds = time.perf_counter() - t_enc
         if vec_dir is not None:
             cache.compact(vec_dir, log)
@@ -115,25 +92,50 @@ def embed_texts(
         vectors[i] = found[key]
     seconds = time.perf_counter() - t_start
     stats = {
-        "computed": len(todo),
-        "reused": len(texts) - len(todo),
-        "backend": backend,
-        "precision": precision,
-        "device": device,
+        "computed": len(todo), "reused": len(texts) - len(todo),
+        "backend": backend, "precision": precision, "device": device,
         "seconds": round(seconds, 3),
         "docs_per_s": round(len(todo) / encode_seconds, 2) if encode_seconds > 0 else 0.0,
-        "load_seconds": round(load_seconds, 3),
-        "encode_seconds": round(encode_seconds, 3),
-        "threads": threads,
-        "batch_size": batch_size,
-        "max_seq_length": max_seq_length,
-        "model": str(path),
-        "model_id": model_id,
+        "load_seconds": round(load_seconds, 3), "encode_seconds": round(encode_seconds, 3),
+        "threads": threads, "batch_size": batch_size, "max_seq_length": max_seq_length,
+        "model": str(path), "model_id": model_id,
     }
     if todo:
         log.info("embedding: %d computed, %d reused in %.1f s (%.1f abstracts/s while encoding)",
                  stats["computed"], stats["reused"], seconds, stats["docs_per_s"])
     return vectors, stats
+
+
+def _checked(texts, batch_size: int, max_seq_length: int, threads: int | None) -> list[str]:
+    """The texts as a list, once the settings and every text are known to be usable."""
+    _check_int("embedding.batch_size", batch_size, 1)
+    _check_int("embedding.max_seq_length", max_seq_length, 1)
+    if threads is not None:
+        _check_int("embedding.threads", threads, 1)
+    texts = list(texts)
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"texts[{i}] is {type(text).__name__}, expected str")
+    return texts
+
+
+def _encode(keys: list[str], texts: list[str], encoder, tokenizer, batch_size: int, writer, log) -> dict:
+    """key -> vector for texts not in the cache; each batch goes to the cache writer as it is done."""
+    found: dict[str, np.ndarray] = {}
+    ids = tokenizer(texts)
+    progress = _Progress(log, len(keys))
+    try:
+        for batch in _plan_batches(ids, batch_size, encoder.exact_length_batches):
+            vecs = encoder.encode([texts[j] for j in batch], [ids[j] for j in batch])
+            batch_keys = [keys[j] for j in batch]
+            found.update(zip(batch_keys, vecs))
+            if writer is not None:
+                writer.add(batch_keys, vecs)
+            progress.update(len(batch))
+    finally:
+        if writer is not None:
+            writer.flush()  # also on Ctrl-C or an error: keep what was computed
+    return found
 
 
 def _check_int(key: str, value, minimum: int) -> None:
