@@ -108,22 +108,16 @@ def _separated(n_per=20, seed=0):
     return vectors.astype(np.float32), reduced.astype(np.float32)
 
 
-def test_silhouette_uses_the_embeddings_where_ward_clustered_them():
+@pytest.mark.parametrize("method, space", [("agglomerative", "embeddings"), ("hdbscan", "umap")])
+def test_silhouette_is_measured_where_the_clusterer_worked(method, space):
+    """Ward clusters the embeddings, HDBSCAN the UMAP space: silhouette follows (bug 2)."""
     clusters = [0] * 20 + [1] * 20 + [2] * 20
     corpus, documents, topics, stability = _inputs(clusters, {0: 0, 1: 1, 2: 2})
-    vectors, reduced = _separated()
-    ward = _metrics(corpus, documents, topics, stability, method="agglomerative", vectors=vectors, reduced=reduced)
-    assert ward["silhouette"] > 0.9
-    assert ward["silhouette_space"] == "embeddings"
-
-
-def test_silhouette_uses_the_umap_space_where_hdbscan_clustered():
-    clusters = [0] * 20 + [1] * 20 + [2] * 20
-    corpus, documents, topics, stability = _inputs(clusters, {0: 0, 1: 1, 2: 2})
-    vectors, reduced = _separated()
-    hdb = _metrics(corpus, documents, topics, stability, method="hdbscan", vectors=reduced, reduced=vectors)
-    assert hdb["silhouette"] > 0.9
-    assert hdb["silhouette_space"] == "umap"
+    separated, mixed = _separated()
+    vectors, reduced = (separated, mixed) if space == "embeddings" else (mixed, separated)
+    metrics = _metrics(corpus, documents, topics, stability, method=method, vectors=vectors, reduced=reduced)
+    assert metrics["silhouette"] > 0.9
+    assert metrics["silhouette_space"] == space
 
 
 def test_seed_stability_returns_the_reference_it_scored():
