@@ -130,3 +130,24 @@ def test_a_cap_that_shatters_a_cluster_into_outliers_is_dropped():
     labels, _ = cluster_documents(points, points, method="hdbscan", hdbscan=params,
                                   agglomerative={"min_cluster_size": 3})
     assert np.bincount(labels[labels >= 0]).tolist() == [400, 100]
+
+
+def test_map_min_dist_reaches_only_the_document_map(monkeypatch):
+    """umap.map_min_dist (was a hard-coded 0.1 in reduce_embeddings.py) spreads the 2-D map;
+    the clusterer's reduction keeps umap.min_dist."""
+    from papertopics import reduce
+
+    calls = []
+
+    def fake_umap(vectors, **kwargs):
+        calls.append(kwargs)
+        return np.zeros((len(vectors), kwargs["n_components"]), dtype=np.float32)
+
+    monkeypatch.setattr(reduce, "umap_reduce", fake_umap)
+    points, _ = blobs([30, 30])
+    umap = {**DEFAULTS["umap"], "map_min_dist": 0.35}
+    reduced, map2d = reduce.reduce_for_clustering_and_map([f"d{i}" for i in range(60)], points, umap, random_state=7)
+    assert [c["min_dist"] for c in calls] == [0.0, 0.35]
+    assert [c["n_components"] for c in calls] == [5, 2] and {c["random_state"] for c in calls} == {7}
+    assert list(reduced.columns) == ["doc_id", "u0", "u1", "u2", "u3", "u4"]
+    assert list(map2d.columns) == ["doc_id", "x", "y"] and len(map2d) == 60
