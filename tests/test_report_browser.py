@@ -27,13 +27,14 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
+from papertopics.constants import REPORT_PAGES as PAGE_NAMES
+
 REPO = Path(__file__).resolve().parents[1]
 SCREENSHOTS = REPO / "tests" / "_screenshots"
 CHROMIUM = os.environ.get("PAPERTOPICS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars"]
-from papertopics.constants import REPORT_PAGES as PAGE_NAMES  # noqa: E402
 NO_PLOTLY = ("index", "changes")  # pages of tables only: they never load plotly.js
 LOAD_BUDGET_S = 3.0
 # Seconds from navigation start to "figures drawn", per report and page; checked by the last test.
