@@ -6,9 +6,8 @@ from snakemake.utils import min_version
 min_version("9.0")
 
 
-configfile: "config.yaml"
-
-
+# config.yaml of the working directory (--directory) is loaded in common.smk, so that a
+# syntax error names the file and line and `--configfile` of the same file is not read twice.
 include: "workflow/rules/common.smk"
 include: "workflow/rules/parse.smk"
 include: "workflow/rules/corpus.smk"

@@ -28,8 +28,7 @@ def snakemake_env() -> dict[str, str]:
 
 def run_snakemake(workdir: Path, *args: str, check: bool = True, timeout: int = 900) -> subprocess.CompletedProcess:
     """Run the repo's Snakefile on a corpus folder, as `snakemake --directory DIR` would."""
-    command = [*SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-               "--configfile", str(workdir / "config.yaml"), *args]
+    command = [*SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir), *args]
     result = subprocess.run(command, cwd=workdir, env=snakemake_env(), capture_output=True,
                             text=True, timeout=timeout)
     if check and result.returncode != 0:

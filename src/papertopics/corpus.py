@@ -63,8 +63,10 @@ def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
     }
     if len(corpus) < 2:
         shown = ", ".join(names) if names else "none"
+        merged = (f", after merging {n_rows} records that are the same abstract (equal once case,"
+                  f" spacing and punctuation are ignored)" if n_rows > len(corpus) else "")
         raise CorpusTooSmallError(
             f"the corpus has {len(corpus)} document{'s' if len(corpus) != 1 else ''} "
-            f"(listings: {shown}); topic modelling needs at least 2"
+            f"(listings: {shown}){merged}; topic modelling needs at least 2"
         )
     return corpus, stats

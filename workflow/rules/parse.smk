@@ -7,6 +7,10 @@ rule parse_listing:
     params:
         spec=listing_spec,
         max_chars=config["parse"]["max_chars"],
+        # the file's content: an edit with an older mtime (cp -p, rsync -a, unzip) reruns too
+        content=listing_content,
+        # an English-only model gets a warning for a listing in another script
+        embedding_model=config["embedding"]["model"],
     log:
         "results/logs/parse_listing/{listing}.log",
     benchmark:
