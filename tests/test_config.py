@@ -36,7 +36,7 @@ def test_shipped_config_is_valid_and_matches_the_schema_defaults():
     ({"umap": {"metric": "foo"}}, "config: umap.metric: expected one of 'cosine', 'euclidean'"),
     ({"umap": {"min_dist": 5}}, "config: umap.min_dist: 5 is greater than the maximum of 1 (UMAP needs min_dist <= spread (1.0))"),
     ({"vectorizer": {"ngram_range": [2, 1]}}, "config: vectorizer.ngram_range: [2, 1] has its lower bound above its upper; use [1, 2]"),
-    ({"random_state": 99999999999999999999}, "config: random_state: 99999999999999999999 is greater than the maximum of 2147483647"),
+    ({"random_state": 99999999999999999999}, "config: random_state: 99999999999999999999 is greater than the maximum of 2147483647 (numpy and UMAP seeds must fit in 32 bits, and stability refits add up to 50)"),
     ({"listings": [{"path": "a.txt", "name": "papers {v2}"}]}, "config: listings[0].name: 'papers {v2}' may not contain '/', '\\', ';' or braces"),
 ])
 def test_violations_name_the_key_and_what_was_expected(extra, message):
