@@ -1,97 +1,218 @@
-"""Document map: every document a point at its 2-D UMAP position, coloured by topic.
+"""Document map: every document a point at its 2-D UMAP position, coloured by topic, named like a map.
 
-The figure carries only what Plotly draws (coordinates, escaped hover text, the row index as
-`customdata`); `document_payload` carries the text the page's script searches and shows in
-the side panel, raw, to be set with `textContent` only.
+What the page needs at once is small and packed: coordinates as base64 Float32 arrays, topic
+and chunk ids, one headline per document (for the tooltip), the names and anchors of the topics
+and regions. The abstracts, metadata and similar papers sit in `data/docs-<k>.js` files (gzip,
+base64), a few per topic, which the page loads with `<script>` tags when a document is opened
+or a search needs them (`<script>` works on `file://`, `fetch` does not). Text reaches the page
+only through `textContent`; Plotly draws no listing text (the tooltip is the page's own).
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
+import json
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from scipy.cluster.hierarchy import fcluster, linkage
 
 from papertopics.report.colors import topic_color
 from papertopics.report.inputs import split_listings
-from papertopics.report.text import headline, plotly_lines, plotly_text, short_label
+from papertopics.report.text import headline, truncate
 
 # Above this many points the map uses WebGL (scattergl); SVG stays crisper for small corpora.
 WEBGL_THRESHOLD = 1000
+# Documents per data file: a click loads one file, so a file stays small whatever the topic size.
+CHUNK_DOCUMENTS = 1500
+CHUNK_FOLDER = "data"
+# Zoomed out, the map names regions: about this many (the hierarchy's cut, or derived here).
+REGIONS_MIN, REGIONS_MAX = 6, 15
 
 
 def document_headlines(documents: pd.DataFrame, max_chars: int = 200) -> list[str]:
     return [headline(title, text, max_chars) for title, text in zip(documents["title"], documents["text"])]
 
 
-def hover_texts(documents: pd.DataFrame, labels: dict[int, str], max_chars: int) -> list[str]:
-    """Escaped, wrapped tooltip per document: headline, listing(s), topic."""
-    texts = []
-    for head, cell, topic in zip(document_headlines(documents, max_chars), documents["listings"], documents["topic"]):
-        listing = ", ".join(split_listings(cell))
-        texts.append(f"<b>{plotly_lines(head, 70)}</b><br>"
-                     f"listing: {plotly_text(listing)}<br>"
-                     f"topic: {plotly_text(short_label(int(topic), labels.get(int(topic), ''), 70))}")
-    return texts
+def packed(values: np.ndarray, dtype: str) -> str:
+    """A numeric array as base64 of its little-endian bytes (read with a JS typed array)."""
+    return base64.b64encode(np.ascontiguousarray(values, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()).decode("ascii")
+
+
+def chunk_of_rows(topics: np.ndarray, size: int = CHUNK_DOCUMENTS) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Rows grouped by topic, each group cut into files of at most `size` documents."""
+    chunk = np.zeros(len(topics), dtype=np.int64)
+    groups: list[np.ndarray] = []
+    for topic in np.unique(topics):
+        rows = np.flatnonzero(topics == topic)
+        for start in range(0, len(rows), size):
+            part = rows[start:start + size]
+            chunk[part] = len(groups)
+            groups.append(part)
+    return chunk, groups
+
+
+def topic_anchors(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame) -> pd.DataFrame:
+    """Where each topic's name goes: the median of its (core) points, so a few strays do not pull it."""
+    frame = pd.DataFrame({"topic": documents["topic"].to_numpy(), "x": map2d["x"].to_numpy(dtype=float),
+                          "y": map2d["y"].to_numpy(dtype=float)})
+    if "assignment" in documents.columns:
+        core = documents["assignment"].isin(["core", ""]).to_numpy()
+        has_core = frame[core].groupby("topic").size()
+        frame = frame[core | ~frame["topic"].isin(has_core.index).to_numpy()]
+    anchors = frame.groupby("topic")[["x", "y"]].median()
+    table = topics[topics["topic"] >= 0][["topic", "label", "size"]].copy()
+    table = table[table["topic"].isin(anchors.index)]
+    table["x"] = anchors.loc[table["topic"], "x"].to_numpy()
+    table["y"] = anchors.loc[table["topic"], "y"].to_numpy()
+    return table.reset_index(drop=True)
+
+
+def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int, int], pd.DataFrame]:
+    """{topic: region} and one row per region (region, label, x, y, size).
+
+    From topics.csv's `region`/`region_label` (the hierarchy's cut) when present; otherwise
+    regions are derived from the topics' positions on the map (Ward linkage of the anchors,
+    6-15 regions, named after their largest topics); a handful of topics are their own regions.
+    """
+    anchors = anchors.sort_values("topic").reset_index(drop=True)
+    if anchors.empty:
+        return {}, pd.DataFrame(columns=["region", "label", "x", "y", "size"])
+    table = topics.set_index("topic")
+    given = "region" in topics.columns and "region_label" in topics.columns
+    if given:
+        region = pd.to_numeric(table.loc[anchors["topic"], "region"], errors="coerce")
+        given = region.notna().all()
+    if given:
+        region_of = dict(zip(anchors["topic"].astype(int), region.astype(int)))
+        names = {int(r): str(l) for r, l in zip(pd.to_numeric(topics["region"], errors="coerce").fillna(-1),
+                                                 topics["region_label"].fillna("").astype(str))}
+    elif len(anchors) <= REGIONS_MAX:
+        region_of = {int(t): i for i, t in enumerate(anchors["topic"])}
+        names = {}
+    else:
+        k = int(np.clip(round(len(anchors) / 4), REGIONS_MIN, REGIONS_MAX))
+        points = anchors[["x", "y"]].to_numpy(dtype=float)
+        cut = fcluster(linkage(points, method="ward"), t=k, criterion="maxclust")
+        region_of = dict(zip(anchors["topic"].astype(int), (cut - 1).astype(int)))
+        names = {}
+    rows = []
+    frame = anchors.assign(region=anchors["topic"].map(region_of))
+    for region, members in frame.groupby("region"):
+        members = members.sort_values("size", ascending=False)
+        weights = members["size"].to_numpy(dtype=float) + 1e-9
+        label = names.get(int(region)) or " / ".join(truncate(l, 28) for l in members["label"].head(2))
+        rows.append({"region": int(region), "label": label, "size": int(members["size"].sum()),
+                     "x": float(np.average(members["x"], weights=weights)),
+                     "y": float(np.average(members["y"], weights=weights))})
+    return region_of, pd.DataFrame(rows)
 
 
 def visualize_documents(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame, *,
-                        max_hover_chars: int = 300, height: int = 720) -> go.Figure:
-    """One trace per topic (outliers first, grey, underneath) plus an empty 'search matches' trace."""
-    labels = dict(zip(topics["topic"].astype(int), topics["label"]))
-    sizes = documents["topic"].value_counts()
-    coords = documents[["doc_id"]].merge(map2d, on="doc_id", how="left")
-    x = np.round(coords["x"].to_numpy(dtype=float), 4)
-    y = np.round(coords["y"].to_numpy(dtype=float), 4)
-    hover = np.array(hover_texts(documents, labels, max_hover_chars), dtype=object)
-    kind = go.Scattergl if len(documents) > WEBGL_THRESHOLD else go.Scatter
-    marker_size = 6 if len(documents) > WEBGL_THRESHOLD else 10
+                        height: int = 720, **_ignored) -> go.Figure:
+    """One empty trace per topic (outliers first, grey, underneath) plus a 'search matches' trace.
+
+    The page script fills the coordinates from the packed arrays of `document_payload`.
+    """
+    webgl = len(documents) > WEBGL_THRESHOLD
+    kind = go.Scattergl if webgl else go.Scatter
+    marker_size = 5 if len(documents) > 20000 else 6 if webgl else 10
+    present = set(documents["topic"].astype(int))
     order = [t for t in topics["topic"].astype(int) if t < 0] + [t for t in topics["topic"].astype(int) if t >= 0]
     figure = go.Figure()
-    topic_array = documents["topic"].to_numpy()
     for topic in order:
-        rows = np.flatnonzero(topic_array == topic)
-        if not len(rows):
+        if topic not in present:
             continue
         outlier = topic < 0
         figure.add_trace(kind(
-            x=x[rows].tolist(), y=y[rows].tolist(), customdata=rows.tolist(), hovertext=hover[rows].tolist(), hoverinfo="text",
-            mode="markers", name=plotly_text(f"{short_label(topic, labels.get(topic, ''), 44)} ({int(sizes.get(topic, 0))})"),
-            legendgroup=str(topic), meta={"topic": int(topic)},
+            x=[], y=[], customdata=[], hoverinfo="none", mode="markers", name=f"topic {topic}",
+            showlegend=False, meta={"topic": int(topic)},
             marker={"size": marker_size - 1 if outlier else marker_size, "color": topic_color(topic),
-                    "opacity": 0.55 if outlier else 0.85,
-                    "line": {"width": 0 if kind is go.Scattergl else 0.5, "color": "#ffffff"}},
+                    "opacity": 0.5 if outlier else 0.85,
+                    "line": {"width": 0 if webgl else 0.5, "color": "#ffffff"}},
         ))
     figure.add_trace(kind(
-        x=[], y=[], customdata=[], hovertext=[], hoverinfo="text", mode="markers",
+        x=[], y=[], customdata=[], hoverinfo="none", mode="markers",
         name="search matches", meta={"topic": None, "role": "matches"}, showlegend=False,
-        marker={"size": marker_size + 6, "color": "rgba(0,0,0,0)",
-                "line": {"width": 2, "color": "#111111"}},
+        marker={"size": marker_size + 6, "color": "rgba(0,0,0,0)", "line": {"width": 2, "color": "#111111"}},
     ))
     figure.update_layout(
-        template="plotly_white", height=height, margin={"l": 10, "r": 10, "t": 36, "b": 10},
+        template="plotly_white", height=height, margin={"l": 6, "r": 6, "t": 6, "b": 6},
         xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x", "scaleratio": 1},
-        legend={"title": {"text": "topics (documents)", "font": {"size": 12}}, "itemsizing": "constant",
-                "font": {"size": 11}, "x": 1.0, "xanchor": "left", "y": 1.0, "yanchor": "top",
-                "bgcolor": "rgba(255,255,255,0.85)"},
-        hoverlabel={"align": "left"}, dragmode="pan", uirevision="keep",
+        showlegend=False, dragmode="pan", uirevision="keep",
     )
     return figure
 
 
-def document_payload(documents: pd.DataFrame, topics: pd.DataFrame, listings: list[str],
-                     extra_columns: list[str]) -> dict:
-    """Raw text for the page script: column arrays (compact), listings as indices."""
+def document_payload(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame,
+                     listings: list[str], display_names: dict[str, str] | None = None, *,
+                     max_hover_chars: int = 300, has_neighbours: bool = False) -> dict:
+    """What the page needs at once (no abstracts): packed arrays and the names on the map."""
+    display_names = display_names or {}
     index = {name: i for i, name in enumerate(listings)}
+    topic_array = documents["topic"].to_numpy(dtype=np.int64)
+    chunk, groups = chunk_of_rows(topic_array)
+    nearest = (documents["assignment"].to_numpy() == "nearest") if "assignment" in documents.columns else None
+    anchors = topic_anchors(documents, map2d, topics)
+    region_of, regions = topic_regions(topics, anchors)
+    topic_list = [{"topic": int(row.topic), "label": str(row.label), "size": int(row.size),
+                   "color": topic_color(int(row.topic)), "region": int(region_of.get(int(row.topic), -1)),
+                   "x": round(float(row.x), 4), "y": round(float(row.y), 4)}
+                  for row in anchors.itertuples()]
+    outliers = topics[topics["topic"] < 0]
+    topic_list += [{"topic": int(t), "label": str(l), "size": int(s), "color": topic_color(int(t)), "region": -1,
+                    "x": None, "y": None} for t, l, s in zip(outliers["topic"], outliers["label"], outliers["size"])
+                   if int(s) > 0]
     return {
+        "n": len(documents),
         "doc_id": documents["doc_id"].tolist(),
-        "headline": document_headlines(documents, 150),
-        "title": documents["title"].tolist(),
-        "text": documents["text"].tolist(),
-        "topic": documents["topic"].astype(int).tolist(),
+        "headline": document_headlines(documents, min(150, max_hover_chars)),
+        "topic": topic_array.tolist(),
+        "x": packed(map2d["x"].to_numpy(dtype=float), "f4"),
+        "y": packed(map2d["y"].to_numpy(dtype=float), "f4"),
+        "nearest": packed(nearest, "u1") if nearest is not None and nearest.any() else None,
+        "chunk": packed(chunk, "u2"),
+        "n_chunks": len(groups),
+        "chunk_folder": CHUNK_FOLDER,
         "listings": [[index[name] for name in split_listings(cell) if name in index] for cell in documents["listings"]],
-        "extra": {column: documents[column].tolist() for column in extra_columns
-                  if documents[column].astype(str).str.len().gt(0).any()},
-        "listing_names": listings,
+        "listing_names": [display_names.get(name, name) for name in listings],
+        "topics": topic_list,
+        "regions": regions.round(4).to_dict("records"),
         "topic_labels": {str(int(t)): label for t, label in zip(topics["topic"], topics["label"])},
         "topic_colors": {str(int(t)): topic_color(int(t)) for t in topics["topic"]},
+        "has_neighbours": bool(has_neighbours),
     }
+
+
+def document_chunks(documents: pd.DataFrame, extra_columns: list[str],
+                    neighbours: pd.DataFrame | None = None) -> list[dict]:
+    """Per data file: its rows, and per row the title, abstract, metadata and similar papers."""
+    chunk, groups = chunk_of_rows(documents["topic"].to_numpy(dtype=np.int64))
+    row_of = pd.Series(np.arange(len(documents)), index=documents["doc_id"].to_numpy())
+    similar: dict[int, list] = {}
+    if neighbours is not None and len(neighbours):
+        rows = row_of.loc[neighbours["doc_id"]].to_numpy()
+        others = row_of.loc[neighbours["neighbour_id"]].to_numpy()
+        sims = np.round(neighbours["similarity"].to_numpy(dtype=float), 3)
+        for row, other, sim in zip(rows.tolist(), others.tolist(), sims.tolist()):
+            similar.setdefault(row, []).append([other, sim])
+    columns = [column for column in extra_columns if documents[column].astype(str).str.len().gt(0).any()]
+    title, text = documents["title"].tolist(), documents["text"].tolist()
+    extra = {column: documents[column].tolist() for column in columns}
+    out = []
+    for rows in groups:
+        rows = rows.tolist()
+        out.append({"rows": rows, "title": [title[r] for r in rows], "text": [text[r] for r in rows],
+                    "extra": {column: [values[r] for r in rows] for column, values in extra.items()},
+                    "similar": [similar.get(r, []) for r in rows]})
+    return out
+
+
+def chunk_script(index: int, chunk: dict) -> str:
+    """A data file: one call with the chunk's JSON, gzip-compressed and base64 (no text as code)."""
+    raw = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    data = base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
+    return f'papertopicsChunk({int(index)},"{data}");\n'
+

@@ -18,6 +18,10 @@ from papertopics.report.model_files import TopicVectors, read_saved_model, vecto
 
 DOCUMENT_COLUMNS = ("doc_id", "listings", "topic", "topic_label", "title", "text")
 TOPIC_COLUMNS = ("topic", "label", "size", "top_terms", "representative_doc_ids")
+# Optional columns of document_topics.csv with a meaning of their own (not metadata to show):
+# how a document got its topic (core | nearest | outlier) and how sure that is.
+ASSIGNMENT_COLUMNS = ("assignment", "confidence")
+NEIGHBOUR_COLUMNS = ("doc_id", "rank", "neighbour_id", "similarity")
 CHANGE_COLUMNS = ("topic", "status", "label", "prev_size", "new_size", "prev_share", "new_share",
                   "from_topics", "to_topics")
 
@@ -37,6 +41,8 @@ class ReportInputs:
     title: str | None = None
     max_hover_chars: int = 300
     changes: pd.DataFrame | None = None  # CHANGE_COLUMNS (results/topics/changes.csv); None: not known
+    listing_titles: dict[str, str] = field(default_factory=dict)  # name -> header line of the listing file
+    neighbours: pd.DataFrame | None = None  # NEIGHBOUR_COLUMNS (results/topics/neighbours.csv)
 
     def __post_init__(self):
         self.documents = normalise_documents(self.documents)
@@ -47,14 +53,44 @@ class ReportInputs:
             self.changes = normalise_changes(self.changes)
         seen = [name for cell in self.documents["listings"] for name in split_listings(cell)]
         self.listings = list(dict.fromkeys([*map(str, self.listings or []), *seen]))
+        if self.neighbours is not None:
+            self.neighbours = normalise_neighbours(self.neighbours, self.documents)
+        self.listing_titles = {str(name): " ".join(str(title).split())
+                               for name, title in (self.listing_titles or {}).items() if str(title).strip()}
         if self.vectors is None:
             self.vectors = vectors_from_documents(self.documents, self.topics)
         if not self.title:
-            self.title = "Topics of " + ", ".join(self.listings) if self.listings else "Topic report"
+            self.title = report_title(self.listings, self.listing_titles)
 
     @property
     def extra_columns(self) -> list[str]:
-        return [column for column in self.documents.columns if column not in DOCUMENT_COLUMNS]
+        return [column for column in self.documents.columns
+                if column not in DOCUMENT_COLUMNS and column not in ASSIGNMENT_COLUMNS]
+
+    def display_names(self) -> dict[str, str]:
+        """What a listing is called on screen: its header line where it has one (the file name
+        in brackets when several listings share that header), else its name."""
+        return display_names(self.listings, self.listing_titles)
+
+
+def display_names(listings: list[str], titles: dict[str, str]) -> dict[str, str]:
+    shared = pd.Series([titles.get(name, "") for name in listings]).value_counts()
+    names = {}
+    for name in listings:
+        title = titles.get(name, "")
+        names[name] = (title if title and shared.get(title, 0) == 1
+                       else f"{title} ({name})" if title else name)
+    return names
+
+
+def report_title(listings: list[str], titles: dict[str, str]) -> str:
+    """The listings' distinct headers joined (a listing without one by its name)."""
+    shown = list(dict.fromkeys(titles.get(name) or name for name in listings))
+    if not shown:
+        return "Topic report"
+    if not any(titles.get(name) for name in listings):
+        return "Topics of " + ", ".join(shown)
+    return ", ".join(shown)
 
 
 def split_listings(cell: str) -> list[str]:
@@ -117,6 +153,19 @@ def normalise_map(map2d: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
     return documents[["doc_id"]].merge(map2d, on="doc_id", how="left")
 
 
+def normalise_neighbours(neighbours: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
+    """neighbours.csv typed, restricted to documents of this report, nearest first."""
+    _require(neighbours, NEIGHBOUR_COLUMNS, "neighbours table")
+    table = neighbours[list(NEIGHBOUR_COLUMNS)].copy()
+    table["doc_id"] = table["doc_id"].astype(str)
+    table["neighbour_id"] = table["neighbour_id"].astype(str)
+    table["rank"] = pd.to_numeric(table["rank"], errors="raise").astype(int)
+    table["similarity"] = pd.to_numeric(table["similarity"], errors="raise").astype(float)
+    known = set(documents["doc_id"])
+    table = table[table["doc_id"].isin(known) & table["neighbour_id"].isin(known)]
+    return table.sort_values(["doc_id", "rank"]).reset_index(drop=True)
+
+
 def normalise_changes(changes: pd.DataFrame) -> pd.DataFrame:
     """changes.csv with typed columns; missing optional columns filled, statuses lower-cased."""
     changes = changes.copy()
@@ -151,7 +200,8 @@ def read_table(path: str | Path) -> pd.DataFrame:
 def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path | None = None,
                 metrics: str | Path | None = None, model: str | Path | None = None,
                 listings: list[str] | None = None, title: str | None = None,
-                max_hover_chars: int = 300, changes: str | Path | None = None) -> ReportInputs:
+                max_hover_chars: int = 300, changes: str | Path | None = None,
+                neighbours: str | Path | None = None, corpus_stats: str | Path | None = None) -> ReportInputs:
     """ReportInputs from the files of results/ (see docs/report.md)."""
     vectors = None
     if model is not None and (Path(model) / "topics.json").is_file():
@@ -172,12 +222,21 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
         title=title,
         max_hover_chars=int(max_hover_chars),
         changes=read_table(changes) if changes is not None else None,
+        neighbours=read_table(neighbours) if neighbours is not None else None,
+        listing_titles=read_listing_titles(corpus_stats) if corpus_stats is not None else {},
     )
     if vectors is not None:
         unknown = sorted(set(inputs.topics["topic"]) - set(vectors.topics))
         if unknown:
             inputs.vectors = vectors_from_documents(inputs.documents, inputs.topics)
     return inputs
+
+
+def read_listing_titles(path: str | Path) -> dict[str, str]:
+    """{listing name: header line} from corpus_stats.json (build_corpus keeps each listing's header)."""
+    stats = json.loads(Path(path).read_text(encoding="utf-8"))
+    return {str(name): str(entry.get("title") or "") for name, entry in (stats.get("listings") or {}).items()
+            if isinstance(entry, dict)}
 
 
 def renumber(vectors: TopicVectors, stable_of: dict[int, int]) -> TopicVectors:

@@ -14,7 +14,8 @@ from papertopics.constants import REPORT_PAGES
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
-from papertopics.report.documents import document_payload, visualize_documents
+from papertopics.report.documents import (CHUNK_FOLDER, chunk_script, document_chunks, document_payload,
+                                          visualize_documents)
 from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.hierarchy import visualize_hierarchy
 from papertopics.report.inputs import ReportInputs
@@ -68,14 +69,31 @@ def index_page(inputs: ReportInputs) -> str:
 def documents_page(inputs: ReportInputs) -> str:
     if inputs.map2d is None:
         raise ValueError("the document map needs 2-D coordinates (map2d)")
-    figure = visualize_documents(inputs.documents, inputs.map2d, inputs.topics,
-                                 max_hover_chars=inputs.max_hover_chars)
-    docs = document_payload(inputs.documents, inputs.topics, inputs.listings, inputs.extra_columns)
+    figure = visualize_documents(inputs.documents, inputs.map2d, inputs.topics)
+    names = inputs.display_names()
+    docs = document_payload(inputs.documents, inputs.map2d, inputs.topics, inputs.listings, names,
+                            max_hover_chars=inputs.max_hover_chars,
+                            has_neighbours=inputs.neighbours is not None and len(inputs.neighbours) > 0)
     totals = listing_totals(inputs.documents, inputs.listings)
-    options = [{"index": i, "name": name, "count": int(totals[name])} for i, name in enumerate(inputs.listings)]
+    options = [{"index": i, "name": names[name], "count": int(totals[name])} for i, name in enumerate(inputs.listings)]
     return render_page("documents.html", page="documents", page_title="Document map", report_title=inputs.title,
                        footer=_footer(inputs), data_json=page_data(figure, docs=docs), main_class="page wide",
-                       listing_options=options, n_documents=len(inputs.documents))
+                       listing_options=options, n_documents=len(inputs.documents),
+                       n_topics=int((inputs.topics["topic"] >= 0).sum()))
+
+
+def write_document_chunks(inputs: ReportInputs, out_dir: Path) -> list[Path]:
+    """data/docs-<k>.js: the abstracts, metadata and similar papers, a few files per topic."""
+    folder = out_dir / CHUNK_FOLDER
+    if folder.exists():
+        shutil.rmtree(folder)  # files of a previous, bigger report must not linger
+    folder.mkdir(parents=True)
+    written = []
+    for index, chunk in enumerate(document_chunks(inputs.documents, inputs.extra_columns, inputs.neighbours)):
+        path = folder / f"docs-{index}.js"
+        path.write_text(chunk_script(index, chunk), encoding="utf-8")
+        written.append(path)
+    return written
 
 
 def listings_page(inputs: ReportInputs) -> str:
@@ -131,10 +149,13 @@ def link_folder(files, folder: str | Path) -> Path:
     folder.mkdir(parents=True)
     for source in files:
         source = Path(source)
+        # The document map's data files keep their sub-folder (data/docs-<k>.js).
+        target = folder / (f"{CHUNK_FOLDER}/{source.name}" if source.parent.name == CHUNK_FOLDER else source.name)
+        target.parent.mkdir(parents=True, exist_ok=True)
         try:
-            os.link(source, folder / source.name)
+            os.link(source, target)
         except OSError:
-            shutil.copyfile(source, folder / source.name)
+            shutil.copyfile(source, target)
     return folder
 
 
@@ -180,6 +201,9 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
         path.write_text(builders[name](), encoding="utf-8")
         written[name] = path
         log.info("%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started)
+    if inputs.map2d is not None:
+        for path in write_document_chunks(inputs, out_dir):
+            written[f"{CHUNK_FOLDER}/{path.name}"] = path
     for asset in copy_assets(out_dir):
         written[asset.name] = asset
     return written

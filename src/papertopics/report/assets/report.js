@@ -12,6 +12,9 @@
     toImageButtonOptions: { format: 'png', scale: 2 }
   };
 
+  // The document map zooms with the wheel, like a map.
+  var MAP_CONFIG = Object.assign({}, PLOT_CONFIG, { scrollZoom: true });
+
   function readData() {
     var element = document.getElementById('report-data');
     return element ? JSON.parse(element.textContent) : null;
@@ -46,21 +49,21 @@
     figure.data.forEach(function (trace) { if (trace.type === 'scattergl') { trace.type = 'scatter'; } });
   }
 
-  function plot(container, figure) {
+  function plot(container, figure, config) {
     if (!window.Plotly) {
       var message = 'plotly.min.js did not load: keep it in the same folder as this page.';
       showError(container, message);
       return Promise.reject(new Error(message));
     }
     if (!webglAvailable()) { withoutWebgl(figure); }
-    return Plotly.newPlot(container, figure.data, figure.layout, PLOT_CONFIG).then(function (gd) {
+    return Plotly.newPlot(container, figure.data, figure.layout, config).then(function (gd) {
       // Plotly replaces a WebGL plot it cannot draw with a notice (that links to a web site):
       // draw the same points with SVG instead.
       if (container.querySelector('.no-webgl')) {
         console.warn('WebGL failed: drawing the map with SVG');
         withoutWebgl(figure);
         Plotly.purge(container);
-        return Plotly.newPlot(container, figure.data, figure.layout, PLOT_CONFIG);
+        return Plotly.newPlot(container, figure.data, figure.layout, config);
       }
       return gd;
     });
@@ -68,39 +71,168 @@
 
   /* ---------- document map ---------- */
 
-  function documentMap(container, data) {
+  // Zoomed in less than this (relative to the whole map), the names shown are the regions'.
+  var REGION_ZOOM = 1.9;
+  // Above this many documents the abstracts load on the first search or click, not in the background.
+  var PRELOAD_MAX_DOCUMENTS = 20000;
+
+  function decodeBase64(text) {
+    var binary = atob(text);
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
+    return bytes;
+  }
+
+  function packedArray(text, Type) {
+    return text ? new Type(decodeBase64(text).buffer) : null;
+  }
+
+  function gunzipText(base64) {
+    if (!window.DecompressionStream) {
+      return Promise.reject(new Error('this browser cannot read the report data (no DecompressionStream): use a current Chrome, Firefox, Edge or Safari'));
+    }
+    var stream = new Blob([decodeBase64(base64)]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(stream).text();
+  }
+
+  function darker(hex, factor) {
+    var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || '');
+    if (!m) { return '#1d2430'; }
+    return 'rgb(' + [1, 2, 3].map(function (k) { return Math.round(parseInt(m[k], 16) * factor); }).join(',') + ')';
+  }
+
+  function shorten(text, max) {
+    text = String(text || '');
+    if (text.length <= max) { return text; }
+    var cut = text.slice(0, max - 1);
+    var space = cut.lastIndexOf(' ');
+    if (space > max * 0.6) { cut = cut.slice(0, space); }
+    return cut.replace(/[\s,;:]+$/, '') + '\u2026';
+  }
+
+  // A name as one line, or two balanced lines when long.
+  function nameLines(text) {
+    text = shorten(text, 46);
+    if (text.length <= 20) { return [text]; }
+    var middle = text.length / 2, best = -1;
+    for (var i = 0; i < text.length; i++) {
+      if (text[i] === ' ' && (best < 0 || Math.abs(i - middle) < Math.abs(best - middle))) { best = i; }
+    }
+    return best < 0 ? [text] : [text.slice(0, best), text.slice(best + 1)];
+  }
+
+  // Fills the figure's topic traces from the packed arrays; returns what the map script needs.
+  function prepareDocuments(data) {
     var docs = data.docs;
-    var n = docs.doc_id.length;
-    var traces = data.figure.data;
+    var n = docs.n;
+    var xs = packedArray(docs.x, Float32Array), ys = packedArray(docs.y, Float32Array);
+    var nearest = packedArray(docs.nearest, Uint8Array);
+    var rowsOf = {};
+    for (var r = 0; r < n; r++) { (rowsOf[docs.topic[r]] = rowsOf[docs.topic[r]] || []).push(r); }
+    data.figure.data.forEach(function (trace) {
+      if (!trace.meta || trace.meta.role === 'matches') { return; }
+      var rows = rowsOf[trace.meta.topic] || [];
+      var x = new Float32Array(rows.length), y = new Float32Array(rows.length);
+      for (var j = 0; j < rows.length; j++) { x[j] = xs[rows[j]]; y[j] = ys[rows[j]]; }
+      trace.x = x; trace.y = y; trace.customdata = rows;
+      if (nearest && trace.meta.topic >= 0) {
+        var some = false;
+        for (var k = 0; k < rows.length; k++) { if (nearest[rows[k]]) { some = true; break; } }
+        if (some) {
+          var size = trace.marker.size, opacity = trace.marker.opacity;
+          trace.marker.size = rows.map(function (row) { return nearest[row] ? Math.max(2, size - 2) : size; });
+          trace.marker.opacity = rows.map(function (row) { return nearest[row] ? opacity * 0.4 : opacity; });
+        }
+      }
+    });
+    return { xs: xs, ys: ys, nearest: nearest };
+  }
+
+  function documentMap(container, data, packed) {
+    var docs = data.docs;
+    var n = docs.n;
+    var gd = container;
+    var traces = gd.data;
     var topicTraces = [];
     var matchTrace = -1;
+    var traceOfTopic = {};
     traces.forEach(function (trace, index) {
-      if (trace.meta && trace.meta.role === 'matches') { matchTrace = index; } else { topicTraces.push(index); }
+      if (trace.meta && trace.meta.role === 'matches') { matchTrace = index; } else {
+        topicTraces.push(index);
+        traceOfTopic[trace.meta.topic] = index;
+      }
     });
-    // Original coordinates per trace, to restore after filtering.
     var original = traces.map(function (trace) {
-      return { x: Array.from(trace.x || []), y: Array.from(trace.y || []), rows: Array.from(trace.customdata || []),
-               hover: Array.from(trace.hovertext || []), opacity: trace.marker ? trace.marker.opacity : 1 };
+      return { x: trace.x, y: trace.y, rows: trace.customdata || [],
+               opacity: trace.marker ? trace.marker.opacity : 1 };
     });
-    var rowX = new Array(n), rowY = new Array(n), rowHover = new Array(n);
-    original.forEach(function (o, index) {
-      if (index === matchTrace) { return; }
-      o.rows.forEach(function (row, j) { rowX[row] = o.x[j]; rowY[row] = o.y[j]; rowHover[row] = o.hover[j]; });
-    });
-    // Searched text: title, abstract, id and the metadata columns (authors, ...).
-    var extraColumns = Object.keys(docs.extra).map(function (column) { return docs.extra[column]; });
-    var haystack = new Array(n);
-    for (var i = 0; i < n; i++) {
-      var parts = [docs.title[i], docs.text[i], docs.doc_id[i]];
-      extraColumns.forEach(function (values) { parts.push(values[i]); });
-      haystack[i] = parts.join('\n').toLowerCase();
+    var chunkOf = packedArray(docs.chunk, Uint16Array);
+    var rowOfId = {};
+    docs.doc_id.forEach(function (id, row) { rowOfId[id] = row; });
+    var topicInfo = {};
+    docs.topics.forEach(function (t) { topicInfo[t.topic] = t; });
+
+    /* --- the abstracts, metadata and similar papers: data/docs-<k>.js, loaded on demand --- */
+    var titles = new Array(n), texts = new Array(n), similar = new Array(n), haystack = new Array(n);
+    var extra = {};
+    var chunks = {};
+    var loadedChunks = 0;
+    window.papertopicsChunk = function (index, payload) {
+      if (chunks[index]) { chunks[index].payload = payload; }
+    };
+    function install(chunk) {
+      chunk.rows.forEach(function (row, j) {
+        titles[row] = chunk.title[j];
+        texts[row] = chunk.text[j];
+        similar[row] = chunk.similar[j] || [];
+        var parts = [chunk.title[j], chunk.text[j], docs.doc_id[row]];
+        Object.keys(chunk.extra).forEach(function (column) {
+          (extra[column] = extra[column] || new Array(n))[row] = chunk.extra[column][j];
+          parts.push(chunk.extra[column][j]);
+        });
+        haystack[row] = parts.join('\n').toLowerCase();
+      });
+      loadedChunks++;
+    }
+    function loadChunk(index) {
+      if (chunks[index]) { return chunks[index].promise; }
+      var entry = chunks[index] = {};
+      entry.promise = new Promise(function (resolve, reject) {
+        var script = document.createElement('script');
+        script.src = docs.chunk_folder + '/docs-' + index + '.js';
+        script.onload = function () {
+          script.remove();
+          if (!entry.payload) { reject(new Error(script.src + ' holds no data')); return; }
+          gunzipText(entry.payload).then(function (json) {
+            entry.payload = null;
+            install(JSON.parse(json));
+            resolve();
+          }).catch(reject);
+        };
+        script.onerror = function () {
+          reject(new Error('could not load ' + script.src + ': keep the data folder beside this page'));
+        };
+        document.head.appendChild(script);
+      });
+      entry.promise.catch(function (error) { status.textContent = String(error.message || error); });
+      return entry.promise;
+    }
+    var everything = null;
+    function loadAll() {
+      if (!everything) {
+        var all = [];
+        for (var k = 0; k < docs.n_chunks; k++) { all.push(loadChunk(k)); }
+        everything = Promise.all(all);
+      }
+      return everything;
     }
 
     var search = document.getElementById('search');
     var filter = document.getElementById('listing-filter');
     var reset = document.getElementById('reset');
     var status = document.getElementById('status');
-    var state = { query: '', listing: '' };
+    var topicSearch = document.getElementById('topic-search');
+    var state = { query: '', listing: '', topicQuery: '', focus: null };
 
     function inListing(row) {
       return state.listing === '' || docs.listings[row].indexOf(Number(state.listing)) !== -1;
@@ -113,12 +245,241 @@
       return true;
     }
 
-    // What the plot shows now, so apply() redraws only what changed.
-    var drawn = { listing: '', searching: false, matches: 0 };
+    /* --- topic finder (the legend, searchable) --- */
+    var topicItems = [];
+    function topicMatches(t, query) {
+      return !query || t.label.toLowerCase().indexOf(query) !== -1 || String(t.topic) === query;
+    }
+    function buildTopicList() {
+      var list = document.getElementById('topic-list');
+      var ordered = docs.topics.slice().sort(function (a, b) {
+        return (a.topic < 0) - (b.topic < 0) || b.size - a.size || a.topic - b.topic;
+      });
+      ordered.forEach(function (t) {
+        var item = document.createElement('li');
+        item.setAttribute('data-topic', String(t.topic));
+        var button = document.createElement('button');
+        button.type = 'button';
+        var swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.background = t.color;
+        var name = document.createElement('span');
+        name.className = 'name';
+        var count = document.createElement('span');
+        count.className = 'count';
+        count.textContent = String(t.size);
+        button.appendChild(swatch); button.appendChild(name); button.appendChild(count);
+        button.addEventListener('click', function () { focusTopic(t.topic); });
+        item.appendChild(button);
+        list.appendChild(item);
+        topicItems.push({ topic: t, item: item, name: name });
+      });
+      renderTopicList();
+    }
+    function renderTopicList() {
+      var query = state.topicQuery;
+      var shown = 0;
+      topicItems.forEach(function (entry) {
+        var t = entry.topic, label = (t.topic < 0 ? '' : t.topic + ' \u00b7 ') + t.label;
+        var hit = topicMatches(t, query);
+        entry.item.hidden = !hit;
+        entry.item.classList.toggle('hit', !!query && hit);
+        entry.item.classList.toggle('focused', state.focus === t.topic);
+        entry.name.textContent = '';
+        var at = query ? label.toLowerCase().indexOf(query) : -1;
+        if (at >= 0) {
+          entry.name.appendChild(document.createTextNode(label.slice(0, at)));
+          var mark = document.createElement('mark');
+          mark.textContent = label.slice(at, at + query.length);
+          entry.name.appendChild(mark);
+          entry.name.appendChild(document.createTextNode(label.slice(at + query.length)));
+        } else {
+          entry.name.textContent = label;
+        }
+        if (hit) { shown++; }
+      });
+      document.getElementById('topic-status').textContent = query
+        ? shown + (shown === 1 ? ' topic matches' : ' topics match') + ' \u201c' + query + '\u201d'
+        : (topicItems.length - (topicInfo[-1] ? 1 : 0)) + ' topics \u00b7 click one to zoom to it';
+      container.setAttribute('data-topic-matches', query ? String(shown) : '');
+    }
+    function highlighted() {
+      if (state.focus !== null) { var one = {}; one[state.focus] = true; return one; }
+      if (!state.topicQuery) { return null; }
+      var set = {};
+      docs.topics.forEach(function (t) { if (topicMatches(t, state.topicQuery)) { set[t.topic] = true; } });
+      return set;
+    }
+    function focusTopic(topic) {
+      state.focus = state.focus === topic ? null : topic;
+      renderTopicList();
+      styleTraces();
+      if (state.focus === null) { layoutLabels(); return; }
+      var o = original[traceOfTopic[topic]];
+      if (!o || !o.x.length) { return; }
+      var xs = Array.from(o.x).sort(function (a, b) { return a - b; });
+      var ys = Array.from(o.y).sort(function (a, b) { return a - b; });
+      var lo = Math.floor(xs.length * 0.02), hi = Math.max(lo, Math.ceil(xs.length * 0.98) - 1);
+      var padX = Math.max((xs[hi] - xs[lo]) * 0.25, spanX0 * 0.03), padY = Math.max((ys[hi] - ys[lo]) * 0.25, spanX0 * 0.03);
+      Plotly.relayout(gd, { 'xaxis.range': [xs[lo] - padX, xs[hi] + padX], 'yaxis.range': [ys[lo] - padY, ys[hi] + padY] });
+    }
+
+    /* --- trace styling: dimmed while searching, others pale while topics are highlighted --- */
+    var styled = '';
+    function styleTraces() {
+      var searching = state.query.trim() !== '';
+      var set = highlighted();
+      var key = searching + '|' + (set ? Object.keys(set).sort().join(',') : '');
+      if (key === styled) { return; }
+      styled = key;
+      var opacities = topicTraces.map(function (index) {
+        var topic = traces[index].meta.topic;
+        if (searching) { return 0.22; }
+        if (set && !set[topic]) { return 0.07; }
+        return original[index].opacity;
+      });
+      Plotly.restyle(gd, { 'marker.opacity': opacities }, topicTraces);
+    }
+
+    /* --- names on the map --- */
+    var labelLayer = document.getElementById('map-labels');
+    var measure = document.createElement('canvas').getContext('2d');
+    var fontFamily = window.getComputedStyle(labelLayer).fontFamily || 'sans-serif';
+    var spanX0 = 1;
+    var maxTopicSize = 1, maxRegionSize = 1;
+    docs.topics.forEach(function (t) { if (t.topic >= 0) { maxTopicSize = Math.max(maxTopicSize, t.size); } });
+    docs.regions.forEach(function (r) { maxRegionSize = Math.max(maxRegionSize, r.size); });
+    var namedTopics = docs.topics.filter(function (t) { return t.topic >= 0 && t.x !== null; });
+    var useRegions = docs.regions.length > 0 && docs.regions.length < namedTopics.length;
+
+    function visibleTopic(topic) {
+      var index = traceOfTopic[topic];
+      return index !== undefined && traces[index].visible !== 'legendonly' && traces[index].visible !== false;
+    }
+
+    function layoutLabels() {
+      var layout = gd._fullLayout;
+      if (!layout || !layout.xaxis) { return; }
+      var xa = layout.xaxis, ya = layout.yaxis, size = layout._size;
+      var zoom = spanX0 / Math.abs(xa.range[1] - xa.range[0]);
+      var regionLevel = useRegions && zoom < REGION_ZOOM && state.focus === null;
+      var set = highlighted();
+      var items;
+      if (regionLevel) {
+        items = docs.regions.map(function (r) {
+          return { kind: 'region', id: r.region, label: r.label, x: r.x, y: r.y, weight: Math.sqrt(r.size / maxRegionSize),
+                   size: r.size, color: '#2b3442', priority: 0 };
+        });
+      } else {
+        items = namedTopics.filter(function (t) { return visibleTopic(t.topic); }).map(function (t) {
+          return { kind: 'topic', id: t.topic, label: t.label, x: t.x, y: t.y, weight: Math.sqrt(t.size / maxTopicSize),
+                   size: t.size, color: darker(t.color, 0.55), priority: set && set[t.topic] ? 1 : 0 };
+        });
+      }
+      items.sort(function (a, b) { return b.priority - a.priority || b.size - a.size || a.id - b.id; });
+      var placed = [];
+      var pad = 3;
+      var fragment = document.createDocumentFragment();
+      items.forEach(function (item) {
+        var px = xa.l2p(item.x), py = ya.l2p(item.y);
+        if (!(px >= 0 && px <= size.w && py >= 0 && py <= size.h)) { return; }
+        var fontSize = Math.round(item.kind === 'region' ? 13 + 7 * item.weight : 11 + 5 * item.weight);
+        var weight = item.kind === 'region' ? 750 : 600;
+        var lines = nameLines(item.label);
+        measure.font = weight + ' ' + fontSize + 'px ' + fontFamily;
+        var width = 0;
+        lines.forEach(function (line) { width = Math.max(width, measure.measureText(line).width); });
+        width = Math.ceil(width) + 2;
+        var height = Math.ceil(lines.length * fontSize * 1.15);
+        var offsets = [[0, 0], [0, -0.9 * height], [0, 0.9 * height], [0.6 * width, 0], [-0.6 * width, 0]];
+        for (var k = 0; k < offsets.length; k++) {
+          var box = { x0: px + offsets[k][0] - width / 2 - pad, y0: py + offsets[k][1] - height / 2 - pad };
+          box.x1 = box.x0 + width + 2 * pad; box.y1 = box.y0 + height + 2 * pad;
+          if (box.x0 < 0 || box.y0 < 0 || box.x1 > size.w || box.y1 > size.h) { continue; }
+          var free = true;
+          for (var p = 0; p < placed.length; p++) {
+            var o = placed[p];
+            if (box.x0 < o.x1 && o.x0 < box.x1 && box.y0 < o.y1 && o.y0 < box.y1) { free = false; break; }
+          }
+          if (!free) { continue; }
+          placed.push(box);
+          var span = document.createElement('span');
+          span.className = 'map-label ' + item.kind + (set && !item.priority && item.kind === 'topic' ? ' dim' : '');
+          span.setAttribute('data-' + item.kind, String(item.id));
+          span.textContent = lines.join('\n');
+          span.style.left = (size.l + box.x0 + pad) + 'px';
+          span.style.top = (size.t + box.y0 + pad) + 'px';
+          span.style.width = width + 'px';
+          span.style.fontSize = fontSize + 'px';
+          span.style.color = item.color;
+          fragment.appendChild(span);
+          break;
+        }
+      });
+      labelLayer.textContent = '';
+      labelLayer.appendChild(fragment);
+      container.setAttribute('data-label-level', regionLevel ? 'regions' : 'topics');
+      container.setAttribute('data-labels', String(placed.length));
+    }
+    var labelFrame = 0;
+    function scheduleLabels() {
+      if (labelFrame) { return; }
+      labelFrame = window.requestAnimationFrame(function () { labelFrame = 0; layoutLabels(); });
+    }
+
+    /* --- tooltip: the page's own, text only --- */
+    var tooltip = document.getElementById('map-tooltip');
+    function topicName(topic) {
+      return (topic < 0 ? '' : 'Topic ' + topic + ': ') + (docs.topic_labels[String(topic)] || '');
+    }
+    function listingNames(row) {
+      return docs.listings[row].map(function (i) { return docs.listing_names[i]; }).join(', ');
+    }
+    gd.on('plotly_hover', function (event) {
+      var point = event && event.points && event.points[0];
+      if (!point) { return; }
+      var row = point.customdata;
+      tooltip.textContent = '';
+      var title = document.createElement('span');
+      title.className = 'tip-title';
+      title.textContent = docs.headline[row];
+      tooltip.appendChild(title);
+      [['listing', listingNames(row)], ['topic', topicName(docs.topic[row])]].forEach(function (pair) {
+        var line = document.createElement('span');
+        line.className = 'tip-meta';
+        line.textContent = pair[0] + ': ' + pair[1];
+        tooltip.appendChild(line);
+      });
+      if (packed.nearest && packed.nearest[row]) {
+        var note = document.createElement('span');
+        note.className = 'tip-meta';
+        note.textContent = 'assigned to its nearest topic';
+        tooltip.appendChild(note);
+      }
+      var layout = gd._fullLayout;
+      var px = layout._size.l + point.xaxis.l2p(point.x), py = layout._size.t + point.yaxis.l2p(point.y);
+      tooltip.hidden = false;
+      var left = px + 14, top = py + 14;
+      if (left + tooltip.offsetWidth > gd.clientWidth) { left = Math.max(0, px - 14 - tooltip.offsetWidth); }
+      if (top + tooltip.offsetHeight > gd.clientHeight) { top = Math.max(0, py - 14 - tooltip.offsetHeight); }
+      tooltip.style.left = left + 'px';
+      tooltip.style.top = top + 'px';
+    });
+    gd.on('plotly_unhover', function () { tooltip.hidden = true; });
+
+    /* --- search and listing filter --- */
+    var drawn = { listing: '', matches: 0 };
+    var applied = 0;
 
     function apply() {
+      var ticket = ++applied;
       var terms = state.query.toLowerCase().split(/\s+/).filter(Boolean);
       var searching = terms.length > 0;
+      if (searching && loadedChunks < docs.n_chunks) {
+        status.textContent = 'loading the abstracts to search them\u2026';
+        loadAll().then(function () { if (ticket === applied) { apply(); } });
+        return;
+      }
       var shown = 0;
       for (var r = 0; r < n; r++) { if (inListing(r)) { shown++; } }
       if (state.listing !== drawn.listing) {
@@ -133,14 +494,10 @@
           }
           xs.push(x); ys.push(y);
         });
-        Plotly.restyle(container, { x: xs, y: ys }, topicTraces);
+        Plotly.restyle(gd, { x: xs, y: ys }, topicTraces);
         drawn.listing = state.listing;
       }
-      if (searching !== drawn.searching) {
-        var opacities = topicTraces.map(function (index) { return searching ? 0.22 : original[index].opacity; });
-        Plotly.restyle(container, { 'marker.opacity': opacities }, topicTraces);
-        drawn.searching = searching;
-      }
+      styleTraces();
       var found = [];
       if (searching) {
         for (var row = 0; row < n; row++) {
@@ -149,11 +506,10 @@
       }
       if (matchTrace >= 0 && (found.length || drawn.matches)) {
         drawn.matches = found.length;
-        Plotly.restyle(container, {
-          x: [found.map(function (r) { return rowX[r]; })],
-          y: [found.map(function (r) { return rowY[r]; })],
-          customdata: [found],
-          hovertext: [found.map(function (r) { return rowHover[r]; })]
+        Plotly.restyle(gd, {
+          x: [found.map(function (row) { return packed.xs[row]; })],
+          y: [found.map(function (row) { return packed.ys[row]; })],
+          customdata: [found]
         }, [matchTrace]);
       }
       var text = shown + ' of ' + n + ' documents shown';
@@ -184,6 +540,7 @@
       });
     }
 
+    /* --- the side panel: one document, then its similar papers --- */
     function addMeta(list, name, value) {
       if (value === undefined || value === null || value === '') { return; }
       var dt = document.createElement('dt');
@@ -203,24 +560,57 @@
       list.appendChild(dd);
     }
 
+    function showSimilar(row) {
+      var section = document.getElementById('similar');
+      var list = document.getElementById('similar-list');
+      list.textContent = '';
+      var entries = similar[row] || [];
+      section.hidden = !docs.has_neighbours || !entries.length;
+      entries.forEach(function (entry) {
+        var other = entry[0];
+        var item = document.createElement('li');
+        var button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = docs.headline[other];
+        button.addEventListener('click', function () { showDocument(other); });
+        var topic = document.createElement('span');
+        topic.className = 'similar-topic';
+        var swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.background = docs.topic_colors[String(docs.topic[other])] || '#999';
+        topic.appendChild(swatch);
+        topic.appendChild(document.createTextNode(topicName(docs.topic[other]) + ' \u00b7 similarity ' + Number(entry[1]).toFixed(2)));
+        item.appendChild(button);
+        item.appendChild(topic);
+        list.appendChild(item);
+      });
+    }
+
+    var selecting = 0;
     function showDocument(row) {
-      if (row === undefined || row === null || row < 0 || row >= n) { return; }
+      if (row === undefined || row === null || row < 0 || row >= n) { return Promise.resolve(); }
+      var ticket = ++selecting;
       var topic = String(docs.topic[row]);
       document.getElementById('doc-empty').hidden = true;
       document.getElementById('doc').hidden = false;
-      document.getElementById('doc-swatch').style.background = data.docs.topic_colors[topic] || '#999';
-      document.getElementById('doc-topic').textContent =
-        (docs.topic[row] < 0 ? '' : 'Topic ' + topic + ': ') + (docs.topic_labels[topic] || '');
+      document.getElementById('doc-swatch').style.background = docs.topic_colors[topic] || '#999';
+      document.getElementById('doc-topic').textContent = topicName(docs.topic[row]);
       document.getElementById('doc-title').textContent = docs.headline[row];
-      var meta = document.getElementById('doc-meta');
-      meta.textContent = '';
-      addMeta(meta, 'listing', docs.listings[row].map(function (i) { return docs.listing_names[i]; }).join(', '));
-      Object.keys(docs.extra).forEach(function (column) { addMeta(meta, column, docs.extra[column][row]); });
-      addMeta(meta, 'doc id', docs.doc_id[row]);
-      document.getElementById('doc-text').textContent = docs.text[row];
-      container.setAttribute('data-selected', docs.doc_id[row]);
+      document.getElementById('doc-text').textContent = texts[row] === undefined ? 'loading\u2026' : texts[row];
+      return loadChunk(chunkOf[row]).then(function () {
+        if (ticket !== selecting) { return; }
+        var meta = document.getElementById('doc-meta');
+        meta.textContent = '';
+        addMeta(meta, 'listing', listingNames(row));
+        Object.keys(extra).forEach(function (column) { addMeta(meta, column, extra[column][row]); });
+        addMeta(meta, 'doc id', docs.doc_id[row]);
+        document.getElementById('doc-text').textContent = texts[row];
+        showSimilar(row);
+        container.setAttribute('data-selected', docs.doc_id[row]);
+      });
     }
 
+    /* --- wiring --- */
     var timer = null;
     search.addEventListener('input', function () {
       clearTimeout(timer);
@@ -229,24 +619,40 @@
     search.addEventListener('keydown', function (event) {
       if (event.key === 'Enter') { clearTimeout(timer); state.query = search.value; apply(); }
     });
+    var topicTimer = null;
+    topicSearch.addEventListener('input', function () {
+      clearTimeout(topicTimer);
+      topicTimer = setTimeout(function () {
+        state.topicQuery = topicSearch.value.trim().toLowerCase();
+        state.focus = null;
+        renderTopicList();
+        styleTraces();
+        layoutLabels();
+      }, 80);
+    });
     filter.addEventListener('change', function () { state.listing = filter.value; apply(); });
     reset.addEventListener('click', function () {
-      search.value = ''; filter.value = '';
-      state.query = ''; state.listing = '';
-      Plotly.restyle(container, { visible: true }, topicTraces);
+      search.value = ''; filter.value = ''; topicSearch.value = '';
+      state.query = ''; state.listing = ''; state.topicQuery = ''; state.focus = null;
+      Plotly.restyle(gd, { visible: true }, topicTraces);
+      Plotly.relayout(gd, { 'xaxis.autorange': true, 'yaxis.autorange': true });
+      renderTopicList();
       apply();
     });
-    container.on('plotly_click', function (event) {
+    gd.on('plotly_click', function (event) {
       if (event && event.points && event.points.length) { showDocument(event.points[0].customdata); }
     });
+    gd.on('plotly_relayout', scheduleLabels);
+    gd.on('plotly_relayouting', scheduleLabels);
+    gd.on('plotly_restyle', scheduleLabels);
+    window.addEventListener('resize', scheduleLabels);
 
     function fromHash() {
       var hash = decodeURIComponent(window.location.hash.replace(/^#/, ''));
       var match = /^doc=(.+)$/.exec(hash);
       if (match) {
-        var row = docs.doc_id.indexOf(match[1]);
-        if (row >= 0) { showDocument(row); }
-        return;
+        var row = rowOfId[match[1]];
+        return row === undefined ? Promise.resolve() : showDocument(row);
       }
       match = /^topic=(-?\d+)$/.exec(hash);
       if (match) {
@@ -255,12 +661,21 @@
           var meta = traces[index].meta || {};
           return meta.topic === wanted ? true : 'legendonly';
         });
-        Plotly.restyle(container, { visible: visible }, topicTraces);
+        Plotly.restyle(gd, { visible: visible }, topicTraces);
       }
+      return Promise.resolve();
     }
     window.addEventListener('hashchange', fromHash);
-    fromHash();
+    var layout0 = gd._fullLayout;
+    spanX0 = Math.abs(layout0.xaxis.range[1] - layout0.xaxis.range[0]) || 1;
+    buildTopicList();
     apply();
+    layoutLabels();
+    if (n <= PRELOAD_MAX_DOCUMENTS) {
+      // Small enough: read every abstract in the background, so a search answers at once.
+      window.setTimeout(function () { loadAll().catch(function () {}); }, 50);
+    }
+    return fromHash();
   }
 
   /* ---------- start ---------- */
@@ -280,8 +695,11 @@
     }
     var container = document.getElementById('figure');
     if (!data || !data.figure || !container) { markReady(); return; }
-    plot(container, data.figure).then(function () {
-      if (document.body.getAttribute('data-page') === 'documents') { documentMap(container, data); }
+    var isMap = document.body.getAttribute('data-page') === 'documents';
+    var packed = isMap ? prepareDocuments(data) : null;
+    plot(container, data.figure, isMap ? MAP_CONFIG : PLOT_CONFIG).then(function () {
+      return isMap ? documentMap(container, data, packed) : null;
+    }).then(function () {
       markReady();
     }).catch(function (error) {
       markReady(error);
