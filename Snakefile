@@ -16,6 +16,7 @@ include: "workflow/rules/reduce.smk"
 include: "workflow/rules/cluster.smk"
 include: "workflow/rules/topics.smk"
 include: "workflow/rules/evaluate.smk"
+include: "workflow/rules/neighbours.smk"
 include: "workflow/rules/report.smk"
 
 

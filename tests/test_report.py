@@ -23,12 +23,14 @@ from papertopics.report import ReportInputs, read_inputs, render_report
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import FIRST_RUN, share_change
 from papertopics.report.colors import OUTLIER_COLOR, topic_color
-from papertopics.report.documents import visualize_documents
+from papertopics.report.documents import (CHUNK_FOLDER, chunk_of_rows, document_chunks, document_payload,
+                                          topic_anchors, topic_regions, visualize_documents)
 from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.hierarchy import visualize_hierarchy
 from papertopics.report.inputs import ReportInputError
 from papertopics.report.intertopic import classical_mds, visualize_intertopic
-from papertopics.report.listings import listing_counts, single_listing_topics, visualize_listing_shares
+from papertopics.report.listings import (listing_counts, listing_trends, single_listing_topics,
+                                         visualize_listing_shares)
 from papertopics.report.model_files import read_saved_model
 from papertopics.report.pages import escape_script_json, script_json
 from papertopics.report.render import PAGES, plotly_js_path
@@ -43,6 +45,22 @@ def embedded_json(page: str, element_id: str = "report-data"):
     match = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', page, re.S)
     assert match, f"no #{element_id} in the page"
     return json.loads(match.group(1))
+
+
+def read_chunk(path: Path) -> tuple[int, dict]:
+    """A data file of the document map: papertopicsChunk(k, "<base64 gzip JSON>");"""
+    import base64
+    import gzip
+
+    match = re.fullmatch(r'papertopicsChunk\((\d+),"([A-Za-z0-9+/=]*)"\);\n', path.read_text(encoding="ascii"))
+    assert match, path
+    return int(match.group(1)), json.loads(gzip.decompress(base64.b64decode(match.group(2))))
+
+
+def unpack(text: str, dtype: str) -> np.ndarray:
+    import base64
+
+    return np.frombuffer(base64.b64decode(text), dtype=np.dtype(dtype).newbyteorder("<"))
 
 
 # ---------------------------------------------------------------- text helpers
@@ -184,10 +202,15 @@ def test_one_topic_corpus_still_draws_every_figure():
 def test_document_map_has_every_document_and_grey_outliers(inputs):
     figure = visualize_documents(inputs.documents, inputs.map2d, inputs.topics)
     traces = [trace for trace in figure.data if trace.name != "search matches"]
-    assert sum(len(trace.x) for trace in traces) == len(inputs.documents)
+    # A trace per topic present; the coordinates travel packed (the page fills the traces).
+    assert sorted(trace.meta["topic"] for trace in traces) == sorted(set(inputs.documents["topic"]))
     outliers = [trace for trace in traces if trace.meta["topic"] == -1]
     assert outliers[0].marker.color == OUTLIER_COLOR
-    assert sorted(i for trace in traces for i in trace.customdata) == list(range(len(inputs.documents)))
+    docs = document_payload(inputs.documents, inputs.map2d, inputs.topics, inputs.listings)
+    assert np.allclose(unpack(docs["x"], "f4"), inputs.map2d["x"], atol=1e-5)
+    assert np.allclose(unpack(docs["y"], "f4"), inputs.map2d["y"], atol=1e-5)
+    assert docs["topic"] == inputs.documents["topic"].tolist()
+    assert "text" not in docs and docs["nearest"] is None  # abstracts in the data files; no assignment column
     assert figure.data[0].type == "scatter"  # SVG for small corpora
     big = sample_inputs(1500, n_topics=3)
     assert visualize_documents(big.documents, big.map2d, big.topics).data[0].type == "scattergl"
@@ -248,7 +271,10 @@ def rendered(tmp_path_factory):
 def test_every_page_and_asset_is_written_once(rendered):
     report, folder, written = rendered
     assert sorted(path.name for path in folder.iterdir()) == sorted(
-        [f"{name}.html" for name in PAGES] + ["plotly.min.js", "report.css", "report.js"])
+        [f"{name}.html" for name in PAGES] + ["plotly.min.js", "report.css", "report.js", CHUNK_FOLDER])
+    n_chunks = len(chunk_of_rows(report.documents["topic"].to_numpy())[1])
+    assert sorted(path.name for path in (folder / CHUNK_FOLDER).iterdir()) == sorted(
+        f"docs-{k}.js" for k in range(n_chunks))
     assert (folder / "plotly.min.js").read_bytes() == plotly_js_path().read_bytes()
 
 
@@ -280,11 +306,17 @@ def test_hostile_text_is_escaped_in_every_page(rendered):
     index = (folder / "index.html").read_text(encoding="utf-8")
     for payload in HOSTILE_TEXTS:
         assert str(markupsafe.escape(payload)) in index  # shown as text, in full
-    data = embedded_json((folder / "documents.html").read_text(encoding="utf-8"))
-    assert data["docs"]["text"][0] == report.documents.loc[0, "text"]  # raw, for textContent
-    hover = [text for trace in data["figure"]["data"] for text in trace.get("hovertext", [])]
-    assert any("&lt;script&gt;" in text for text in hover)
-    assert not any("<script" in text or "<img" in text for text in hover)
+    page = (folder / "documents.html").read_text(encoding="utf-8")
+    data = embedded_json(page)
+    # Plotly draws no listing text (the tooltip is the page's own, set with textContent).
+    assert "hovertext" not in json.dumps(data["figure"]) and "window.__pwned" not in json.dumps(data["figure"])
+    assert data["docs"]["headline"][0] == headline("", report.documents.loc[0, "text"], 150)  # raw, for textContent
+    # The abstracts are in the data files, raw too, as gzip+base64 inside one JS call: no text is code.
+    texts = {}
+    for path in (folder / CHUNK_FOLDER).iterdir():
+        _, chunk = read_chunk(path)
+        texts.update(zip(chunk["rows"], chunk["text"]))
+    assert texts[0] == report.documents.loc[0, "text"] and sorted(texts) == list(range(len(report.documents)))
 
 
 def test_overview_names_outliers_and_the_clustering_note(tmp_path):
@@ -493,3 +525,139 @@ def test_read_inputs_reads_the_changes_table(tmp_path):
     assert read_inputs(documents=paths["documents"], topics=paths["topics"]).changes is None
     with pytest.raises(ReportInputError, match="changes table: missing column.*status"):
         ReportInputs(documents=report.documents, topics=report.topics, changes=report.changes.drop(columns="status"))
+
+
+# ---------------------------------------------------------------- map names, listings, similar papers
+
+
+def test_regions_come_from_topics_csv_or_from_the_map():
+    report = sample_inputs(400, n_topics=30, seed=3)
+    anchors = topic_anchors(report.documents, report.map2d, report.topics)
+    assert len(anchors) == 30
+    # Derived (no region columns yet): 6-15 regions, each named after its largest topics.
+    region_of, regions = topic_regions(report.topics, anchors)
+    assert 6 <= len(regions) <= 15 and set(region_of) == set(anchors["topic"])
+    assert regions["size"].sum() == anchors["size"].sum()
+    largest = anchors.loc[anchors["topic"].map(region_of) == regions.loc[0, "region"]].nlargest(1, "size")
+    assert regions.loc[0, "label"].startswith(largest["label"].iloc[0][:20])
+    # Given by the names stage: used as they are.
+    topics = report.topics.assign(region=[t % 3 if t >= 0 else -1 for t in report.topics["topic"]],
+                                  region_label=[f"region {t % 3}" for t in report.topics["topic"]])
+    region_of, regions = topic_regions(topics, anchors)
+    assert sorted(regions["label"]) == ["region 0", "region 1", "region 2"]
+    assert region_of[4] == 1
+    # A handful of topics: each topic is its own region.
+    small = sample_inputs(60, n_topics=4)
+    _, regions = topic_regions(small.topics, topic_anchors(small.documents, small.map2d, small.topics))
+    assert len(regions) == 4
+
+
+def test_assigned_points_are_marked_and_do_not_move_the_names(inputs):
+    documents = inputs.documents.assign(assignment=np.where(inputs.documents["topic"] < 0, "outlier", "core"))
+    rows = documents.index[documents["topic"] == 0][:3]
+    documents.loc[rows, "assignment"] = "nearest"
+    map2d = inputs.map2d.copy()
+    map2d.loc[rows, "x"] += 1000.0  # far away strays, assigned by nearest topic
+    docs = document_payload(documents, map2d, inputs.topics, inputs.listings)
+    nearest = unpack(docs["nearest"], "u1")
+    assert nearest.sum() == 3 and set(np.flatnonzero(nearest)) == set(rows)
+    anchor = next(t for t in docs["topics"] if t["topic"] == 0)
+    assert anchor["x"] < 100  # the median of the core points
+    # assignment/confidence are not metadata shown or searched as text
+    report = dataclasses.replace(inputs, documents=documents.assign(confidence="0.5"))
+    assert "assignment" not in report.extra_columns and "confidence" not in report.extra_columns
+
+
+def test_data_files_hold_text_metadata_and_similar_papers(inputs):
+    documents = inputs.documents
+    ids = documents["doc_id"].tolist()
+    neighbours = pd.DataFrame({"doc_id": [ids[0], ids[0]], "rank": [1, 2], "neighbour_id": [ids[5], ids[7]],
+                               "similarity": [0.91, 0.8]})
+    chunks = document_chunks(documents, ["url"], neighbours)
+    rows = [row for chunk in chunks for row in chunk["rows"]]
+    assert sorted(rows) == list(range(len(documents)))
+    assert all(len(chunk["rows"]) <= 1500 for chunk in chunks)
+    first = next(chunk for chunk in chunks if 0 in chunk["rows"])
+    at = first["rows"].index(0)
+    assert first["similar"][at] == [[5, 0.91], [7, 0.8]]
+    assert first["extra"]["url"][at] == documents.loc[0, "url"]
+    # A big topic is cut into several files.
+    topics = np.zeros(4000, dtype=int)
+    assert [len(group) for group in chunk_of_rows(topics, 1500)[1]] == [1500, 1500, 1000]
+
+
+def test_listing_headers_title_the_report_and_name_the_listings(tmp_path):
+    report = sample_inputs(40, n_topics=3, listings=("000_5ed4", "004_391d"))
+    assert report.title == "Topics of 000_5ed4, 004_391d"
+    both = dataclasses.replace(report, title=None,
+                               listing_titles={"000_5ed4": "NeurIPS 2026 论文列表", "004_391d": "NeurIPS 2026 论文列表"})
+    assert both.title == "NeurIPS 2026 论文列表"  # distinct headers, once
+    # The same header twice: the file name tells them apart in filters and tables.
+    assert both.display_names() == {"000_5ed4": "NeurIPS 2026 论文列表 (000_5ed4)",
+                                     "004_391d": "NeurIPS 2026 论文列表 (004_391d)"}
+    mixed = dataclasses.replace(report, title=None, listing_titles={"004_391d": "ICLR 2027"})
+    assert mixed.title == "000_5ed4, ICLR 2027" and mixed.display_names()["004_391d"] == "ICLR 2027"
+    assert dataclasses.replace(report, title="Mine", listing_titles={"004_391d": "ICLR 2027"}).title == "Mine"
+    render_report(mixed, tmp_path)
+    listings_page = (tmp_path / "listings.html").read_text(encoding="utf-8")
+    assert "<th class=\"num\">ICLR 2027</th>" in listings_page
+    documents_page = (tmp_path / "documents.html").read_text(encoding="utf-8")
+    assert ">ICLR 2027 (" in documents_page  # the listing filter
+    assert "<title>Overview · 000_5ed4, ICLR 2027</title>" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_read_inputs_takes_headers_from_corpus_stats(tmp_path):
+    report = sample_inputs(20, n_topics=2, listings=("a", "b"))
+    report.documents.to_csv(tmp_path / "documents.csv", index=False)
+    report.topics.to_csv(tmp_path / "topics.csv", index=False)
+    stats = {"listings": {"a": {"n_records": 10, "title": "NeurIPS 2023 accepted papers"}, "b": {"title": ""}}}
+    (tmp_path / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
+    ids = report.documents["doc_id"].tolist()
+    pd.DataFrame({"doc_id": [ids[0], ids[0], "not-here"], "rank": [1, 2, 1], "neighbour_id": [ids[1], ids[2], ids[0]],
+                  "similarity": [0.9, 0.8, 0.7]}).to_csv(tmp_path / "neighbours.csv", index=False)
+    read = read_inputs(documents=tmp_path / "documents.csv", topics=tmp_path / "topics.csv",
+                       corpus_stats=tmp_path / "stats.json", neighbours=tmp_path / "neighbours.csv",
+                       listings=["a", "b"])
+    assert read.title == "NeurIPS 2023 accepted papers, b"
+    assert read.neighbours["doc_id"].tolist() == [ids[0], ids[0]]  # rows of unknown documents dropped
+
+
+def test_listing_trends_weigh_changes_by_listing_size():
+    def corpus(plan, total):
+        rows = []
+        for topic, (old, new) in plan.items():
+            rows += [{"topic": topic, "listings": "old"}] * old + [{"topic": topic, "listings": "new"}] * new
+        rows += [{"topic": 5, "listings": "old"}] * (total - sum(o for o, _ in plan.values()))
+        rows += [{"topic": 5, "listings": "new"}] * (total - sum(n for _, n in plan.values()))
+        return pd.DataFrame(rows)
+
+    # listing "old": 1000 documents; "new": 1000. Topic 0 doubles, topic 1 halves, topic 2 appears,
+    # topic 3 is flat; topic 4 moves by 2 documents of 1000 (chance).
+    plan = {0: (100, 200), 1: (200, 100), 2: (0, 50), 3: (300, 300), 4: (10, 12)}
+    documents = corpus(plan, 1000)
+    topics = pd.DataFrame({"topic": range(6), "label": [f"t{k}" for k in range(6)]})
+    table = listing_trends(documents, ["old", "new"], topics).set_index("topic")
+    assert table.loc[0, "status"] == "rising" and table.loc[1, "status"] == "falling"
+    assert table.loc[2, "status"] == "new" and table.loc[3, "status"] == "unchanged"
+    assert abs(table.loc[0, "change"] - 0.1) < 1e-9
+    assert table.loc[0, "p_value"] < 1e-6 and table.loc[4, "p_value"] > 0.5
+    # Sorted by the size of the change.
+    changes = listing_trends(documents, ["old", "new"], topics)["change"].abs().tolist()
+    assert changes == sorted(changes, reverse=True)
+    # The same shares from listings ten times smaller: weaker evidence.
+    small = corpus({topic: (old // 10, new // 10) for topic, (old, new) in plan.items()}, 100)
+    assert listing_trends(small, ["old", "new"], topics).set_index("topic").loc[0, "p_value"] > table.loc[0, "p_value"]
+    assert listing_trends(documents, ["old"], topics).empty
+
+
+def test_listings_page_leads_with_rising_and_falling_topics(tmp_path):
+    report = sample_inputs(300, n_topics=6, listings=("2023", "2026"))
+    render_report(report, tmp_path)
+    page = (tmp_path / "listings.html").read_text(encoding="utf-8")
+    assert page.index('id="trends"') < page.index('id="figure"')  # it leads the page
+    statuses = dict(re.findall(r'<tr data-topic="(\d+)" data-status="(\w+)">', page))
+    assert set(statuses.values()) <= {"new", "rising", "falling", "gone", "unchanged"}
+    assert statuses["5"] == "gone"  # the sample puts topic 5 in the first listing only
+    one = sample_inputs(40, n_topics=3, listings=("only",))
+    render_report(one, tmp_path / "one")
+    assert 'id="trends"' not in (tmp_path / "one" / "listings.html").read_text(encoding="utf-8")

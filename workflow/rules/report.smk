@@ -21,10 +21,13 @@ rule render_report:
         map2d="results/reduce/map2d.parquet",
         metrics="results/metrics.json",
         changes="results/topics/changes.csv",
+        neighbours="results/topics/neighbours.csv",
+        corpus_stats="results/corpus/corpus_stats.json",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
         assets=["results/report/report.css", "results/report/report.js"],
+        data=directory("results/report/data"),
         bundle=report(
             directory("results/report_bundle/topic-report"),
             htmlindex="index.html",

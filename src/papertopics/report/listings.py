@@ -6,6 +6,7 @@ listing's shares always sum to 100 %.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -53,8 +54,11 @@ def single_listing_topics(topics: pd.DataFrame, counts: pd.DataFrame) -> pd.Data
 
 
 def visualize_listing_shares(topics: pd.DataFrame, documents: pd.DataFrame, listings: list[str],
-                             *, bar_height: int = 9) -> go.Figure:
-    """Grouped horizontal bars (a heatmap beyond six listings): share of each listing per topic."""
+                             *, bar_height: int = 9, names: dict[str, str] | None = None) -> go.Figure:
+    """Grouped horizontal bars (a heatmap beyond six listings): share of each listing per topic.
+
+    `names`: what each listing is called on screen (its header line), by listing name."""
+    shown = names or {}
     order = [t for t in topics["topic"].astype(int) if t >= 0] + [t for t in topics["topic"].astype(int) if t < 0]
     labels = dict(zip(topics["topic"].astype(int), topics["label"]))
     counts = listing_counts(documents, listings, order)
@@ -66,9 +70,9 @@ def visualize_listing_shares(topics: pd.DataFrame, documents: pd.DataFrame, list
         for listing in listings:
             figure.add_trace(go.Bar(
                 y=names, x=(shares[listing] * 100).round(2).tolist(), orientation="h",
-                name=plotly_text(listing), marker_color=colors[listing],
+                name=plotly_text(shown.get(listing, listing)), marker_color=colors[listing],
                 hoverinfo="text",
-                hovertext=[f"{name}<br>{plotly_text(listing)}: {int(n)} documents ({100 * share:.1f}%)"
+                hovertext=[f"{name}<br>{plotly_text(shown.get(listing, listing))}: {int(n)} documents ({100 * share:.1f}%)"
                            for name, n, share in zip(names, counts[listing], shares[listing])],
             ))
         height = max(360, len(order) * (bar_height * len(listings) + 14) + 140)
@@ -79,7 +83,7 @@ def visualize_listing_shares(topics: pd.DataFrame, documents: pd.DataFrame, list
                              legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0})
     else:
         figure.add_trace(go.Heatmap(
-            z=(shares.to_numpy() * 100).round(2), x=[plotly_text(l) for l in listings], y=names,
+            z=(shares.to_numpy() * 100).round(2), x=[plotly_text(shown.get(l, l)) for l in listings], y=names,
             customdata=counts.to_numpy(), colorscale="Blues",
             hovertemplate="%{y}<br>%{x}: %{customdata} documents (%{z:.1f}%)<extra></extra>",
             hoverongaps=False,
@@ -93,3 +97,51 @@ def visualize_listing_shares(topics: pd.DataFrame, documents: pd.DataFrame, list
     figure.update_layout(template="plotly_white", height=height,
                          margin={"l": 10, "r": 20, "t": 40, "b": 40})
     return figure
+
+
+def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.DataFrame) -> pd.DataFrame:
+    """The newest listing (the last in config order) against all before it, per topic.
+
+    One row per topic (not the outliers) with documents and shares on each side, the change in
+    percentage points, a status (new, rising, falling, gone, unchanged), the two-sided p-value of a
+    two-proportion z-test (pooled; it weighs the change by the listings' sizes, so 3 of 40 is weaker
+    evidence than 300 of 4,000) and Benjamini-Hochberg q-values over the topics; sorted by the size
+    of the change. Empty with fewer than two listings.
+    """
+    from scipy.stats import false_discovery_control, norm
+
+    columns = ["topic", "label", "before", "before_total", "after", "after_total", "share_before",
+               "share_after", "change", "status", "p_value", "q_value"]
+    if len(listings) < 2:
+        return pd.DataFrame(columns=columns)
+    order = [int(t) for t in topics["topic"] if int(t) >= 0]
+    counts = listing_counts(documents, listings, order)
+    totals = listing_totals(documents, listings)
+    latest, earlier = listings[-1], listings[:-1]
+    after = counts[latest].to_numpy(dtype=float)
+    before = counts[earlier].sum(axis=1).to_numpy(dtype=float)
+    n_after, n_before = float(totals[latest]), float(totals[earlier].sum())
+    share_after = after / n_after if n_after else np.zeros_like(after)
+    share_before = before / n_before if n_before else np.zeros_like(before)
+    pooled = (after + before) / max(n_after + n_before, 1.0)
+    spread = np.sqrt(pooled * (1 - pooled) * ((1 / n_after if n_after else 0) + (1 / n_before if n_before else 0)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(spread > 0, (share_after - share_before) / spread, 0.0)
+    p_values = 2 * norm.sf(np.abs(z))
+    q_values = false_discovery_control(p_values) if len(p_values) else p_values
+    labels = dict(zip(topics["topic"].astype(int), topics["label"]))
+    change = share_after - share_before
+    status = np.where((before == 0) & (after > 0), "new",
+                      np.where((after == 0) & (before > 0), "gone",
+                               np.where(change > 0, "rising", np.where(change < 0, "falling", "unchanged"))))
+    table = pd.DataFrame({
+        "topic": order, "label": [labels.get(t, "") for t in order],
+        "before": before.astype(int), "before_total": int(n_before), "after": after.astype(int),
+        "after_total": int(n_after), "share_before": share_before, "share_after": share_after,
+        "change": change, "status": status, "p_value": p_values, "q_value": q_values,
+    }, columns=columns)
+    return table.reindex(table["change"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
+
+
+def p_text(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"

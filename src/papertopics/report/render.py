@@ -20,8 +20,8 @@ from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.hierarchy import visualize_hierarchy
 from papertopics.report.inputs import ReportInputs
 from papertopics.report.intertopic import visualize_intertopic
-from papertopics.report.listings import (listing_counts, listing_totals, single_listing_topics,
-                                         visualize_listing_shares)
+from papertopics.report.listings import (listing_counts, listing_totals, listing_trends, p_text,
+                                         single_listing_topics, visualize_listing_shares)
 from papertopics.report.pages import page_data, render_page
 from papertopics.report.summary import (clustering_note, flatten_metrics, listing_rows, overlap_note,
                                         percent, summary_tiles, topic_cards)
@@ -113,14 +113,46 @@ def listings_page(inputs: ReportInputs) -> str:
                      "is_outliers": topic < 0})
     intro = ("For every listing, the share of its documents in each topic. Topics found in one listing "
              "only, and the documents each listing contributes, are listed below.")
-    figure = visualize_listing_shares(topics, inputs.documents, inputs.listings)
+    names = inputs.display_names()
+    figure = visualize_listing_shares(topics, inputs.documents, inputs.listings, names=names)
     return render_page(
         "listings.html", page="listings", page_title="Listings", report_title=inputs.title,
-        footer=_footer(inputs), data_json=page_data(figure), intro=intro, listings=inputs.listings,
-        n_listings=len(inputs.listings),
-        single=[{**row, "color": topic_color(int(row["topic"]))} for row in single.to_dict("records")],
+        footer=_footer(inputs), data_json=page_data(figure), intro=intro,
+        listings=[names[name] for name in inputs.listings],
+        n_listings=len(inputs.listings), trends=trend_rows(inputs), trend_note=trend_note(inputs),
+        single=[{**row, "listing": names.get(row["listing"], row["listing"]), "color": topic_color(int(row["topic"]))}
+                for row in single.to_dict("records")],
         table_rows=rows, totals=[int(totals[name]) for name in inputs.listings],
         n_documents=len(inputs.documents), overlap_note=overlap_note(inputs.documents))
+
+
+# The listings page leads with at most this many topics whose share moved most.
+TREND_ROWS = 15
+
+
+def trend_note(inputs: ReportInputs) -> str:
+    names = inputs.display_names()
+    if len(inputs.listings) < 2:
+        return ""
+    latest, earlier = names[inputs.listings[-1]], [names[name] for name in inputs.listings[:-1]]
+    return (f"{latest} (the last listing in the configuration) against {', '.join(earlier)}: the topics whose "
+            "share of the listing's documents moved most. The p-value (two-proportion z-test) says how "
+            "likely a change this large is by chance given the listings' sizes; q is the same after "
+            "correcting for testing every topic (Benjamini-Hochberg), and q < 0.05 is marked clear.")
+
+
+def trend_rows(inputs: ReportInputs) -> list[dict]:
+    table = listing_trends(inputs.documents, inputs.listings, inputs.topics).head(TREND_ROWS)
+    rows = []
+    for row in table.itertuples():
+        rows.append({"topic": int(row.topic), "label": short_label(int(row.topic), row.label, 70),
+                     "color": topic_color(int(row.topic)), "status": row.status,
+                     "before": f"{row.before} of {row.before_total}", "after": f"{row.after} of {row.after_total}",
+                     "share_before": percent(row.share_before), "share_after": percent(row.share_after),
+                     "change": f"{100 * row.change:+.1f} pp", "direction": "up" if row.change > 0 else "down",
+                     "p_value": p_text(row.p_value), "clear": bool(row.q_value < 0.05),
+                     "q_value": f"{row.q_value:.3f}" if row.q_value >= 0.001 else "< 0.001"})
+    return rows
 
 
 def changes_page(inputs: ReportInputs) -> str:
@@ -133,7 +165,8 @@ def changes_page(inputs: ReportInputs) -> str:
         summary=summary_line(changes) if changes is not None else None,
         tiles=status_tiles(changes) if changes is not None else [],
         rows=change_rows(changes, inputs.topics) if changes is not None else None,
-        listings=inputs.listings, totals=[int(totals[name]) for name in inputs.listings],
+        listings=[inputs.display_names()[name] for name in inputs.listings],
+        totals=[int(totals[name]) for name in inputs.listings],
         listing_rows=listing_share_rows(inputs.documents, inputs.topics, inputs.listings, changes))
 
 

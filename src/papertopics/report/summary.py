@@ -138,9 +138,9 @@ def summary_tiles(inputs: ReportInputs) -> list[dict]:
     n_docs = len(documents)
     n_outliers = int((documents["topic"] < 0).sum())
     n_topics = int(documents.loc[documents["topic"] >= 0, "topic"].nunique())
+    shown = ", ".join(inputs.display_names().values())
     tiles = [
-        {"label": "listings", "value": f"{len(inputs.listings):,}",
-         "detail": ", ".join(inputs.listings) if len(", ".join(inputs.listings)) <= 40 else None},
+        {"label": "listings", "value": f"{len(inputs.listings):,}", "detail": shown if len(shown) <= 40 else None},
         {"label": "documents", "value": f"{n_docs:,}", "detail": None},
         {"label": "topics", "value": f"{n_topics:,}", "detail": None},
         {"label": "outliers", "value": percent(n_outliers / n_docs if n_docs else 0.0),
@@ -158,6 +158,7 @@ def summary_tiles(inputs: ReportInputs) -> list[dict]:
 def _representatives(inputs: ReportInputs, topic: int, ids: str) -> list[dict]:
     documents = inputs.documents
     by_id = documents.set_index("doc_id", drop=False)
+    names = inputs.display_names()
     chosen = [doc_id for doc_id in str(ids).split(";") if doc_id and doc_id in by_id.index]
     if len(chosen) < N_REPRESENTATIVES:  # the table had fewer: fill with the topic's first documents
         members = documents.loc[documents["topic"] == topic, "doc_id"].tolist()
@@ -166,7 +167,8 @@ def _representatives(inputs: ReportInputs, topic: int, ids: str) -> list[dict]:
     for doc_id in chosen[:N_REPRESENTATIVES]:
         row = by_id.loc[doc_id]
         out.append({"doc_id": doc_id, "headline": headline(row["title"], row["text"], 220),
-                    "text": row["text"], "listings": ", ".join(split_listings(row["listings"]))})
+                    "text": row["text"],
+                    "listings": ", ".join(names.get(name, name) for name in split_listings(row["listings"]))})
     return out
 
 
@@ -177,7 +179,8 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
     counts = listing_counts(inputs.documents, inputs.listings, order)
     totals = listing_totals(inputs.documents, inputs.listings)
     single = single_listing_topics(topics, counts)
-    only_in = dict(zip(single["topic"], single["listing"]))
+    names = inputs.display_names()
+    only_in = {topic: names.get(listing, listing) for topic, listing in zip(single["topic"], single["listing"])}
     n_docs = max(len(inputs.documents), 1)
     rows = topics.set_index("topic")
     scores = per_topic_metrics(inputs.metrics)
@@ -188,7 +191,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
         for listing in inputs.listings:
             count, total = int(counts.loc[topic, listing]), int(totals[listing])
             share = count / total if total else 0.0
-            shares.append({"listing": listing, "count": count, "total": total, "percent": percent(share),
+            shares.append({"listing": names[listing], "count": count, "total": total, "percent": percent(share),
                            "width": round(100 * share, 1)})
         cards.append({
             "topic": int(topic), "number": "–" if topic < 0 else int(topic),
@@ -213,7 +216,7 @@ def listing_rows(inputs: ReportInputs) -> list[dict]:
     for listing in inputs.listings:
         present = [t for t in topics if t >= 0 and counts.loc[t, listing] > 0]
         here = single.loc[single["listing"] == listing, "topic"].tolist()
-        rows.append({"name": listing, "documents": int(totals[listing]), "topics": len(present),
+        rows.append({"name": inputs.display_names()[listing], "documents": int(totals[listing]), "topics": len(present),
                      "outliers": int(counts.loc[-1, listing]) if -1 in counts.index else 0,
                      "only_here": ", ".join(str(t) for t in here) or "–"})
     return rows

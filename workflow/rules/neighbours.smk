@@ -1,0 +1,19 @@
+# Similar papers: each document's nearest documents by embedding (exact cosine, blockwise), for the
+# document map's "similar papers" and for notebooks.
+
+
+rule find_neighbours:
+    """results/topics/neighbours.csv: doc_id, rank, neighbour_id, similarity; k per document."""
+    input:
+        embeddings="results/embed/embeddings.parquet",
+        documents="results/topics/document_topics.csv",
+    output:
+        neighbours="results/topics/neighbours.csv",
+    params:
+        k=config["report"]["similar_papers"],
+    log:
+        "results/logs/find_neighbours.log",
+    benchmark:
+        "results/benchmarks/find_neighbours.tsv"
+    script:
+        "../scripts/find_neighbours.py"
