@@ -9,15 +9,15 @@ from papertopics.neighbours import NEIGHBOUR_COLUMNS, nearest_neighbours, neighb
 
 def test_blockwise_neighbours_equal_the_full_similarity_matrix():
     rng = np.random.RandomState(0)
-    vectors = rng.randn(700, 16).astype(np.float32) * rng.uniform(0.5, 3, size=(700, 1))  # norms vary
-    indices, similarities = nearest_neighbours(vectors, 5, block_bytes=4 * 700 * 37)  # 37-row blocks
+    vectors = rng.randn(2500, 16).astype(np.float32) * rng.uniform(0.5, 3, size=(2500, 1))  # norms vary
+    indices, similarities = nearest_neighbours(vectors, 5, block_bytes=4 * 2500 * 37)  # 37-row blocks
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
     full = unit @ unit.T
     np.fill_diagonal(full, -np.inf)
     expected = np.argsort(-full, axis=1, kind="stable")[:, :5]
     assert (indices == expected).all()
     assert np.allclose(similarities, np.take_along_axis(full, expected, axis=1), atol=1e-5)
-    assert (indices != np.arange(700)[:, None]).all()  # never itself
+    assert (indices != np.arange(2500)[:, None]).all()  # never itself
     assert (np.diff(similarities, axis=1) <= 1e-7).all()  # nearest first
 
 

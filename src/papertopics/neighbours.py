@@ -2,8 +2,8 @@
 
 Exact, blockwise: a block of rows against all vectors at a time, so memory stays near
 `block_bytes` whatever the corpus (75k x 384 float32 vectors take 115 MB; the similarity
-block never more than ~256 MB). At 75k documents this is ~5.6e9 multiply-adds: seconds with
-BLAS, and no approximate index to tune or to ship.
+block never more than ~256 MB). At 75k documents this is 75k^2 x 384 = 2.2e12 multiply-adds in
+BLAS (minutes on two busy cores); no approximate index to tune or to ship.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ def normalised(vectors: np.ndarray) -> np.ndarray:
 def nearest_neighbours(vectors: np.ndarray, k: int = 5, *, block_bytes: int = 256 << 20) -> tuple[np.ndarray, np.ndarray]:
     """(indices, similarities), each (n, k'), k' = min(k, n - 1): nearest first, never the document itself.
 
+    Per block of rows: the similarities to every document (one matrix product), then a cheap
+    lower bound for each row's k-th best (the k-th best among the first columns), so only the
+    few columns above it are sorted: `argpartition` over all 75k columns cost 4x the product.
     Ties break by the lower index, so the result is deterministic.
     """
     unit = normalised(vectors)
@@ -33,15 +36,23 @@ def nearest_neighbours(vectors: np.ndarray, k: int = 5, *, block_bytes: int = 25
     if k == 0:
         return indices, similarities
     block = max(1, min(n, block_bytes // (4 * n)))
+    probe = min(n, max(64, 200 * k))  # columns that give each row's lower bound
     for start in range(0, n, block):
         stop = min(n, start + block)
+        rows = np.arange(stop - start)
         scores = unit[start:stop] @ unit.T
-        scores[np.arange(stop - start), np.arange(start, stop)] = -np.inf  # not itself
-        top = np.argpartition(-scores, k - 1, axis=1)[:, :k] if k < n else np.argsort(-scores, axis=1)[:, :k]
-        top_scores = np.take_along_axis(scores, top, axis=1)
-        order = np.lexsort((top, -top_scores), axis=1)
-        indices[start:stop] = np.take_along_axis(top, order, axis=1)
-        similarities[start:stop] = np.take_along_axis(top_scores, order, axis=1)
+        scores[rows, np.arange(start, stop)] = -np.inf  # not itself
+        # The (k+1)-th best of the probe columns: at most one of them is the row itself (-inf),
+        # so at least k finite scores are >= the bound, and every true neighbour is too.
+        bound = np.partition(scores[:, :probe], probe - k - 1 if probe > k else 0, axis=1)[:, max(probe - k - 1, 0)]
+        row, col = np.nonzero(scores >= bound[:, None])
+        value = scores[row, col]
+        order = np.lexsort((col, -value, row))
+        row, col, value = row[order], col[order], value[order]
+        first = np.searchsorted(row, rows)
+        take = first[:, None] + np.arange(k)[None, :]
+        indices[start:stop] = col[take]
+        similarities[start:stop] = value[take]
     return indices, similarities
 
 
