@@ -539,7 +539,7 @@ def test_regions_come_from_topics_csv_or_from_the_map():
     assert 6 <= len(regions) <= 15 and set(region_of) == set(anchors["topic"])
     assert regions["size"].sum() == anchors["size"].sum()
     largest = anchors.loc[anchors["topic"].map(region_of) == regions.loc[0, "region"]].nlargest(1, "size")
-    assert regions.loc[0, "label"].startswith(largest["label"].iloc[0][:20])
+    assert regions.loc[0, "label"].startswith(largest["label"].iloc[0][:20]) and " more" in regions.loc[0, "label"]
     # Given by the names stage: used as they are.
     topics = report.topics.assign(region=[t % 3 if t >= 0 else -1 for t in report.topics["topic"]],
                                   region_label=[f"region {t % 3}" for t in report.topics["topic"]])

@@ -317,7 +317,40 @@ def check_load_budget(timings: dict[str, float]) -> None:
 def count_points(page) -> int:
     return page.evaluate("""(() => { const gd = document.getElementById('figure');
         return gd.data.filter(t => !(t.meta && t.meta.role === 'matches'))
-                      .reduce((n, t) => n + t.x.filter(v => v !== null).length, 0); })()""")
+                      .reduce((n, t) => n + Array.from(t.x).filter(v => v !== null).length, 0); })()""")
+
+
+LABEL_BOXES = """Array.from(document.querySelectorAll('#map-labels .map-label')).map(e => {
+    const r = e.getBoundingClientRect();
+    return {kind: e.classList.contains('region') ? 'region' : 'topic', text: e.textContent,
+            topic: e.dataset.topic === undefined ? null : Number(e.dataset.topic),
+            x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; })"""
+
+
+def label_boxes(page) -> list[dict]:
+    return page.evaluate(LABEL_BOXES)
+
+
+def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
+    """Pairs of name boxes (as drawn) that overlap by more than a pixel."""
+    pairs = []
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > 1 and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > 1:
+                pairs.append((a["text"], b["text"]))
+    return pairs
+
+
+def zoom(page, factor: float, topic: int | None = None) -> None:
+    """Zoom the map by `factor` around a topic's name anchor (or the centre), as the + button would."""
+    page.evaluate(f"""(async () => {{
+        const gd = document.getElementById('figure'), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const data = JSON.parse(document.getElementById('report-data').textContent).docs;
+        const t = data.topics.find(t => t.topic === {json.dumps(topic)});
+        const cx = t ? t.x : (xa.range[0] + xa.range[1]) / 2, cy = t ? t.y : (ya.range[0] + ya.range[1]) / 2;
+        const hx = (xa.range[1] - xa.range[0]) / {factor} / 2, hy = (ya.range[1] - ya.range[0]) / {factor} / 2;
+        await Plotly.relayout(gd, {{'xaxis.range': [cx - hx, cx + hx], 'yaxis.range': [cy - hy, cy + hy]}});
+        await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); }})()""")
 
 
 # ---------------------------------------------------------------- tests
@@ -506,14 +539,193 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
                 page.evaluate("""(() => { const gd = document.getElementById('figure');
                     const i = gd.data.findIndex(t => t.customdata && t.customdata.includes(1));
                     Plotly.Fx.hover(gd, [{curveNumber: i, pointNumber: gd.data[i].customdata.indexOf(1)}]); })()""")
-                hover = page.wait_for("(document.querySelector('.hoverlayer .hovertext') || {}).textContent")
+                # The map's tooltip (the page's own, textContent only) shows the markup literally.
+                hover = page.wait_for("!document.getElementById('map-tooltip').hidden && "
+                                      "document.getElementById('map-tooltip').textContent")
                 assert "<img src=x onerror=" in hover
+                assert page.evaluate("document.querySelectorAll('#map-tooltip *').length") == \
+                    page.evaluate("document.querySelectorAll('#map-tooltip span').length")
+                # Topic names on the map are text too (the hostile label is topic 0's).
+                labels = page.evaluate("Array.from(document.querySelectorAll('.map-label')).map(e => e.textContent).join(' ')")
+                assert "<i>label</i>" in labels.replace("\n", " ")
+                assert page.evaluate("document.querySelectorAll('#map-labels img, #topic-list img').length") == 0
                 # Searching for markup finds it as text.
                 page.type_text("#search", "<script>")
                 page.wait_for("document.getElementById('figure').getAttribute('data-matches') === '1'")
                 page.screenshot(SCREENSHOTS / "hostile-documents.png")
                 assert page.evaluate("window.__pwned === undefined")
                 assert page.errors == [], page.errors
+        finally:
+            page.close()
+
+
+@pytest.fixture(scope="module")
+def map_report(tmp_path_factory):
+    """30 topics (regions derived from the map), similar papers, some points assigned by nearest topic."""
+    import dataclasses
+
+    import numpy as np
+
+    from papertopics.neighbours import neighbour_table
+    from papertopics.report import render_report
+    from papertopics.report.sample import sample_inputs
+
+    inputs = sample_inputs(n_documents=900, n_topics=30, listings=("alpha", "beta"), seed=5)
+    documents = inputs.documents.copy()
+    documents["assignment"] = np.where(documents["topic"] < 0, "outlier",
+                                       np.where(np.arange(len(documents)) % 4 == 0, "nearest", "core"))
+    vectors = inputs.map2d[["x", "y"]].to_numpy() + 0.01 * np.random.RandomState(0).randn(len(documents), 2)
+    vectors = np.hstack([vectors, np.full((len(documents), 1), 5.0)])  # cosine ~ closeness on the map
+    inputs = dataclasses.replace(inputs, documents=documents,
+                                 neighbours=neighbour_table(documents["doc_id"].tolist(), vectors, 5))
+    folder = tmp_path_factory.mktemp("map") / "report"
+    render_report(inputs, folder)
+    return inputs, folder
+
+
+@pytest.mark.browser
+def test_names_on_the_map_regions_then_topics_never_overlapping(browser, map_report):
+    inputs, folder = map_report
+    page, _ = open_page(browser, folder, "documents")
+    try:
+        # Zoomed out: region names only, sized by size, none overlapping.
+        assert page.evaluate("document.getElementById('figure').dataset.labelLevel") == "regions"
+        boxes = label_boxes(page)
+        assert len(boxes) >= 4 and {box["kind"] for box in boxes} == {"region"}
+        assert overlapping(boxes) == []
+        page.screenshot(SCREENSHOTS / "map-zoomed-out.png")
+        # Zoomed in (x4 on the largest topic): the topic names of the visible area appear.
+        zoom(page, 4, topic=0)
+        page.wait_for("document.getElementById('figure').dataset.labelLevel === 'topics'")
+        boxes = label_boxes(page)
+        named = {box["topic"] for box in boxes}
+        assert {box["kind"] for box in boxes} == {"topic"} and 0 in named
+        assert overlapping(boxes) == []
+        # Every name drawn is inside the plot and belongs to a topic whose anchor is in view.
+        in_view = page.evaluate("""(() => { const gd = document.getElementById('figure'), xa = gd._fullLayout.xaxis,
+            ya = gd._fullLayout.yaxis; const d = JSON.parse(document.getElementById('report-data').textContent).docs;
+            return d.topics.filter(t => t.x !== null && t.x >= Math.min(...xa.range) && t.x <= Math.max(...xa.range)
+              && t.y >= Math.min(...ya.range) && t.y <= Math.max(...ya.range)).map(t => t.topic); })()""")
+        assert named <= set(in_view)
+        # Bigger topics get bigger names.
+        sizes = dict(zip(inputs.topics["topic"], inputs.topics["size"]))
+        fonts = page.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('.map-label.topic'))"
+                              ".map(e => [e.dataset.topic, parseFloat(e.style.fontSize)]))")
+        ranked = sorted(fonts, key=lambda t: sizes[int(t)])
+        assert fonts[ranked[-1]] >= fonts[ranked[0]]
+        page.screenshot(SCREENSHOTS / "map-zoomed-in.png")
+        # Further in, at least as many topic names around there as before, again none overlapping.
+        before = len(boxes)
+        zoom(page, 2, topic=0)
+        assert len(label_boxes(page)) >= 1 and overlapping(label_boxes(page)) == []
+        assert before >= 1
+        assert page.errors == [], page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_topic_finder_finds_and_highlights_a_topic(browser, map_report):
+    inputs, folder = map_report
+    page, _ = open_page(browser, folder, "documents")
+    try:
+        # Every topic (and the outliers) is in the list, largest first.
+        listed = page.evaluate("Array.from(document.querySelectorAll('#topic-list li')).map(li => Number(li.dataset.topic))")
+        assert sorted(listed) == sorted(inputs.topics["topic"].tolist())
+        page.type_text("#topic-search", "diff")
+        expected = sorted(int(t) for t, label in zip(inputs.topics["topic"], inputs.topics["label"]) if "diff" in label)
+        assert expected  # "diffusion, images, generation"
+        page.wait_for(f"document.getElementById('figure').dataset.topicMatches === '{len(expected)}'")
+        shown = page.evaluate("Array.from(document.querySelectorAll('#topic-list li')).filter(li => !li.hidden)"
+                              ".map(li => Number(li.dataset.topic))")
+        assert sorted(shown) == expected
+        assert page.evaluate("document.querySelector('#topic-list li:not([hidden]) mark').textContent") == "diff"
+        # On the map the matching topics stay bright, the others fade, and their names are drawn.
+        opacity = page.evaluate("""Object.fromEntries(document.getElementById('figure').data
+            .filter(t => t.meta && t.meta.role !== 'matches').map(t => [t.meta.topic, t.marker.opacity]))""")
+        assert all(opacity[str(t)] == 0.07 for t in inputs.topics["topic"] if int(t) not in expected)
+        assert all(opacity[str(t)] != 0.07 for t in expected)
+        page.screenshot(SCREENSHOTS / "map-topic-search.png")
+        # Clicking it zooms to it and names it.
+        page.evaluate("document.querySelector('#topic-list li:not([hidden]) button').click()")
+        page.wait_for(f"!!document.querySelector('.map-label.topic[data-topic=\"{expected[0]}\"]')")
+        assert page.errors == [], page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_similar_papers_panel_and_assigned_points(browser, map_report):
+    inputs, folder = map_report
+    documents = inputs.documents
+    row = int(documents.index[(documents["topic"] == 3)][0])
+    doc_id = documents.loc[row, "doc_id"]
+    page, _ = open_page(browser, folder, "documents", f"#doc={doc_id}")
+    try:
+        assert page.evaluate("document.getElementById('figure').getAttribute('data-selected')") == doc_id
+        items = page.evaluate("""Array.from(document.querySelectorAll('#similar-list li')).map(li =>
+            [li.querySelector('button').textContent, li.querySelector('.similar-topic').textContent])""")
+        expected = inputs.neighbours[inputs.neighbours["doc_id"] == doc_id].sort_values("rank")
+        assert len(items) == 5 == len(expected)
+        from papertopics.report.text import headline
+
+        by_id = documents.set_index("doc_id")
+        for (title, topic), neighbour in zip(items, expected["neighbour_id"]):
+            assert title == headline(by_id.loc[neighbour, "title"], by_id.loc[neighbour, "text"], 150)
+            assert topic.startswith(f"Topic {by_id.loc[neighbour, 'topic']}: ") or topic.startswith("Outliers")
+            assert "similarity" in topic
+        page.screenshot(SCREENSHOTS / "map-similar-papers.png")
+        # Each is clickable: it opens that paper (and its own similar papers).
+        page.evaluate("document.querySelector('#similar-list li button').click()")
+        first = expected["neighbour_id"].iloc[0]
+        page.wait_for(f"document.getElementById('figure').getAttribute('data-selected') === {json.dumps(first)}")
+        assert page.evaluate("document.getElementById('doc-text').textContent") == by_id.loc[first, "text"]
+        assert page.evaluate("document.querySelectorAll('#similar-list li').length") == 5
+        # Points assigned by nearest topic are drawn paler and smaller than the clustered ones.
+        marker = page.evaluate("""(() => { const t = document.getElementById('figure').data.find(t => t.meta && t.meta.topic === 3);
+            return {rows: Array.from(t.customdata), size: Array.from(t.marker.size), opacity: Array.from(t.marker.opacity)}; })()""")
+        nearest = set(documents.index[documents["assignment"] == "nearest"])
+        sizes = {r: s for r, s in zip(marker["rows"], marker["size"])}
+        pale = {r: o for r, o in zip(marker["rows"], marker["opacity"])}
+        near_rows = [r for r in marker["rows"] if r in nearest]
+        core_rows = [r for r in marker["rows"] if r not in nearest]
+        assert near_rows and core_rows
+        assert max(sizes[r] for r in near_rows) < min(sizes[r] for r in core_rows)
+        assert max(pale[r] for r in near_rows) < min(pale[r] for r in core_rows)
+        assert page.errors == [], page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_seed_listings_title_the_report_by_their_header(browser, tmp_path_factory):
+    """The seeds start with the header line "NeurIPS 2026 论文列表": it titles the report (not the file names)."""
+    import numpy as np
+
+    from papertopics.corpus import build_corpus
+    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from papertopics.report import ReportInputs, render_report
+
+    frames = [read_listing(ListingSpec(listing_name(path), path)) for path in sorted((REPO / "seeds").glob("*.txt"))]
+    corpus, stats = build_corpus(frames)
+    headers = {name: entry["title"] for name, entry in stats["listings"].items()}
+    assert set(headers.values()) == {"NeurIPS 2026 论文列表"}
+    documents = corpus[["doc_id", "listings", "title", "text"]].assign(topic=np.arange(len(corpus)) % 3)
+    rng = np.random.RandomState(0)
+    inputs = ReportInputs(documents=documents, topics=documents[["topic"]].drop_duplicates().assign(label="seeds"),
+                          map2d=documents[["doc_id"]].assign(x=rng.randn(len(corpus)), y=rng.randn(len(corpus))),
+                          listings=list(stats["listings"]), listing_titles=headers)
+    folder = tmp_path_factory.mktemp("seeds") / "report"
+    render_report(inputs, folder)
+    for name in ("index", "documents", "listings"):
+        page, _ = open_page(browser, folder, name)
+        try:
+            assert page.evaluate("document.title").endswith("· NeurIPS 2026 论文列表")
+            assert page.evaluate("document.querySelector('.topbar .brand').textContent") == "NeurIPS 2026 论文列表"
+            if name == "documents":
+                options = page.evaluate("Array.from(document.querySelectorAll('#listing-filter option')).map(o => o.textContent)")
+                assert all(option.startswith("NeurIPS 2026 论文列表 (") for option in options[1:])
+            assert page.errors == [], page.errors
         finally:
             page.close()
 

@@ -75,7 +75,7 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
 
     From topics.csv's `region`/`region_label` (the hierarchy's cut) when present; otherwise
     regions are derived from the topics' positions on the map (Ward linkage of the anchors,
-    6-15 regions, named after their largest topics); a handful of topics are their own regions.
+    6-15 regions, named after their largest topic); a handful of topics are their own regions.
     """
     anchors = anchors.sort_values("topic").reset_index(drop=True)
     if anchors.empty:
@@ -103,7 +103,8 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
     for region, members in frame.groupby("region"):
         members = members.sort_values("size", ascending=False)
         weights = members["size"].to_numpy(dtype=float) + 1e-9
-        label = names.get(int(region)) or " / ".join(truncate(l, 28) for l in members["label"].head(2))
+        label = names.get(int(region)) or (truncate(members["label"].iloc[0], 34)
+                                            + (f" & {len(members) - 1} more" if len(members) > 1 else ""))
         rows.append({"region": int(region), "label": label, "size": int(members["size"].sum()),
                      "x": float(np.average(members["x"], weights=weights)),
                      "y": float(np.average(members["y"], weights=weights))})
