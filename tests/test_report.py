@@ -366,6 +366,12 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     (results / "metrics.json").write_text(json.dumps(report.metrics))
     report.changes.to_csv(results / "topics" / "changes.csv", index=False)
     write_fake_model(results / "topics" / "model", sorted(report.topics["topic"]))
+    ids = report.documents["doc_id"].tolist()
+    pd.DataFrame({"doc_id": ids, "rank": 1, "neighbour_id": ids[1:] + ids[:1], "similarity": 0.5}).to_csv(
+        results / "topics" / "neighbours.csv", index=False)
+    (results / "corpus").mkdir()
+    (results / "corpus" / "corpus_stats.json").write_text(json.dumps(
+        {"listings": {name: {"title": f"Header of {name}"} for name in report.listings}}), encoding="utf-8")
     out = results / "report"
     script = REPO / "workflow" / "scripts" / "render_report.py"
 
@@ -382,7 +388,9 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
                                 model=str(results / "topics" / "model"),
                                 map2d=str(results / "reduce" / "map2d.parquet"),
                                 metrics=str(results / "metrics.json"),
-                                changes=str(results / "topics" / "changes.csv"))
+                                changes=str(results / "topics" / "changes.csv"),
+                                neighbours=str(results / "topics" / "neighbours.csv"),
+                                corpus_stats=str(results / "corpus" / "corpus_stats.json"))
     bundle = str(results / "report_bundle" / "topic-report")
     snakemake.output = Namespace([*pages, str(out / "plotly.min.js"), *assets, bundle], pages=pages,
                                  plotly_js=str(out / "plotly.min.js"), assets=assets, bundle=bundle)
@@ -400,6 +408,13 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
     assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())
+    assert sorted(p.name for p in (Path(bundle) / CHUNK_FOLDER).iterdir()) == sorted(p.name for p in (out / CHUNK_FOLDER).iterdir())
+    similar = {}
+    for path in (out / CHUNK_FOLDER).iterdir():
+        _, chunk = read_chunk(path)
+        similar.update(zip(chunk["rows"], chunk["similar"]))
+    assert similar[0] == [[1, 0.5]]
+    assert f"<th class=\"num\">Header of {report.listings[0]}</th>" in (out / "listings.html").read_text(encoding="utf-8")
     assert "topic vectors from model" in (tmp_path / "render_report.log").read_text()
     changes = (out / "changes.html").read_text(encoding="utf-8")
     assert changes.count('<tr id="change-') == len(report.changes)
