@@ -645,6 +645,10 @@ def test_topic_finder_finds_and_highlights_a_topic(browser, map_report):
             .filter(t => t.meta && t.meta.role !== 'matches').map(t => [t.meta.topic, t.marker.opacity]))""")
         assert all(opacity[str(t)] == 0.07 for t in inputs.topics["topic"] if int(t) not in expected)
         assert all(opacity[str(t)] != 0.07 for t in expected)
+        # ... and their names are on the map, even zoomed out, ahead of any other name.
+        page.wait_for(f"!!document.querySelector('.map-label.topic[data-topic=\"{expected[0]}\"]:not(.dim)')")
+        assert page.evaluate("document.getElementById('figure').dataset.labelLevel") == "topics"
+        assert overlapping(label_boxes(page)) == []
         page.screenshot(SCREENSHOTS / "map-topic-search.png")
         # Clicking it zooms to it and names it.
         page.evaluate("document.querySelector('#topic-list li:not([hidden]) button').click()")

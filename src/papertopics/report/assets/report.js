@@ -362,11 +362,14 @@
       if (!layout || !layout.xaxis) { return; }
       var xa = layout.xaxis, ya = layout.yaxis, size = layout._size;
       var zoom = spanX0 / Math.abs(xa.range[1] - xa.range[0]);
-      var regionLevel = useRegions && zoom < REGION_ZOOM && state.focus === null;
       var set = highlighted();
+      // Zoomed out: the regions (those with a topic shown); a topic searched for or clicked is named itself.
+      var regionLevel = useRegions && zoom < REGION_ZOOM && !set;
       var items;
       if (regionLevel) {
-        items = docs.regions.map(function (r) {
+        var shownRegions = {};
+        namedTopics.forEach(function (t) { if (visibleTopic(t.topic)) { shownRegions[t.region] = true; } });
+        items = docs.regions.filter(function (r) { return shownRegions[r.region]; }).map(function (r) {
           return { kind: 'region', id: r.region, label: r.label, x: r.x, y: r.y, weight: Math.sqrt(r.size / maxRegionSize),
                    size: r.size, color: '#2b3442', priority: 0 };
         });
