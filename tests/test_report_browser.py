@@ -568,7 +568,7 @@ def map_report(tmp_path_factory):
 
     from papertopics.neighbours import neighbour_table
     from papertopics.report import render_report
-    from papertopics.report.sample import sample_inputs
+    from report_sample import sample_inputs
 
     inputs = sample_inputs(n_documents=900, n_topics=30, listings=("alpha", "beta"), seed=5)
     documents = inputs.documents.copy()

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from papertopics.embedding import load_embeddings
+from papertopics.artifacts import atomic_write_text, load_embeddings
 from papertopics.neighbours import neighbour_table
 from papertopics.report.inputs import read_table
 from papertopics.scripting import script_run
@@ -17,9 +17,7 @@ with script_run(snakemake) as log:
                          f"{snakemake.input.documents} (e.g. {missing[0]}); rerun the embed stage")
     vectors = vectors[np.fromiter((row_of[d] for d in documents), dtype=np.int64, count=len(documents))]
     table = neighbour_table(documents, vectors, k=snakemake.params.k)
-    tmp = snakemake.output.neighbours + ".tmp"
-    table.to_csv(tmp, index=False)
-    import os
+    from pathlib import Path
 
-    os.replace(tmp, snakemake.output.neighbours)
+    atomic_write_text(Path(snakemake.output.neighbours), table.to_csv(index=False))
     log.info("neighbours: %d documents, %d nearest each", len(documents), snakemake.params.k)
