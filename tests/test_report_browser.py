@@ -536,9 +536,14 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
                 page.wait_for("document.getElementById('doc-title').textContent.startsWith('<script>')")
                 assert page.evaluate("document.querySelectorAll('#doc-meta a').length") == 0
                 # Plotly's hover label shows the markup literally.
-                page.evaluate("""(() => { const gd = document.getElementById('figure');
-                    const i = gd.data.findIndex(t => t.customdata && t.customdata.includes(1));
-                    Plotly.Fx.hover(gd, [{curveNumber: i, pointNumber: gd.data[i].customdata.indexOf(1)}]); })()""")
+                # The mouse over document 1's point.
+                page.evaluate("window.scrollTo(0, 0)")
+                x, y = page.evaluate("""(() => { const gd = document.getElementById('figure'), layout = gd._fullLayout;
+                    const t = gd.data.find(t => t.customdata && Array.from(t.customdata).includes(1));
+                    const j = Array.from(t.customdata).indexOf(1), box = gd.getBoundingClientRect();
+                    return [box.left + layout._size.l + layout.xaxis.l2p(t.x[j]),
+                            box.top + layout._size.t + layout.yaxis.l2p(t.y[j])]; })()""")
+                page.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
                 # The map's tooltip (the page's own, textContent only) shows the markup literally.
                 hover = page.wait_for("!document.getElementById('map-tooltip').hidden && "
                                       "document.getElementById('map-tooltip').textContent")

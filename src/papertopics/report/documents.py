@@ -3,7 +3,7 @@
 What the page needs at once is small and packed: coordinates as base64 Float32 arrays, topic
 and chunk ids, one headline per document (for the tooltip), the names and anchors of the topics
 and regions. The abstracts, metadata and similar papers sit in `data/docs-<k>.js` files (gzip,
-base64), a few per topic, which the page loads with `<script>` tags when a document is opened
+raw bytes in a string), a few per topic, which the page loads with `<script>` tags when a document is opened
 or a search needs them (`<script>` works on `file://`, `fetch` does not). Text reaches the page
 only through `textContent`; Plotly draws no listing text (the tooltip is the page's own).
 """
@@ -211,9 +211,16 @@ def document_chunks(documents: pd.DataFrame, extra_columns: list[str],
     return out
 
 
-def chunk_script(index: int, chunk: dict) -> str:
-    """A data file: one call with the chunk's JSON, gzip-compressed and base64 (no text as code)."""
-    raw = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    data = base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
-    return f'papertopicsChunk({int(index)},"{data}");\n'
+def chunk_script(index: int, chunk: dict) -> bytes:
+    """A data file: one call with the chunk's JSON, gzip-compressed, as a string of raw bytes.
 
+    The page loads the file with `charset="windows-1252"`, which maps every byte to one character,
+    so the compressed bytes travel with 1-2 % escaping instead of base64's 33 % (48 MB -> 36 MB at
+    75k abstracts); the script maps the characters back to bytes and inflates them. No listing text
+    is ever code: the literal holds compressed bytes only, with `\\`, `"`, line breaks and NUL escaped.
+    """
+    raw = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    data = gzip.compress(raw, compresslevel=6, mtime=0)
+    for byte, escaped in ((b"\\", b"\\\\"), (b'"', b'\\"'), (b"\n", b"\\n"), (b"\r", b"\\r"), (b"\x00", b"\\x00")):
+        data = data.replace(byte, escaped)
+    return b"papertopicsChunk(%d,\"" % int(index) + data + b"\");\n"

@@ -91,7 +91,7 @@ def write_document_chunks(inputs: ReportInputs, out_dir: Path) -> list[Path]:
     written = []
     for index, chunk in enumerate(document_chunks(inputs.documents, inputs.extra_columns, inputs.neighbours)):
         path = folder / f"docs-{index}.js"
-        path.write_text(chunk_script(index, chunk), encoding="utf-8")
+        path.write_bytes(chunk_script(index, chunk))
         written.append(path)
     return written
 

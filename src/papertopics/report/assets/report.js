@@ -87,11 +87,27 @@
     return text ? new Type(decodeBase64(text).buffer) : null;
   }
 
-  function gunzipText(base64) {
+  // windows-1252 characters that do not stand for their own code (the bytes 0x80-0x9f).
+  var CP1252 = { 0x20ac: 0x80, 0x201a: 0x82, 0x0192: 0x83, 0x201e: 0x84, 0x2026: 0x85, 0x2020: 0x86, 0x2021: 0x87,
+    0x02c6: 0x88, 0x2030: 0x89, 0x0160: 0x8a, 0x2039: 0x8b, 0x0152: 0x8c, 0x017d: 0x8e, 0x2018: 0x91, 0x2019: 0x92,
+    0x201c: 0x93, 0x201d: 0x94, 0x2022: 0x95, 0x2013: 0x96, 0x2014: 0x97, 0x02dc: 0x98, 0x2122: 0x99, 0x0161: 0x9a,
+    0x203a: 0x9b, 0x0153: 0x9c, 0x017e: 0x9e, 0x0178: 0x9f };
+
+  // A data file's string (its bytes read as windows-1252, one character each) back to the bytes.
+  function latin1Bytes(text) {
+    var bytes = new Uint8Array(text.length);
+    for (var i = 0; i < text.length; i++) {
+      var code = text.charCodeAt(i);
+      bytes[i] = code < 256 ? code : CP1252[code];
+    }
+    return bytes;
+  }
+
+  function gunzipText(bytes) {
     if (!window.DecompressionStream) {
       return Promise.reject(new Error('this browser cannot read the report data (no DecompressionStream): use a current Chrome, Firefox, Edge or Safari'));
     }
-    var stream = new Blob([decodeBase64(base64)]).stream().pipeThrough(new DecompressionStream('gzip'));
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
     return new Response(stream).text();
   }
 
@@ -200,10 +216,11 @@
       entry.promise = new Promise(function (resolve, reject) {
         var script = document.createElement('script');
         script.src = docs.chunk_folder + '/docs-' + index + '.js';
+        script.charset = 'windows-1252';  // one character per byte: see chunk_script
         script.onload = function () {
           script.remove();
           if (!entry.payload) { reject(new Error(script.src + ' holds no data')); return; }
-          gunzipText(entry.payload).then(function (json) {
+          gunzipText(latin1Bytes(entry.payload)).then(function (json) {
             entry.payload = null;
             install(JSON.parse(json));
             resolve();
