@@ -25,6 +25,7 @@ rule all:
         "results/topics/topics.csv",
         "results/metrics.json",
         REPORT_PAGES,
+        "results/topics/history/advanced.json",
     default_target: True
 
 
@@ -33,3 +34,4 @@ localrules:
     all,
     build_corpus,
     gather_embeddings,
+    advance_history,
