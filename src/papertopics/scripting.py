@@ -69,13 +69,12 @@ DISK_FULL_ERRNOS = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 
 
 def job_paths(snakemake) -> list[Path]:
-    """Where a job writes: its outputs and any folder named in its params (caches)."""
-    paths = [Path(p) for p in snakemake.output]
+    """Where a job writes: any folder named in its params (caches: OpenVINO's model save), then
+    its outputs."""
     params = getattr(snakemake, "params", None)
-    for _, value in (params.items() if hasattr(params, "items") else ()):
-        if isinstance(value, str) and value and Path(value).is_dir():
-            paths.append(Path(value))
-    return paths
+    paths = [Path(value) for _, value in (params.items() if hasattr(params, "items") else ())
+             if isinstance(value, str) and value and Path(value).is_dir()]
+    return paths + [Path(p) for p in snakemake.output]
 
 
 def disk_full_message(error: BaseException, paths: list[Path]) -> str | None:
