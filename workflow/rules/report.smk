@@ -54,9 +54,7 @@ rule advance_history:
         snapshot="results/topics/snapshot",
         done=[ancient(path) for path in ["results/metrics.json", *REPORT_PAGES]],
     output:
-        marker="results/topics/history/advanced.json",
-    params:
-        history="results/topics/history",
+        marker="results/topics/history/advanced.json",  # the history is the folder around it
     log:
         "results/logs/advance_history.log",
     benchmark:
