@@ -10,7 +10,7 @@ from pathlib import Path
 
 import plotly
 
-from papertopics import atomic
+from papertopics.artifacts import atomic_copy, atomic_write_text
 from papertopics.constants import REPORT_PAGES
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
@@ -42,7 +42,7 @@ def plotly_js_path() -> Path:
 def copy_assets(out_dir: Path) -> list[Path]:
     written = []
     for source in [plotly_js_path(), *(Path(__file__).parent / "assets" / name for name in ASSETS)]:
-        written.append(atomic.copy_file(source, out_dir / source.name))  # never half a plotly.min.js
+        written.append(atomic_copy(source, out_dir / source.name))  # never half a plotly.min.js
     return written
 
 
@@ -176,7 +176,7 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
     for name in PAGES:
         started = time.perf_counter()
         path = out_dir / f"{name}.html"
-        atomic.write_text(path, builders[name]())  # a failed job leaves no partial page
+        atomic_write_text(path, builders[name]())  # a failed job leaves no partial page
         written[name] = path
         log.info("%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started)
     for asset in copy_assets(out_dir):
