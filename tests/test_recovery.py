@@ -272,3 +272,17 @@ def test_garbage_intermediate_is_rebuilt_by_a_plain_rerun(seed_run, tmp_path):
     output = result.stdout + result.stderr
     assert "removed damaged results/embed/embeddings.parquet" in output
     assert "gather_embeddings" in output.split("Job stats:")[-1]
+
+
+def test_a_damaged_input_is_one_line_naming_it(tmp_path, capsys):
+    """Damage the parse-time sweep missed (or made mid-run) fails with the file named."""
+    damaged = tmp_path / "embeddings.parquet"
+    damaged.write_bytes(b"\x00garbage" * 100)
+    job = fake_job(tmp_path)
+    job.input = [str(damaged)]
+    with pytest.raises(SystemExit):
+        with scripting.script_run(job):
+            pd.read_parquet(damaged)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"papertopics error: {damaged} is damaged (")
+    assert err[0].endswith("delete it and rerun, the run rebuilds it")

@@ -117,6 +117,7 @@ def damaged_files(workdir: Path) -> list[tuple[Path, str]]:
 
 
 def _damage(path: Path) -> str | None:
+    """Why a .parquet or .json file cannot be read, or None (other files are not checked)."""
     try:
         if path.suffix == ".parquet":
             import pyarrow.parquet as pq

@@ -41,7 +41,8 @@ def script_run(snakemake):
     try:
         yield log
     except Exception as error:
-        message = error if isinstance(error, PapertopicsError) else disk_full_message(error, job_paths(snakemake))
+        message = (error if isinstance(error, PapertopicsError)
+                   else disk_full_message(error, job_paths(snakemake)) or damaged_input_message(snakemake))
         if message is None:
             raise
         # One line on the terminal (not a log record as well), the same line in the rule's log.
@@ -51,6 +52,20 @@ def script_run(snakemake):
                 handle.write(line + "\n")
         print(line, file=sys.stderr, flush=True)
         raise SystemExit(1) from None
+
+
+def damaged_input_message(snakemake) -> str | None:
+    """'<input> is damaged (...)' when one of the job's parquet/JSON inputs no longer reads.
+
+    A reader's own error (pyarrow's "Parquet magic bytes not found") does not name the file.
+    """
+    from papertopics.recovery import _damage
+
+    for path in getattr(snakemake, "input", []):
+        reason = _damage(Path(path)) if Path(path).is_file() else None
+        if reason:
+            return f"{path} is damaged ({reason}); delete it and rerun, the run rebuilds it"
+    return None
 
 
 def one_line_warning(message, category, filename, lineno, line=None) -> str:
