@@ -19,7 +19,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 LOCK_DIR = Path(".snakemake/locks")
-OWNER_FILE = Path(".snakemake/papertopics-run.json")  # host and pid of the run that took the lock
+OWNER_FILE = Path(".snakemake/papertopics/run.json")  # host and pid of the run that took the lock
 # Intermediates under results/ whose damage is cheap to detect (parquet footer, JSON syntax) and
 # that a rerun rebuilds. Skipped: the history (fit_topics reads it with a warning instead), the
 # embedding cache (it checks its own chunks), the model, logs and the report.
