@@ -68,7 +68,9 @@ def test_stale_lock_is_removed_live_lock_is_kept(tmp_path):
 
 def test_lock_taken_on_another_host_is_kept_and_the_command_given(tmp_path):
     lock = make_lock(tmp_path)
-    (tmp_path / recovery.OWNER_FILE).write_text(json.dumps({"host": "login-node-7", "pid": 1}))
+    owner = tmp_path / recovery.OWNER_FILE
+    owner.parent.mkdir(parents=True, exist_ok=True)
+    owner.write_text(json.dumps({"host": "login-node-7", "pid": 1}))
     live = recovery.recover(tmp_path, say=lambda line: None)
     assert live is not None and lock.exists()
     assert live.advice(tmp_path, ["/venv/bin/snakemake", "--cores", "4"]).endswith(
