@@ -18,8 +18,9 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
+# Snakemake reads profiles/default/ (beside the Snakefile) by itself.
 run: $(VENV)/.installed
-	$(BIN)/snakemake --workflow-profile workflow/profiles/default --cores $(CORES)
+	$(BIN)/snakemake --cores $(CORES)
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest

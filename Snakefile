@@ -26,6 +26,7 @@ rule all:
         "results/topics/topics.csv",
         "results/metrics.json",
         REPORT_PAGES,
+        "results/topics/history/advanced.json",
     default_target: True
 
 
@@ -34,3 +35,4 @@ localrules:
     all,
     build_corpus,
     gather_embeddings,
+    advance_history,

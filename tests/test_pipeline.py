@@ -101,10 +101,10 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
     original = config.read_text()
     try:
         config.write_text(original + "representation:\n  label_terms: 2\n")
-        assert planned_rules(seed_run) == {"fit_topics", "evaluate_topics", "render_report"}
+        assert planned_rules(seed_run) == {"fit_topics", "evaluate_topics", "render_report", "advance_history"}
         config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
         assert planned_rules(seed_run) == {"cluster_documents", "assess_stability", "fit_topics",
-                                           "evaluate_topics", "render_report"}
+                                           "evaluate_topics", "render_report", "advance_history"}
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
         assert planned_rules(seed_run) == {"render_report"}
     finally:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import pathlib
+import shutil
 
 import numpy as np
 import pyarrow as pa
@@ -62,6 +63,19 @@ def atomic_write_text(path: pathlib.Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def atomic_copy(source, target: pathlib.Path) -> pathlib.Path:
+    """Copy through a temporary name (plotly.min.js: a full disk leaves no 1.7 of 4.8 MB)."""
+    target = pathlib.Path(target)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return target
 
 
 def save_embeddings(path, doc_ids: list[str], vectors: np.ndarray) -> None:

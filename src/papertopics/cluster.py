@@ -93,7 +93,9 @@ def relabel_by_size(labels: np.ndarray) -> np.ndarray:
 def cluster_documents(embeddings: np.ndarray, reduced: np.ndarray, *, method: str,
                       hdbscan: dict, agglomerative: dict, threads: int = 1,
                       use_cuml: bool = False) -> tuple[np.ndarray, str | None]:
-    """Labels for every document and, when the corpus could not be split, the reason why."""
+    """Labels for every document and, when the corpus could not be split, the reason why.
+
+    cluster_corpus reports the reason, once: stability refits call this too and stay quiet."""
     n = len(embeddings)
     if method == "agglomerative":
         labels = agglomerative_labels(embeddings, agglomerative["min_cluster_size"])
@@ -108,8 +110,6 @@ def cluster_documents(embeddings: np.ndarray, reduced: np.ndarray, *, method: st
         size = agglomerative["min_cluster_size"] if method == "agglomerative" else hdbscan["min_cluster_size"]
         note = (f"{n} documents are too few to split into topics of at least {size}; "
                 "every document is in one topic")
-    if note:
-        log.warning("%s", note)
     return labels, note
 
 
@@ -121,6 +121,8 @@ def cluster_corpus(embeddings: np.ndarray, reduced: np.ndarray, config: dict, *,
     labels, note = cluster_documents(embeddings, reduced, method=resolved["method"], hdbscan=resolved["hdbscan"],
                                      agglomerative=resolved["agglomerative"], threads=threads, use_cuml=use_cuml)
     resolved["note"] = note
+    if note:
+        log.warning("%s", note)
     resolved["n_clusters"] = int(labels.max() + 1)
     resolved["n_outliers"] = int((labels == OUTLIER).sum())
     return labels, resolved

@@ -27,7 +27,7 @@ class FittedTopics:
     topics: pd.DataFrame      # results/topics/topics.csv, sorted by stable id
     documents: pd.DataFrame   # results/topics/document_topics.csv
     changes: pd.DataFrame     # results/topics/changes.csv
-    snapshot: TopicSnapshot   # for results/topics/history, written after every output
+    snapshot: TopicSnapshot   # results/topics/snapshot; advance_history moves the history to it
     meta: dict
 
 

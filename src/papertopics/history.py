@@ -1,14 +1,23 @@
 """The previous run's topics, kept beside the results so a rerun can keep topic ids stable.
 
 Snakemake removes a job's outputs before rerunning it, so the previous topics cannot be read
-from results/topics/*.csv; fit_topics keeps a snapshot in results/topics/history/ instead
-(a side store like the embedding cache) and writes it only after every output is written.
+from results/topics/*.csv. fit_topics writes this run's snapshot as an output
+(results/topics/snapshot/) and reads the last *complete* run's from results/topics/history/;
+the history advances to the new snapshot only once the run's report is written (rule
+advance_history), so an interrupted or failed run never moves "what changed" forward.
+
+The history folder holds one subfolder per snapshot and `current.json` naming the one in use;
+replacing that small file is atomic, so a kill or a full disk leaves the old history or the new.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -16,32 +25,73 @@ import pandas as pd
 
 from papertopics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
 
+log = logging.getLogger(__name__)
+
 SNAPSHOT_FILES = ("topics.parquet", "documents.parquet", "meta.json")
+CURRENT = "current.json"
 
 
 def load_snapshot(folder: Path) -> tuple[TopicSnapshot, dict] | None:
-    """The last run's snapshot and its meta, or None on a first run (or a damaged store)."""
+    """The last run's snapshot and its meta, or None on a first run or a damaged store.
+
+    A damaged store logs a warning: this run starts topic ids afresh (every topic reads as new).
+    `folder` is a history folder (with current.json) or a snapshot folder itself.
+    """
     folder = Path(folder)
-    if not all((folder / name).exists() for name in SNAPSHOT_FILES):
+    try:
+        if (folder / CURRENT).exists():
+            folder = folder / json.loads((folder / CURRENT).read_text())["snapshot"]
+        if not all((folder / name).exists() for name in SNAPSHOT_FILES):
+            return None
+        topics = pd.read_parquet(folder / "topics.parquet")
+        topics["centroid"] = [list(c) for c in topics["centroid"]]
+        documents = pd.read_parquet(folder / "documents.parquet")
+        return TopicSnapshot(topics, documents), json.loads((folder / "meta.json").read_text())
+    except Exception as error:  # noqa: BLE001 - any damage means the same: start afresh
+        reason = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+        log.warning("%s: the previous run's topics are unreadable (%s); starting topic ids afresh, "
+                    "every topic reads as new in changes.csv", folder, reason)
         return None
-    topics = pd.read_parquet(folder / "topics.parquet")
-    topics["centroid"] = [list(c) for c in topics["centroid"]]
-    documents = pd.read_parquet(folder / "documents.parquet")
-    return TopicSnapshot(topics, documents), json.loads((folder / "meta.json").read_text())
 
 
 def save_snapshot(folder: Path, snapshot: TopicSnapshot, meta: dict) -> None:
-    """Write the snapshot file by file through temporary names, meta last (it marks completeness)."""
+    """Write one snapshot folder (fit_topics' output): the two tables and meta.json."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "meta.json").unlink(missing_ok=True)
-    for name, frame in (("topics.parquet", snapshot.topics), ("documents.parquet", snapshot.documents)):
-        tmp = folder / f".{name}.tmp"
-        frame.to_parquet(tmp, index=False)
-        os.replace(tmp, folder / name)
-    tmp = folder / ".meta.json.tmp"
-    tmp.write_text(json.dumps(meta, indent=2, sort_keys=True))
-    os.replace(tmp, folder / "meta.json")
+    snapshot.topics.to_parquet(folder / "topics.parquet", index=False)
+    snapshot.documents.to_parquet(folder / "documents.parquet", index=False)
+    (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
+
+
+def advance_history(snapshot: Path, history: Path) -> str:
+    """Make `snapshot` the history's current one; returns its name (a content hash).
+
+    Copied into a new subfolder first, then current.json is replaced in one step; older
+    snapshots (and a pre-subfolder flat layout) are removed after.
+    """
+    snapshot, history = Path(snapshot), Path(history)
+    digest = hashlib.sha256()
+    for name in SNAPSHOT_FILES:
+        digest.update((snapshot / name).read_bytes())
+    name = digest.hexdigest()[:16]
+    history.mkdir(parents=True, exist_ok=True)
+    target = history / name
+    if not target.is_dir():
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=history))
+        try:
+            for file in SNAPSHOT_FILES:
+                shutil.copyfile(snapshot / file, tmp / file)
+            os.replace(tmp, target)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    pointer = history / f".{CURRENT}.tmp"
+    pointer.write_text(json.dumps({"snapshot": name}))
+    os.replace(pointer, history / CURRENT)
+    for entry in history.iterdir():
+        if entry.name in (name, CURRENT) or not (entry.is_dir() or entry.name in SNAPSHOT_FILES):
+            continue
+        shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+    return name
 
 
 def stable_topic_ids(doc_ids: list[str], assigned: np.ndarray, labels: dict[int, str],

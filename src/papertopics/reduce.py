@@ -32,6 +32,7 @@ def umap_reduce(vectors: np.ndarray, *, n_components: int, n_neighbors: int, min
         metric=metric,
         low_memory=low_memory,
         random_state=random_state,
+        n_jobs=1,  # what a seeded UMAP runs anyway; any other value only adds a warning
         init="spectral" if n > n_components + 10 else "random",
     )
     return np.asarray(model.fit_transform(vectors), dtype=np.float32)

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
+import shutil
 import sys
+import warnings
+from pathlib import Path
 
 from papertopics.errors import PapertopicsError
 
@@ -32,14 +36,109 @@ def script_run(snakemake):
         force=True,
     )
     logging.captureWarnings(True)
+    warnings.formatwarning = one_line_warning
     log = logging.getLogger(snakemake.rule)
     try:
         yield log
-    except PapertopicsError as error:
+    except Exception as error:
+        message = (error if isinstance(error, PapertopicsError)
+                   else disk_full_message(error, job_paths(snakemake)) or damaged_input_message(snakemake))
+        if message is None:
+            raise
         # One line on the terminal (not a log record as well), the same line in the rule's log.
-        line = f"papertopics error: {error}"
+        line = f"papertopics error: {message}"
         if log_path:
-            with open(log_path, "a", encoding="utf-8") as handle:
+            with contextlib.suppress(OSError), open(log_path, "a", encoding="utf-8") as handle:
                 handle.write(line + "\n")
         print(line, file=sys.stderr, flush=True)
         raise SystemExit(1) from None
+
+
+def damaged_input_message(snakemake) -> str | None:
+    """'<input> is damaged (...)' when one of the job's parquet/JSON inputs no longer reads.
+
+    A reader's own error (pyarrow's "Parquet magic bytes not found") does not name the file.
+    """
+    from papertopics.recovery import _damage
+
+    for path in getattr(snakemake, "input", []):
+        reason = _damage(Path(path)) if Path(path).is_file() else None
+        if reason:
+            return f"{path} is damaged ({reason}); delete it and rerun, the run rebuilds it"
+    return None
+
+
+def one_line_warning(message, category, filename, lineno, line=None) -> str:
+    """A warning as one line: ours by category and text (not the temporary script's path that
+    stacklevel points at), a library's with the file and line it came from."""
+    text = " ".join(str(message).split())
+    if category.__module__.split(".")[0] == "papertopics":
+        return f"{category.__name__}: {text}"
+    return f"{category.__name__}: {text} ({Path(filename).parent.name}/{Path(filename).name}:{lineno})"
+
+
+# Below this much free space, a write error that does not say why (OpenVINO's model save says
+# only "basic_ios::clear: iostream error") is taken to be a full disk.
+LOW_SPACE_BYTES = 256 * 2**20
+DISK_FULL_ERRNOS = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+
+
+def job_paths(snakemake) -> list[Path]:
+    """Where a job writes: any folder named in its params (caches: OpenVINO's model save), then
+    its outputs."""
+    params = getattr(snakemake, "params", None)
+    paths = [Path(value) for _, value in (params.items() if hasattr(params, "items") else ())
+             if isinstance(value, str) and value and Path(value).is_dir()]
+    return paths + [Path(p) for p in snakemake.output]
+
+
+def disk_full_message(error: BaseException, paths: list[Path]) -> str | None:
+    """'no space left on <folder> (...)' for a full disk (or quota), else None.
+
+    Recognised: OSError ENOSPC/EDQUOT, any error that says "No space left on device", and an
+    unspecific write error ("iostream error") while a folder the job writes to has almost no
+    free space left.
+    """
+    text = str(error)
+    full = ((isinstance(error, OSError) and error.errno in DISK_FULL_ERRNOS)
+            or "No space left on device" in text or "Disk quota exceeded" in text)
+    candidates = []
+    if isinstance(error, OSError) and error.filename:
+        candidates.append(Path(error.filename))
+    candidates += paths
+    if not full:
+        if "iostream error" not in text and not isinstance(error, OSError):
+            return None
+        low = [p for p in candidates if _free_bytes(p) is not None and _free_bytes(p) < LOW_SPACE_BYTES]
+        if not low:
+            return None
+        candidates = low
+    where = next((p for p in candidates if _existing_folder(p) is not None), Path.cwd())
+    folder = _existing_folder(where) or Path.cwd()
+    free = _free_bytes(folder)
+    free_text = f", {free / 2**20:.0f} MB free" if free is not None else ""
+    return (f"no space left on {_mount_point(folder)} (writing {where}{free_text}); "
+            "free some space there and rerun")
+
+
+def _existing_folder(path: Path) -> Path | None:
+    path = Path(path).absolute()
+    for candidate in (path, *path.parents):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _free_bytes(path: Path) -> int | None:
+    folder = _existing_folder(path)
+    try:
+        return shutil.disk_usage(folder).free if folder else None
+    except OSError:
+        return None
+
+
+def _mount_point(folder: Path) -> Path:
+    folder = Path(folder).absolute()
+    while not os.path.ismount(folder) and folder != folder.parent:
+        folder = folder.parent
+    return folder

@@ -102,7 +102,7 @@ srun -N1 -n1 -t 1 true || die "srun cannot run a trivial job"
 CODE=$WORK/code
 mkdir -p "$CODE"
 tar -C "$ROOT" --exclude=__pycache__ --exclude='*.egg-info' --exclude='*.pyc' \
-    -cf - "$SNAKEFILE_REL" workflow src | tar -C "$CODE" -xf -
+    -cf - "$SNAKEFILE_REL" profiles workflow src | tar -C "$CODE" -xf -
 SNAKEFILE=$CODE/$SNAKEFILE_REL
 export PYTHONPATH=$CODE/src${PYTHONPATH:+:$PYTHONPATH}
 CODE_HASH=$(cd "$CODE" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
@@ -117,9 +117,9 @@ done
 # threads locally and under SLURM (sbatch refuses --cpus-per-task above the node's CPUs).
 COMMON=(--snakefile "$SNAKEFILE" --max-threads "$NODE_CPUS" ${SNAKEMAKE_EXTRA:-})
 
-say "local run: snakemake --workflow-profile workflow/profiles/default --cores $CORES -> $WORK/local"
+say "local run: snakemake --workflow-profile profiles/default --cores $CORES -> $WORK/local"
 t0=$(now); local_rc=0
-timeout "$RUN_TIMEOUT" "$SNAKEMAKE" "${COMMON[@]}" --workflow-profile "$CODE/workflow/profiles/default" \
+timeout "$RUN_TIMEOUT" "$SNAKEMAKE" "${COMMON[@]}" --workflow-profile "$CODE/profiles/default" \
     --cores "$CORES" --directory "$WORK/local" --configfile "$WORK/local/config.yaml" \
     >"$WORK/local.log" 2>&1 || local_rc=$?
 local_s=$(elapsed "$t0" "$(now)")

@@ -12,6 +12,8 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
 from papertopics.listings import listing_fingerprint, resolve_listings
+from papertopics.recovery import recover
+from papertopics.run_summary import at_exit_print, error_lines, success_lines
 from papertopics.runtime import runtime_environment
 
 
@@ -38,6 +40,14 @@ except PapertopicsError as error:
 validate(config, schema=str(SCHEMA))  # fills every default from the package's schema
 
 runtime_environment(Path(workflow.basedir))  # offline hub, numba's JIT cache (papertopics.runtime)
+
+# A plain rerun recovers from kill -9, a swallowed Ctrl-C or a full disk: stale locks and damaged
+# intermediates go (profiles/default adds rerun-incomplete). Not in cluster jobs: they re-read
+# this file while their run is alive.
+if workflow.is_main_process:
+    LIVE_RUN = recover(Path.cwd(), say=lambda line: print(line, file=sys.stderr))
+    if LIVE_RUN:  # Snakemake refuses the lock next and suggests --unlock: say what to do instead
+        at_exit_print([LIVE_RUN.advice(Path.cwd(), sys.argv)], unless=lambda: workflow.dryrun)
 
 try:
     LISTINGS = {spec.name: spec for spec in resolve_listings(config["listings"], Path.cwd())}
@@ -82,3 +92,15 @@ def embedding_shards(wildcards):
     n_documents = json.loads(Path(stats_path).read_text())["n_documents"]
     n_shards = max(1, math.ceil(n_documents / config["embedding"]["shard_size"]))
     return [f"results/embed/shards/{i}.parquet" for i in range(n_shards)]
+
+
+# The last lines a user reads: the outcome and the report's path, or the one-line errors again
+# (printed at exit, after Snakemake's own closing lines).
+onsuccess:
+    at_exit_print(success_lines("results/metrics.json", "results/report/index.html"))
+
+
+onerror:
+    at_exit_print(error_lines({
+        f"{job.rule.name}" + "".join(f" {k}={v}" for k, v in job.wildcards.items()): [str(f) for f in job.log]
+        for job in getattr(getattr(workflow, "scheduler", None), "failed", ())}))

@@ -44,3 +44,23 @@ rule render_report:
         "results/benchmarks/render_report.tsv"
     script:
         "../scripts/render_report.py"
+
+
+rule advance_history:
+    """Make this run's topics the ones the next run compares with, once the report is written.
+
+    fit_topics reads the history but never writes it, so an interrupted or failed run leaves
+    "what changed" where it was. The report and metrics are ancient(): a report-only tweak
+    redraws the pages without touching the history.
+    """
+    input:
+        snapshot="results/topics/snapshot",
+        done=[ancient(path) for path in ["results/metrics.json", *REPORT_PAGES]],
+    output:
+        marker="results/topics/history/advanced.json",  # the history is the folder around it
+    log:
+        "results/logs/advance_history.log",
+    benchmark:
+        "results/benchmarks/advance_history.tsv"
+    script:
+        "../scripts/advance_history.py"

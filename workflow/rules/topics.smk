@@ -9,6 +9,7 @@ rule fit_topics:
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         changes="results/topics/changes.csv",
+        snapshot=directory("results/topics/snapshot"),
     params:
         vectorizer=config["vectorizer"],
         representation=config["representation"],
@@ -21,3 +22,4 @@ rule fit_topics:
         "results/benchmarks/fit_topics.tsv"
     script:
         "../scripts/fit_topics.py"
+

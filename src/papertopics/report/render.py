@@ -10,6 +10,7 @@ from pathlib import Path
 
 import plotly
 
+from papertopics.artifacts import atomic_copy, atomic_write_text
 from papertopics.constants import REPORT_PAGES
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
@@ -42,9 +43,7 @@ def plotly_js_path() -> Path:
 def copy_assets(out_dir: Path) -> list[Path]:
     written = []
     for source in [plotly_js_path(), *(Path(__file__).parent / "assets" / name for name in ASSETS)]:
-        target = out_dir / source.name
-        shutil.copyfile(source, target)
-        written.append(target)
+        written.append(atomic_copy(source, out_dir / source.name))  # never half a plotly.min.js
     return written
 
 
@@ -231,7 +230,7 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
     for name in PAGES:
         started = time.perf_counter()
         path = out_dir / f"{name}.html"
-        path.write_text(builders[name](), encoding="utf-8")
+        atomic_write_text(path, builders[name]())  # a failed job leaves no partial page
         written[name] = path
         log.info("%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started)
     if inputs.map2d is not None:

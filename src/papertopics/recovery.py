@@ -1,0 +1,153 @@
+"""A plain rerun recovers from an interrupted run: stale locks and damaged intermediates.
+
+`kill -9`, a swallowed Ctrl-C or a full disk leave Snakemake's lock files and half-written
+tables behind; Snakemake then asks for `--unlock` or fails reading the table. The Snakefile
+calls `recover()` at parse time (main process only): locks whose run is gone are removed,
+damaged tables and JSON files under results/ are removed so their jobs rerun. A lock held by a
+live run is kept and named. `rerun-incomplete` (profiles/default) covers the rest.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+LOCK_DIR = Path(".snakemake/locks")
+OWNER_FILE = Path(".snakemake/papertopics/run.json")  # host and pid of the run that took the lock
+# Intermediates under results/ whose damage is cheap to detect (parquet footer, JSON syntax) and
+# that a rerun rebuilds. Skipped: the history (fit_topics reads it with a warning instead), the
+# embedding cache (it checks its own chunks), the model, logs and the report.
+SKIPPED_FOLDERS = ("results/cache", "results/topics/history", "results/topics/model", "results/logs",
+                   "results/benchmarks", "results/report", "results/report_bundle")
+
+
+@dataclass(frozen=True)
+class LiveRun:
+    """Who holds the folder's lock: a process on this host, or an unknown one on another."""
+
+    pid: int | None
+    host: str
+    command: str
+
+    def advice(self, workdir: Path, argv: list[str]) -> str:
+        """The one line to act on: wait for (or stop) the live run, or unlock a foreign host's."""
+        if self.pid is None:
+            again = " ".join(["snakemake", *argv[1:], "--unlock"])
+            return (f"papertopics error: {workdir} is locked by a Snakemake run on host {self.host}; "
+                    f"if that run has ended, run: {again}   and then rerun")
+        return (f"papertopics error: another Snakemake run is working in {workdir} (pid {self.pid}); "
+                f"wait for it to finish, or stop it (kill {self.pid}), then rerun")
+
+
+def lock_files(workdir: Path) -> list[Path]:
+    folder = Path(workdir) / LOCK_DIR
+    return sorted(folder.glob("*.lock")) if folder.is_dir() else []
+
+
+def live_run(workdir: Path) -> LiveRun | None:
+    """The process that may be working in workdir (a Snakemake run or one of its jobs), or None.
+
+    Snakemake changes into the working directory and its jobs run .snakemake/scripts/*.py from
+    there, so a live run shows as a process with that cwd and 'snakemake' on its command line.
+    A lock taken on another host (shared filesystem) cannot be checked and counts as live.
+    """
+    import psutil
+
+    workdir = Path(workdir).resolve()
+    owner = _read_owner(workdir)
+    if owner and owner.get("host") not in (None, socket.gethostname()):
+        return LiveRun(None, str(owner["host"]), "")
+    me = os.getpid()
+    ancestors = {p.pid for p in psutil.Process(me).parents()}
+    for process in psutil.process_iter(["pid", "cmdline"]):
+        if process.pid == me or process.pid in ancestors:
+            continue
+        try:
+            command = " ".join(process.info["cmdline"] or [])
+            if "snakemake" not in command or Path(process.cwd()).resolve() != workdir:
+                continue
+        except (psutil.Error, OSError):
+            continue
+        return LiveRun(process.pid, socket.gethostname(), command)
+    return None
+
+
+def _read_owner(workdir: Path) -> dict | None:
+    try:
+        return json.loads((workdir / OWNER_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def record_owner(workdir: Path) -> None:
+    """Note this host and process beside the locks Snakemake is about to take."""
+    path = Path(workdir) / OWNER_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps({"host": socket.gethostname(), "pid": os.getpid()}))
+        os.replace(tmp, path)
+    except OSError:  # a read-only or full disk: Snakemake's own lock handling still applies
+        pass
+
+
+def damaged_files(workdir: Path) -> list[tuple[Path, str]]:
+    """Parquet tables without a readable footer and JSON files that do not parse, with why."""
+    workdir = Path(workdir)
+    found = []
+    root = workdir / "results"
+    if not root.is_dir():
+        return found
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel = Path(dirpath).relative_to(workdir).as_posix()
+        dirnames[:] = sorted(d for d in dirnames if f"{rel}/{d}" not in SKIPPED_FOLDERS)
+        for name in sorted(filenames):
+            if name.endswith((".parquet", ".json")):
+                path = Path(dirpath) / name
+                reason = _damage(path)
+                if reason:
+                    found.append((path, reason))
+    return found
+
+
+def _damage(path: Path) -> str | None:
+    """Why a .parquet or .json file cannot be read, or None (other files are not checked)."""
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            pq.read_metadata(path)
+        elif path.suffix == ".json":
+            json.loads(path.read_bytes())
+    except Exception as error:  # noqa: BLE001 - any reader failure means the file is unusable
+        return str(error).splitlines()[0][:120] if str(error) else type(error).__name__
+    return None
+
+
+def recover(workdir: Path, say=print) -> LiveRun | None:
+    """Clear what an interrupted run left in workdir; return the live run holding it, if any.
+
+    With no live run: stale lock files go (so no `--unlock`), damaged intermediates go (so
+    their jobs rerun instead of failing to read them), and this process is noted as the owner.
+    With a live run nothing is touched: its half-written files are work in progress.
+    """
+    workdir = Path(workdir)
+    locks = lock_files(workdir)
+    running = live_run(workdir) if locks else None
+    if running:
+        return running
+    if locks:
+        for lock in locks:
+            lock.unlink(missing_ok=True)
+        say(f"papertopics: removed the lock left by an interrupted run in {workdir} (no Snakemake runs there)")
+    for path, reason in damaged_files(workdir):
+        path.unlink(missing_ok=True)
+        say(f"papertopics: removed damaged {path.relative_to(workdir)} ({reason}); this run rebuilds it")
+    record_owner(workdir)
+    return None

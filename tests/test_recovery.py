@@ -1,0 +1,290 @@
+"""Every failure recoverable with a plain rerun, and runs that end with the lines that matter.
+
+Unit tests first (locks, damaged files, history, full disk, end-of-run lines); then three DAG
+runs on a copy of the seed run: a failed run, a kill -9 mid-report, a garbage intermediate.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import types
+import warnings
+from collections import namedtuple
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_env
+from papertopics import recovery, scripting
+from papertopics.history import advance_history, load_snapshot, save_snapshot, stable_topic_ids
+from papertopics.listings import ListingWarning
+from papertopics.report import render
+from papertopics.run_summary import error_lines, success_lines
+
+
+def make_lock(workdir: Path) -> Path:
+    lock = workdir / ".snakemake/locks/0.output.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_text("results/report/index.html\n")
+    return lock
+
+
+# --- 5. locks: stale ones go, live ones stay and are named ------------------------------------
+
+def test_stale_lock_is_removed_live_lock_is_kept(tmp_path):
+    lock = make_lock(tmp_path)
+    said = []
+    assert recovery.recover(tmp_path, say=said.append) is None
+    assert not lock.exists()
+    assert "removed the lock left by an interrupted run" in said[0]
+
+    make_lock(tmp_path)  # a Snakemake (job) process working in the folder: its lock stays
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "snakemake"], cwd=tmp_path)
+    try:
+        for _ in range(50):  # until the child shows its cwd and command line
+            live = recovery.recover(tmp_path, say=said.append)
+            if live:
+                break
+            make_lock(tmp_path)
+            time.sleep(0.1)
+        assert live is not None and live.pid == other.pid
+        assert lock.exists()
+        advice = live.advice(tmp_path, ["snakemake", "--cores", "4"])
+        assert f"kill {other.pid}" in advice and "--unlock" not in advice
+    finally:
+        other.kill()
+        other.wait()
+
+
+def test_lock_taken_on_another_host_is_kept_and_the_command_given(tmp_path):
+    lock = make_lock(tmp_path)
+    owner = tmp_path / recovery.OWNER_FILE
+    owner.parent.mkdir(parents=True, exist_ok=True)
+    owner.write_text(json.dumps({"host": "login-node-7", "pid": 1}))
+    live = recovery.recover(tmp_path, say=lambda line: None)
+    assert live is not None and lock.exists()
+    assert live.advice(tmp_path, ["/venv/bin/snakemake", "--cores", "4"]).endswith(
+        "run: snakemake --cores 4 --unlock   and then rerun")
+
+
+# --- 7. damaged intermediates are removed (rebuilt), a damaged history reads as none ----------
+
+def test_damaged_intermediates_are_removed_others_kept(tmp_path):
+    results = tmp_path / "results"
+    for folder in ("embed", "corpus", "cluster", "cache/embeddings", "topics/history/abc"):
+        (results / folder).mkdir(parents=True)
+    pd.DataFrame({"doc_id": ["a"], "text": ["x"]}).to_parquet(results / "corpus/corpus.parquet")
+    (results / "corpus/corpus_stats.json").write_text('{"n_documents": 1}')
+    (results / "embed/embeddings.parquet").write_bytes(b"garbage" * 100)
+    (results / "cluster/params.json").write_text('{"method": "agglo')  # truncated
+    (results / "cache/embeddings/chunk.parquet").write_bytes(b"garbage")  # the cache checks itself
+    (results / "topics/history/abc/topics.parquet").write_bytes(b"garbage")  # read with a warning
+    said = []
+    recovery.recover(tmp_path, say=said.append)
+    left = {p.relative_to(results).as_posix() for p in results.rglob("*") if p.is_file()}
+    assert left == {"corpus/corpus.parquet", "corpus/corpus_stats.json", "cache/embeddings/chunk.parquet",
+                    "topics/history/abc/topics.parquet"}
+    assert len(said) == 2 and all(line.startswith("papertopics: removed damaged results/") for line in said)
+    assert any("results/embed/embeddings.parquet" in line for line in said)
+
+
+def snapshot_of(labels: dict[int, str], seed: int = 0):
+    rng = np.random.default_rng(seed)
+    doc_ids = [f"d{i}" for i in range(12)]
+    assigned = np.array([0] * 6 + [1] * 6)
+    _, _, _, snapshot, meta = stable_topic_ids(doc_ids, assigned, labels, rng.normal(size=(12, 4)), None, "cfg")
+    return snapshot, meta
+
+
+def test_history_advances_atomically_and_damage_reads_as_a_fresh_start(tmp_path, caplog):
+    history = tmp_path / "history"
+    first, second = tmp_path / "first", tmp_path / "second"
+    save_snapshot(first, *snapshot_of({0: "a", 1: "b"}))
+    save_snapshot(second, *snapshot_of({0: "c", 1: "d"}, seed=1))
+    assert load_snapshot(history) is None  # first run
+    advance_history(first, history)
+    name = advance_history(second, history)
+    snapshot, meta = load_snapshot(history)
+    assert set(snapshot.topics["label"]) >= {"c", "d"}
+    assert sorted(p.name for p in history.iterdir()) == sorted([name, "current.json"])  # old one gone
+
+    (history / name / "topics.parquet").write_bytes(b"not parquet")
+    with caplog.at_level(logging.WARNING):
+        assert load_snapshot(history) is None
+    assert "topics.parquet" in caplog.text or name in caplog.text
+    assert "starting topic ids afresh" in caplog.text
+    (history / "current.json").write_text("{")
+    assert load_snapshot(history) is None
+
+
+def test_history_in_the_former_flat_layout_is_still_read(tmp_path):
+    save_snapshot(tmp_path, *snapshot_of({0: "a", 1: "b"}))
+    assert load_snapshot(tmp_path) is not None
+
+
+# --- 8. a full disk: one line naming where; no partial report file ----------------------------
+
+def fake_job(tmp_path, **params):
+    log = tmp_path / "job.log"
+    return types.SimpleNamespace(rule="render_report", threads=1, log=[str(log)],
+                                 output=[str(tmp_path / "results/report/index.html")],
+                                 params=types.SimpleNamespace(items=lambda: params.items()))
+
+
+def test_no_space_left_is_one_line_naming_the_place(tmp_path, capsys):
+    job = fake_job(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        with scripting.script_run(job):
+            raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "results/report/plotly.min.js"))
+    assert stop.value.code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("papertopics error: no space left on /")
+    assert "results/report/plotly.min.js" in err[0]
+    assert err[0] in (tmp_path / "job.log").read_text()
+
+
+def test_openvino_iostream_error_on_a_full_disk_says_so(tmp_path, monkeypatch):
+    error = RuntimeError("Exception from src/core/src/pass/serialize.cpp:1330:\nbasic_ios::clear: iostream error")
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    Usage = namedtuple("Usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**12, 10**12, 10 * 2**20))
+    message = scripting.disk_full_message(error, [cache])
+    assert message.startswith("no space left on /") and str(cache) in message and "10 MB free" in message
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**12, 0, 10**12))
+    assert scripting.disk_full_message(error, [cache]) is None  # plenty of space: not a full disk
+    assert scripting.disk_full_message(ValueError("bad value"), [cache]) is None
+
+
+def test_a_full_disk_leaves_no_partial_report_file(tmp_path, monkeypatch):
+    """plotly.min.js and every page go through a temporary name: a failed copy leaves none."""
+    real_copy = shutil.copyfile
+
+    def copy_half_then_fail(source, target, **kwargs):
+        with open(source, "rb") as src, open(target, "wb") as dst:
+            dst.write(src.read(100_000))
+        raise OSError(errno.ENOSPC, "No space left on device", str(target))
+
+    monkeypatch.setattr(shutil, "copyfile", copy_half_then_fail)
+    with pytest.raises(OSError):
+        render.copy_assets(tmp_path)
+    assert list(tmp_path.iterdir()) == []  # no half plotly.min.js, no temporary file
+    monkeypatch.setattr(shutil, "copyfile", real_copy)
+    assert (render.copy_assets(tmp_path)[0]).stat().st_size == render.plotly_js_path().stat().st_size
+
+
+# --- end-of-run lines and warnings -----------------------------------------------------------
+
+def test_end_of_run_lines(tmp_path):
+    log_a, log_b = tmp_path / "a.log", tmp_path / "b.log"
+    log_a.write_text("INFO start\npapertopics error: a.csv: line 2: no text\n")
+    log_b.write_text("Traceback (most recent call last):\n  ...\nValueError: boom\n")
+    assert error_lines({"parse_listing listing=a": [str(log_a)], "fit_topics": [str(log_b)]}) == [
+        "papertopics error: a.csv: line 2: no text",
+        f"papertopics error: fit_topics failed: ValueError: boom (log: {log_b})"]
+    metrics = tmp_path / "metrics.json"
+    metrics.write_text(json.dumps({"n_documents": 37, "n_listings": 2, "n_topics": 6, "outlier_share": 0.081}))
+    index = tmp_path / "index.html"
+    index.write_text("<html>")
+    assert success_lines(metrics, index) == ["papertopics: 6 topics in 37 documents from 2 listings; 8% outliers",
+                                             f"papertopics: report: {index}"]
+
+
+def test_warnings_are_one_clean_line(tmp_path):
+    with scripting.script_run(fake_job(tmp_path)):
+        format_warning = warnings.formatwarning
+    script = "/corpus/.snakemake/scripts/tmpk3x9.parse_listing.py"
+    assert format_warning("a.txt: record 3 is empty\n  (skipped)", ListingWarning, script, 15) == \
+        "ListingWarning: a.txt: record 3 is empty (skipped)"
+    assert format_warning("n_jobs value 1 overridden", UserWarning, "/venv/umap/umap_.py", 1952) == \
+        "UserWarning: n_jobs value 1 overridden (umap/umap_.py:1952)"
+
+
+# --- DAG runs ---------------------------------------------------------------------------------
+
+def copy_run(seed_run: Path, target: Path) -> Path:
+    shutil.copytree(seed_run, target, symlinks=True, ignore=shutil.ignore_patterns("cache"))
+    return target
+
+
+@pytest.mark.slow
+def test_failed_run_ends_with_the_papertopics_error(tmp_path):
+    workdir = make_corpus_dir(tmp_path / "bad", "listings:\n  - papers.csv\n")
+    (workdir / "papers.csv").write_text("foo,bar\n1,2\n", encoding="utf-8")
+    result = run_snakemake(workdir, "--cores", "1", check=False)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("papertopics error: ") and "papers.csv" in last and "no text column" in last, last
+
+
+@pytest.mark.slow
+def test_kill_9_mid_report_then_a_plain_rerun_recovers(seed_run, tmp_path):
+    """kill -9 while the report is written, after a refit: the history stays where it was, the
+    lock and incomplete pages stay behind; a plain rerun (no --unlock, no --rerun-incomplete)
+    finishes, ends with the summary and the report's path, and only then advances the history."""
+    workdir = copy_run(seed_run, tmp_path / "killed")
+    pointer = workdir / "results/topics/history/current.json"
+    before = pointer.read_text()
+    with open(workdir / "config.yaml", "a", encoding="utf-8") as config:
+        config.write("representation:\n  label_terms: 2\n")  # refits topics: a new snapshot
+    report_log = workdir / "results/logs/render_report.log"
+    report_log.unlink()
+    command = [*SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
+               "--configfile", str(workdir / "config.yaml"), "--cores", "2"]
+    run = subprocess.Popen(command, cwd=workdir, env=snakemake_env(), stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.time() + 600
+        while time.time() < deadline and run.poll() is None:
+            if report_log.exists() and "index.html:" in report_log.read_text():
+                break
+            time.sleep(0.2)
+        assert run.poll() is None, "the run ended before the report was being written"
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.wait()
+    assert list((workdir / ".snakemake/locks").glob("*.lock")), "kill -9 should leave Snakemake's lock"
+    assert pointer.read_text() == before, "the history advanced although the run did not finish"
+
+    result = run_snakemake(workdir, "--cores", "2")
+    lines = result.stderr.strip().splitlines()
+    assert "removed the lock left by an interrupted run" in result.stderr
+    assert lines[-2].startswith("papertopics: ") and "topics in 37 documents from 2 listings" in lines[-2]
+    assert lines[-1] == f"papertopics: report: {workdir / 'results/report/index.html'}"
+    assert pointer.read_text() != before
+    meta = json.loads((pointer.parent / json.loads(pointer.read_text())["snapshot"] / "meta.json").read_text())
+    assert meta == json.loads((workdir / "results/topics/snapshot/meta.json").read_text())
+
+
+@pytest.mark.slow
+def test_garbage_intermediate_is_rebuilt_by_a_plain_rerun(seed_run, tmp_path):
+    workdir = copy_run(seed_run, tmp_path / "garbage")
+    (workdir / "results/embed/embeddings.parquet").write_bytes(b"\x00garbage" * 1000)
+    result = run_snakemake(workdir, "--cores", "1", "--dry-run")
+    output = result.stdout + result.stderr
+    assert "removed damaged results/embed/embeddings.parquet" in output
+    assert "gather_embeddings" in output.split("Job stats:")[-1]
+
+
+def test_a_damaged_input_is_one_line_naming_it(tmp_path, capsys):
+    """Damage the parse-time sweep missed (or made mid-run) fails with the file named."""
+    damaged = tmp_path / "embeddings.parquet"
+    damaged.write_bytes(b"\x00garbage" * 100)
+    job = fake_job(tmp_path)
+    job.input = [str(damaged)]
+    with pytest.raises(SystemExit):
+        with scripting.script_run(job):
+            pd.read_parquet(damaged)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"papertopics error: {damaged} is damaged (")
+    assert err[0].endswith("delete it and rerun, the run rebuilds it")

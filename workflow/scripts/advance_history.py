@@ -1,0 +1,13 @@
+"""advance_history: the finished run's topic snapshot becomes the one the next run compares with."""
+
+import json
+from pathlib import Path
+
+from papertopics.history import advance_history
+from papertopics.scripting import script_run
+
+with script_run(snakemake) as log:
+    name = advance_history(snakemake.input.snapshot, Path(snakemake.output.marker).parent)
+    with open(snakemake.output.marker, "w", encoding="utf-8") as handle:
+        json.dump({"snapshot": name}, handle)
+    log.info("history now at snapshot %s", name)
