@@ -32,7 +32,10 @@ def test_auto_rules_follow_corpus_size():
     assert resolve_method({"method": "hdbscan", "small_corpus": 300}, 37) == "hdbscan"
     assert resolve_umap(DEFAULTS["umap"], 37)["n_neighbors"] == 12
     assert resolve_umap(DEFAULTS["umap"], 75_000)["n_neighbors"] == 15
-    assert resolve_agglomerative(DEFAULTS["agglomerative"], 37) == {"min_cluster_size": 3}
+    assert resolve_agglomerative(DEFAULTS["agglomerative"], 37)["n_topics"] == 6     # round(sqrt(37))
+    assert resolve_agglomerative(DEFAULTS["agglomerative"], 9)["n_topics"] == 3      # at most N // 3
+    assert resolve_agglomerative({"min_cluster_size": 4, "n_topics": "auto"}, 37) == {
+        "min_cluster_size": 4, "n_topics": None}                                     # the size rule, when asked
     small, big = resolve_hdbscan(DEFAULTS["hdbscan"], 3584), resolve_hdbscan(DEFAULTS["hdbscan"], 74_728)
     assert (small["min_cluster_size"], big["min_cluster_size"]) == (20, 91)
     assert small["min_samples"] == 4

@@ -12,14 +12,23 @@ from papertopics.params import resolve_clustering
 log = logging.getLogger(__name__)
 
 
-def agglomerative_labels(embeddings: np.ndarray, min_cluster_size: int) -> np.ndarray:
-    """Ward clusters of the embeddings: the most topics whose smallest has min_cluster_size docs.
+def agglomerative_labels(embeddings: np.ndarray, min_cluster_size: int, n_topics: int | None = None) -> np.ndarray:
+    """Ward clusters of the embeddings; deterministic and without outliers, for a few dozen abstracts.
 
-    Deterministic and without outliers, which is what a listing of a few dozen abstracts needs.
+    With n_topics, the Ward tree is cut into that many clusters, and a cluster of one document
+    (not a topic) becomes an outlier; else the most topics whose smallest has min_cluster_size docs.
     """
     from scipy.cluster.hierarchy import fcluster, linkage
 
     n = len(embeddings)
+    if n_topics is not None:
+        if n_topics < 2 or n < 4:
+            return np.zeros(n, dtype=int)
+        tree = linkage(np.asarray(embeddings, dtype=np.float64), method="ward")
+        labels = fcluster(tree, t=n_topics, criterion="maxclust") - 1
+        counts = np.bincount(labels)
+        labels[counts[labels] < 2] = -1
+        return relabel_by_size(labels)
     if n < 2 * min_cluster_size:
         return np.zeros(n, dtype=int)
     tree = linkage(np.asarray(embeddings, dtype=np.float64), method="ward")
@@ -98,7 +107,8 @@ def cluster_documents(embeddings: np.ndarray, reduced: np.ndarray, *, method: st
     cluster_corpus reports the reason, once: stability refits call this too and stay quiet."""
     n = len(embeddings)
     if method == "agglomerative":
-        labels = agglomerative_labels(embeddings, agglomerative["min_cluster_size"])
+        labels = agglomerative_labels(embeddings, agglomerative["min_cluster_size"],
+                                      agglomerative.get("n_topics"))
     else:
         labels = hdbscan_labels(reduced, threads=threads, use_cuml=use_cuml, **hdbscan)
     note = None

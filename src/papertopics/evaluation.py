@@ -519,6 +519,8 @@ def build_metrics(*, corpus, corpus_stats: dict, embed_stats: dict, cluster_para
     from papertopics.topics import build_vectorizer
 
     assigned = documents["topic"].to_numpy()
+    how = (documents["assignment"].to_numpy() if "assignment" in documents
+           else np.where(assigned == OUTLIER, "outlier", "core"))
     topic_words = {int(row.topic): [t for t in str(row.top_terms).split("; ") if t]
                    for row in topics.itertuples() if row.topic != OUTLIER}
     # Tokens as the topic vectorizer makes them (hyphenated words kept), unigrams only.
@@ -534,6 +536,11 @@ def build_metrics(*, corpus, corpus_stats: dict, embed_stats: dict, cluster_para
         "n_duplicates_merged": int(corpus_stats.get("n_duplicates_merged", 0)),
         "n_topics": int(len(topic_words)),
         "outlier_share": round(float((assigned == OUTLIER).mean()), 4),
+        # How documents got their topic: core members of a cluster, or assigned to the nearest topic.
+        "core_share": round(float(((how == "core") & (assigned != OUTLIER)).mean()), 4),
+        "assigned_share": round(float((how == "nearest").mean()), 4),
+        "cohesion_per_topic": ({str(int(row.topic)): float(row.cohesion) for row in topics.itertuples()
+                                if row.topic != OUTLIER and row.cohesion != ""} if "cohesion" in topics else {}),
         "npmi": coherence["mean"],
         "npmi_per_topic": {str(k): v for k, v in coherence["per_topic"].items()},
         "topic_diversity": topic_diversity(topic_words, top_n=top_n),

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from papertopics.cohesion import mark_mixed, mixed_topics, topic_cohesion
 from papertopics.history import stable_topic_ids
 from papertopics.identity import TopicSnapshot
 from papertopics.topics import (document_table, fit_topic_model, representative_doc_ids, top_terms, topic_labels,
@@ -38,14 +39,19 @@ def labelling_key(vectorizer: dict, representation: dict) -> str:
 
 def fit_topic_tables(corpus: pd.DataFrame, vectors: np.ndarray, clusters: np.ndarray,
                      previous: tuple[TopicSnapshot, dict] | None, *, vectorizer: dict, representation: dict,
-                     topics: dict) -> FittedTopics:
+                     topics: dict, assignment: np.ndarray | None = None, confidence: np.ndarray | None = None,
+                     mixed_cohesion: float | None = None) -> FittedTopics:
     """corpus (doc_id, text, ...) and vectors in the same order, clusters from cluster_documents,
-    previous: history.load_snapshot's answer (None on a first run)."""
+    previous: history.load_snapshot's answer (None on a first run); assignment and confidence
+    (clusters.parquet) go to document_topics.csv; topics below mixed_cohesion are named "Mixed: ..."."""
     doc_ids = corpus["doc_id"].tolist()
     model, assigned = fit_topic_model(corpus["text"].tolist(), vectors, clusters, vectorizer=vectorizer,
                                       representation=representation, topics=topics)
     top_n = representation["top_n_words"]
     labels = topic_labels(model, assigned, representation["label_terms"], top_n)
+    cohesion = topic_cohesion(vectors, assigned)
+    if mixed_cohesion is not None:  # after naming, whatever names the topics
+        labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion))
     terms = {t: top_terms(model, t, top_n) for t in labels if t != -1}
     mapping, labels, changes, snapshot, meta = stable_topic_ids(
         doc_ids, assigned, labels, vectors, previous, labelling_key(vectorizer, representation), terms)
@@ -57,6 +63,12 @@ def fit_topic_tables(corpus: pd.DataFrame, vectors: np.ndarray, clusters: np.nda
     table = topics_table(model, assigned, labels, {t: representatives[mapping[t]] for t in labels}, top_n)
     table.insert(0, "model_topic", table.pop("topic"))
     table.insert(0, "topic", table["model_topic"].map(mapping))
+    table["cohesion"] = table["model_topic"].map(cohesion)
     changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
-    return FittedTopics(model, table.sort_values("topic"), document_table(corpus, stable, stable_labels), changes,
-                        snapshot, meta)
+    documents = document_table(corpus, stable, stable_labels)
+    how = (np.asarray(assignment, dtype=object).copy() if assignment is not None
+           else np.where(stable == -1, "outlier", "core").astype(object))
+    how[(how == "outlier") & (stable != -1)] = "nearest"  # topics.reduce_outliers gave it a topic
+    documents["assignment"] = how
+    documents["confidence"] = np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)
+    return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta)

@@ -43,11 +43,20 @@ def resolve_method(clustering: dict, n_documents: int) -> str:
 
 
 def resolve_agglomerative(agglomerative: dict, n_documents: int) -> dict:
-    """The smallest topic may hold a tenth of a small corpus, but never fewer than 3 abstracts."""
+    """Ward's number of topics: round(sqrt(N)) (6 for 37 abstracts, 8 for 60), at most N // 3.
+
+    A count fixed by N means one edited or added abstract changes the count by at most one; the
+    earlier rule (the most topics whose smallest has N // 10 documents) turned 8 topics into 4
+    after one edit of a 60-abstract listing. An explicit min_cluster_size keeps that rule.
+    """
     size = agglomerative["min_cluster_size"]
-    if size == AUTO:
-        size = max(3, n_documents // 10)
-    return {"min_cluster_size": int(size)}
+    n_topics = agglomerative.get("n_topics", AUTO)
+    if n_topics == AUTO and size != AUTO:
+        return {"min_cluster_size": int(size), "n_topics": None}
+    if n_topics == AUTO:
+        n_topics = min(round(math.sqrt(n_documents)), n_documents // 3)
+    return {"min_cluster_size": max(3, n_documents // 10) if size == AUTO else int(size),
+            "n_topics": int(max(1, n_topics))}
 
 
 def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:

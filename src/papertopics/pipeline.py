@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from papertopics.assign import assign_nearest
 from papertopics.cluster import cluster_documents
 from papertopics.config import default_config  # noqa: F401  (re-exported for benchmarks)
 from papertopics.params import resolve_clustering, resolve_umap
@@ -24,10 +25,12 @@ class TopicRun:
     model: Any                  # the fitted BERTopic
     reduced: np.ndarray
     resolved: dict
+    assignment: np.ndarray | None = None  # core | nearest | outlier per document
+    confidence: np.ndarray | None = None
 
 
 def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRun:
-    """reduce -> cluster -> c-TF-IDF, as the workflow's stages do, with config's random_state."""
+    """reduce -> cluster -> nearest-topic assignment -> c-TF-IDF, as the workflow's stages do, with config's random_state."""
     n = len(texts)
     umap = resolve_umap(config["umap"], n)
     resolved = {**resolve_clustering(config, n), "umap": umap}
@@ -36,6 +39,8 @@ def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRu
     labels, note = cluster_documents(vectors, reduced, method=resolved["method"],
                                      hdbscan=resolved["hdbscan"], agglomerative=resolved["agglomerative"])
     resolved["note"] = note
-    model, topics = fit_topic_model(texts, vectors, labels, vectorizer=config["vectorizer"],
+    grouped, assignment, confidence = assign_nearest(
+        vectors, labels, min_confidence=config["clustering"]["assign_min_confidence"])
+    model, topics = fit_topic_model(texts, vectors, grouped, vectorizer=config["vectorizer"],
                                     representation=config["representation"], topics=config["topics"])
-    return TopicRun(labels, np.asarray(topics), model, reduced, resolved)
+    return TopicRun(labels, np.asarray(topics), model, reduced, resolved, assignment, confidence)

@@ -14,6 +14,7 @@ import logging
 import numpy as np
 import pandas as pd
 
+from papertopics.assign import assign_nearest
 from papertopics.cluster import cluster_documents
 from papertopics.evaluation import stability
 from papertopics.params import resolve_clustering, resolve_method, resolve_umap
@@ -54,7 +55,8 @@ def refit_reductions(doc_ids: list[str], vectors: np.ndarray, *, umap: dict | No
 
 
 def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, refits: pd.DataFrame, *,
-                   random_state: int, method: str, hdbscan: dict, agglomerative: dict) -> dict:
+                   random_state: int, method: str, hdbscan: dict, agglomerative: dict,
+                   assign_min_confidence: float | None = None) -> dict:
     """Compare the run's topics with the topics of every refit (same documents, other seeds).
 
     On a full corpus the reference is the run's own labels; on a sample it is the refit with
@@ -74,6 +76,8 @@ def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, 
         space = vectors[rows] if method == "agglomerative" or coords.shape[1] == 0 else coords
         result, _ = cluster_documents(vectors[rows], space, method=method, hdbscan=hdbscan,
                                       agglomerative=agglomerative)
+        if assign_min_confidence is not None:  # as the run's own topics were made
+            result = assign_nearest(vectors[rows], result, min_confidence=assign_min_confidence)[0]
         return result
 
     sampled = random_state in seeds
@@ -104,4 +108,5 @@ def assess_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray
     n = refits["doc_id"].nunique() if len(refits) else len(doc_ids)
     hdbscan = resolved["hdbscan"] if n == len(doc_ids) else resolve_clustering(config, n)["hdbscan"]
     return seed_stability(doc_ids, vectors, labels, refits, random_state=random_state, method=resolved["method"],
-                          hdbscan=hdbscan, agglomerative=resolved["agglomerative"])
+                          hdbscan=hdbscan, agglomerative=resolved["agglomerative"],
+                          assign_min_confidence=resolved.get("assign_min_confidence"))

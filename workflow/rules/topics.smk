@@ -14,6 +14,7 @@ rule fit_topics:
         vectorizer=config["vectorizer"],
         representation=config["representation"],
         topics=config["topics"],
+        mixed_cohesion=config["clustering"]["mixed_cohesion"],
         embedding_model=config["embedding"]["model"],
         history="results/topics/history",
     log:

@@ -1,12 +1,13 @@
 """cluster_documents: reduced space (or embeddings, for small corpora) -> cluster labels.
 
 Inputs: embeddings, reduced space. Outputs: results/cluster/clusters.parquet (doc_id, cluster;
--1: outlier) and params.json (the parameters `auto` resolved to, and what came of them).
+-1: outlier; assignment: core | nearest | outlier; confidence) and params.json (the parameters `auto` resolved to, and what came of them).
 """
 
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, write_json
+from papertopics.assign import assignment_table
 from papertopics.cluster import cluster_corpus
 from papertopics.scripting import script_run
 
@@ -18,5 +19,6 @@ with script_run(snakemake) as log:
     config = {"clustering": p.clustering, "hdbscan": p.hdbscan, "agglomerative": p.agglomerative}
     labels, resolved = cluster_corpus(vectors, reduced.drop(columns="doc_id").to_numpy(), config,
                                       threads=snakemake.threads, use_cuml=p.clustering["cuml"])
-    pd.DataFrame({"doc_id": doc_ids, "cluster": labels}).to_parquet(snakemake.output.clusters, index=False)
+    assignment_table(doc_ids, vectors, labels, resolved, p.clustering["assign_min_confidence"]).to_parquet(
+        snakemake.output.clusters, index=False)
     write_json(snakemake.output.params, resolved)

@@ -16,7 +16,7 @@ with script_run(snakemake) as log:
     metrics = build_metrics(
         corpus=pd.read_parquet(i.corpus), corpus_stats=read_json(i.corpus_stats), embed_stats=read_json(i.embed_stats),
         cluster_params=read_json(i.cluster_params), stability=read_json(i.stability),
-        documents=pd.read_csv(i.documents, usecols=["doc_id", "topic"]),
+        documents=pd.read_csv(i.documents, usecols=lambda c: c in ("doc_id", "topic", "assignment")),
         topics=pd.read_csv(i.topics, keep_default_na=False), vectors=load_embeddings(i.embeddings)[1],
         reduced=pd.read_parquet(i.reduced).drop(columns="doc_id").to_numpy(),
         vectorizer=p.vectorizer, top_n=p.top_n, random_state=p.random_state)

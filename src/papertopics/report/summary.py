@@ -41,6 +41,7 @@ def format_value(key: str, value) -> str:
 METRIC_NAMES = {
     "npmi": ("coherence (NPMI)", "-1 to 1; higher: a topic's top terms occur together in abstracts"),
     "topic_diversity": ("topic diversity", "share of distinct terms among all topics' top terms"),
+    "cohesion_per_topic": ("cohesion", "0 to 1; 0: members no more alike than random abstracts of this corpus"),
     "silhouette": ("silhouette", "-1 to 1; higher: documents sit closer to their own topic"),
     "silhouette_space": ("silhouette measured in", "the space the documents were clustered in"),
     "stability.ari": ("stability (ARI)", "agreement of the clustering with refits on other seeds"),

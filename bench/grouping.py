@@ -1,0 +1,145 @@
+"""Topics against human divisions: new defaults vs today's vs plain BERTopic, same embeddings, one run.
+
+    .venv/bin/python bench/grouping.py [--corpora arxiv6k bbc neurips] [LISTING_WITH_label_COLUMN ...]
+    .venv/bin/python bench/grouping.py --corpora neurips --stability 5
+
+For each labelled corpus (arXiv 6k stratified: 6 primary categories; OCTIS BBC News: 5 labels;
+any listing given on the command line whose table has a `label` column) prints NMI and ARI
+(outliers counted as one more group), topics, outlier share and, for the new defaults, the share
+assigned to the nearest topic; NPMI and diversity of the top-10 terms (OCTIS protocol, as
+bench/octis_bbc.py) on BBC. NeurIPS 2023 has no labels: topics and shares only.
+
+  new defaults    default_config(random_state=42) through papertopics.pipeline.model_topics
+  today           the same with clustering.assign_min_confidence 1.01 (no outlier assignment) and
+                  agglomerative.min_cluster_size max(3, N // 10) (the earlier small-corpus rule)
+  plain BERTopic  BERTopic's defaults (bench/_common_eval.py)
+
+--stability K: on NeurIPS, K UMAP refits (seeds 43..42+K) re-clustered as assess_stability does,
+ARI of the run's topics vs each refit's, for today's and the new defaults on the same refits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from _common_eval import Clock, embed, fit_plain, fmt, load_arxiv_sample, load_bbc, load_neurips, print_table, umap_cache
+
+
+def today(n: int, seed: int) -> dict:
+    from papertopics.pipeline import default_config
+
+    return default_config(random_state=seed, clustering={"assign_min_confidence": 1.01},
+                          agglomerative={"min_cluster_size": max(3, n // 10)})
+
+
+def load_listing(path: str):
+    from papertopics.corpus import build_corpus
+    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from pathlib import Path
+
+    frame = read_listing(ListingSpec(listing_name(Path(path)), Path(path)))
+    corpus, _ = build_corpus([frame])
+    if "label" not in corpus.columns:
+        raise SystemExit(f"{path}: no `label` column")
+    return corpus["text"].tolist(), corpus["label"].astype(str).tolist()
+
+
+def topic_words(model, topics) -> dict[int, list[str]]:
+    return {t: [w for w, s in (model.get_topic(t) or [])[:10] if w] for t in sorted(set(topics.tolist()) - {-1})}
+
+
+def score(name, corpus, texts, labels, topics, model=None, seconds=None, assignment=None) -> dict:
+    from papertopics.evaluation import label_agreement, npmi_coherence, topic_diversity
+
+    topics = np.asarray(topics)
+    row = {"corpus": corpus, "model": name, "topics": len(set(topics.tolist()) - {-1}),
+           "outliers": fmt(float((topics == -1).mean())),
+           "assigned": fmt(float((np.asarray(assignment) == "nearest").mean())) if assignment is not None else "-",
+           "seconds": fmt(seconds, 1) if seconds is not None else ""}
+    if labels is not None:
+        agree = label_agreement(topics, labels)
+        row.update(nmi=fmt(agree["nmi"]), ari=fmt(agree["ari"]))
+    if corpus == "bbc" and model is not None:
+        words = topic_words(model, topics)
+        row.update(npmi=fmt(npmi_coherence(words, texts, top_n=10, stop_words=[])["mean"]),
+                   diversity=fmt(topic_diversity(words, 10)))
+    return row
+
+
+def stability_study(texts, vectors, runs: int, seed: int = 42) -> list[dict]:
+    from sklearn.metrics import adjusted_rand_score
+
+    import papertopics.pipeline as pipeline
+    from papertopics.assign import assign_nearest
+    from papertopics.cluster import cluster_documents
+    from papertopics.params import resolve_hdbscan, resolve_umap
+    from papertopics.pipeline import default_config
+
+    n = len(texts)
+    config = default_config(random_state=seed)
+    umap, hdbscan = resolve_umap(config["umap"], n), resolve_hdbscan(config["hdbscan"], n)
+    refits = [pipeline.umap_reduce(vectors, random_state=seed + k, **umap) for k in range(runs + 1)]
+    labels = [cluster_documents(vectors, r, method="hdbscan", hdbscan=hdbscan, agglomerative={})[0] for r in refits]
+    rows = []
+    for name, q in (("today (no assignment)", None), ("new defaults", config["clustering"]["assign_min_confidence"])):
+        final = [lab if q is None else assign_nearest(vectors, lab, min_confidence=q)[0] for lab in labels]
+        aris = [adjusted_rand_score(final[0], other) for other in final[1:]]
+        rows.append({"model": name, "refits": runs, "ari": fmt(float(np.mean(aris))),
+                     "per_refit": " ".join(fmt(a) for a in aris)})
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("listings", nargs="*", help="listing files with a `label` column")
+    parser.add_argument("--corpora", nargs="*", default=["arxiv6k", "bbc", "neurips"])
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--stability", type=int, default=0, help="NeurIPS refits for the stability ARI")
+    args = parser.parse_args()
+    from papertopics.pipeline import default_config, model_topics
+
+    clock = Clock()
+    rows = []
+    corpora = [(c, None) for c in args.corpora] + [(p, p) for p in args.listings]
+    with umap_cache():
+        for name, path in corpora:
+            if path:
+                texts, labels = load_listing(path)
+            elif name == "arxiv6k":
+                texts, labels = load_arxiv_sample()
+            elif name == "bbc":
+                texts, labels = load_bbc()
+            else:
+                texts, labels = load_neurips(), None
+            vectors = embed(texts)
+            n = len(texts)
+            if args.stability and name == "neurips":
+                stab = stability_study(texts, vectors, args.stability, args.seed)
+                print(f"\nstability on NeurIPS 2023 ({n} abstracts), ARI of the run vs each UMAP refit")
+                print_table(stab, ["model", "refits", "ari", "per_refit"])
+                print(flush=True)
+            start = time.perf_counter()
+            new = model_topics(texts, vectors, default_config(random_state=args.seed))
+            rows.append(score("new defaults", name, texts, labels, new.topics, new.model,
+                              time.perf_counter() - start, new.assignment))
+            start = time.perf_counter()
+            old = model_topics(texts, vectors, today(n, args.seed))
+            rows.append(score("today", name, texts, labels, old.topics, old.model, time.perf_counter() - start))
+            start = time.perf_counter()
+            model, topics = fit_plain(texts, vectors, args.seed)
+            rows.append(score("plain BERTopic", name, texts, labels, topics, model, time.perf_counter() - start))
+            print(f"# {name}: {n} documents ({clock():.0f} s)", flush=True)
+            print_table(rows[-3:], ["corpus", "model", "topics", "outliers", "assigned", "nmi", "ari", "npmi",
+                                    "diversity", "seconds"])
+    print(f"\nall corpora, random_state {args.seed} (seconds: in-process on cached embeddings, loaded machine;"
+          " today's UMAP is reused from the new defaults' run)")
+    print_table(rows, ["corpus", "model", "topics", "outliers", "assigned", "nmi", "ari", "npmi", "diversity",
+                       "seconds"])
+    print(f"\nwall {clock():.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""Does a topic's membership belong together? Cohesion per topic, and the mixed-bag rule.
+
+cohesion = (mean pairwise cosine similarity of the topic's members - the same mean over the
+whole corpus) / (1 - the corpus mean): 0 means the members are no more alike than random
+documents of this corpus, 1 means identical. Normalising by the corpus makes the score mean
+the same on a listing of one field (where every pair is fairly similar) and on a mixed one.
+A topic whose cohesion is below `mixed_cohesion` is a bag of unrelated papers; it keeps its
+documents (dissolving it would hide them as outliers) but its label says so: "Mixed: ...".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from papertopics.assign import normalise
+
+MIXED_PREFIX = "Mixed: "
+
+
+def _mean_pairwise(units: np.ndarray) -> float:
+    n = len(units)
+    if n < 2:
+        return 1.0
+    total = units.sum(axis=0)
+    return float((total @ total - (units * units).sum()) / (n * (n - 1)))
+
+
+def topic_cohesion(vectors: np.ndarray, topics: np.ndarray) -> dict[int, float]:
+    """Topic id (>= 0) -> cohesion; computed from sums, so it is linear in the corpus size."""
+    units = normalise(vectors)
+    topics = np.asarray(topics)
+    baseline = _mean_pairwise(units)
+    scale = max(1.0 - baseline, 1e-6)
+    return {int(t): round((_mean_pairwise(units[topics == t]) - baseline) / scale, 4)
+            for t in sorted(set(topics.tolist())) if t >= 0}
+
+
+def mixed_topics(cohesion: dict[int, float], threshold: float) -> set[int]:
+    """Topics whose members are not clearly more alike than random documents."""
+    return {t for t, value in cohesion.items() if value < threshold}
+
+
+def mark_mixed(labels: dict[int, str], mixed: set[int]) -> dict[int, str]:
+    """Prefix the names of mixed topics (applied after naming, whatever names the topics)."""
+    return {t: (MIXED_PREFIX + label if t in mixed and not label.startswith(MIXED_PREFIX) else label)
+            for t, label in labels.items()}
