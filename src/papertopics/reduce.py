@@ -53,6 +53,9 @@ def _umap_model(n: int, *, n_components: int, n_neighbors: int, min_dist: float,
         UMAP = gpu_class("cuml.manifold", "UMAP")
         return UMAP(n_components=n_components, n_neighbors=min(n_neighbors, n - 1), min_dist=min_dist,
                     metric=metric, random_state=random_state)
+    from papertopics.jit import enable_numba_cache
+
+    enable_numba_cache()
     from umap import UMAP
 
     return UMAP(
