@@ -85,7 +85,7 @@ def test_umap_functions_are_compiled_into_numbas_disk_cache(tmp_path):
 
     code = ("from papertopics.jit import enable_numba_cache; enable_numba_cache()\n"
             "import umap.layouts as layouts\n"
-            "print(type(layouts._optimize_layout_euclidean_single_epoch._cache).__name__)\n")
+            "print(type(layouts._nb_optimize_layout_euclidean_single_epoch._cache).__name__)\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split()[-1] == "FunctionCache"  # NullCache without the default
