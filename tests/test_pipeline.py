@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -116,6 +118,13 @@ def test_two_runs_are_byte_identical(seed_run, tmp_path):
     run_snakemake(other, "--cores", "2")
     for name in ("document_topics.csv", "topics.csv"):
         assert (other / "results/topics" / name).read_bytes() == (seed_run / "results/topics" / name).read_bytes(), name
+    # The converted model and the vectors live in the per-user cache: a new folder converts
+    # nothing and re-embeds nothing it already knows.
+    metrics = json.loads((other / "results/metrics.json").read_text())
+    assert (metrics["embedding"]["computed"], metrics["embedding"]["reused"]) == (0, 37)
+    assert not (other / "results/cache").exists()
+    cache = Path(os.environ["PAPERTOPICS_CACHE_DIR"])
+    assert len(list(cache.glob("openvino/*/model.xml"))) == 1
 
 
 def test_dry_run_of_the_repository():
