@@ -50,9 +50,7 @@ print(json.dumps({"docs": len(docs), "imports_and_load": t1 - t0, "encode": t2 -
 
 def warm_model_cache(cache: Path) -> None:
     """Convert the model into `cache` (as the first run on a machine would), embedding one text."""
-    code = ("from papertopics.embed import embed_texts\n" if (REPO / "src/papertopics/embed").is_dir()
-            else "from papertopics.embedding import embed_texts\n")
-    code += "import pathlib, sys\nembed_texts(['warm-up'], cache_dir=pathlib.Path(sys.argv[1]))\n"
+    code = "from papertopics.embed import embed_texts\nimport pathlib, sys\nembed_texts(['warm-up'], cache_dir=pathlib.Path(sys.argv[1]))\n"
     subprocess.run([sys.executable, "-c", code, str(cache)], env={**env(), "PYTHONPATH": str(REPO / "src")},
                    check=True, capture_output=True)
     shutil.rmtree(cache / "vectors", ignore_errors=True)
