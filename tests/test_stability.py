@@ -56,11 +56,13 @@ def test_ward_stability_is_measured_by_subsamples_and_is_not_always_one():
     tight, truth = blobs(30, 4, 0.05)
     run = agglomerative_labels(tight, 20)
     assert len(set(run)) == 4
-    result = subsample_stability(tight, run, runs=5, share=0.9, random_state=0, agglomerative=agg)
+    ids = [str(i) for i in range(len(run))]
+    result = subsample_stability(ids, tight, run, runs=5, share=0.9, random_state=0, agglomerative=agg)
     assert result["measured_by"] == "subsamples of 90%" and result["n_runs"] == 5
     assert result["ari"] > 0.95 and set(result["per_topic"]) == {0, 1, 2, 3}
+    assert result["reference"] == {"doc_ids": ids, "labels": run.tolist()}  # keyed by the run's own clusters
     noise = np.random.default_rng(1).normal(size=(120, 32)).astype(np.float32)
     labels = agglomerative_labels(noise, 5)
-    shaky = subsample_stability(noise, labels, runs=5, share=0.9, random_state=0,
+    shaky = subsample_stability([str(i) for i in range(len(labels))], noise, labels, runs=5, share=0.9, random_state=0,
                                 agglomerative={"min_cluster_size": 5})
     assert shaky["ari"] < 0.9  # no structure: dropping 10% regroups the rest
