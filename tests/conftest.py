@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,9 @@ SHARED = REPO.parent / "shared"
 SEEDS = sorted((REPO / "seeds").glob("*.txt"))
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 runtime_environment(REPO)  # this process too: in-process UMAP and embedding tests
+# The converted model and the vectors go to a per-user cache folder (papertopics.embed.user_cache):
+# one fresh folder per test session, so tests neither read nor fill the developer's cache.
+os.environ["PAPERTOPICS_CACHE_DIR"] = tempfile.mkdtemp(prefix="papertopics-test-cache-")
 
 
 def snakemake_env() -> dict[str, str]:

@@ -24,7 +24,7 @@ def test_shipped_config_is_valid_and_matches_the_schema_defaults():
 
 
 @pytest.mark.parametrize("extra, message", [
-    ({"umap": {"n_neighbours": 10}}, "config: umap: unknown key 'n_neighbours' (allowed: low_memory"),
+    ({"umap": {"n_neighbours": 10}}, "config: umap: unknown key 'n_neighbours' (allowed: fit_sample, low_memory"),
     ({"colour": "red"}, "config: unknown key 'colour'"),
     ({"hdbscan": {"min_cluster_size": -3}}, "config: hdbscan.min_cluster_size: -3 is less than the minimum of 1"),
     ({"umap": {"n_neighbors": 2.5}}, "config: umap.n_neighbors: expected an integer >= 2 or 'auto', got 2.5"),
@@ -196,7 +196,7 @@ def test_a_misspelt_key_is_reported_against_the_file_it_is_in(tmp_path):
     assert result.returncode != 0
     assert error_lines(output) == [
         f"papertopics error: {workdir / 'config.yaml'}: umap: unknown key 'n_neighbours' "
-        f"(allowed: low_memory, map_min_dist, metric, min_dist, n_components, n_neighbors)"]
+        f"(allowed: fit_sample, low_memory, map_min_dist, metric, min_dist, n_components, n_neighbors)"]
 
 
 def test_yaml_syntax_error_and_missing_config_are_one_line(tmp_path):

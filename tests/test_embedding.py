@@ -262,6 +262,22 @@ def test_changed_settings_do_not_reuse_vectors(tmp_path, warm_cache):
     assert stats["computed"] == 3
 
 
+def test_a_library_upgrade_does_not_reuse_vectors_or_the_converted_model(tmp_path, warm_cache, monkeypatch):
+    """Vectors computed by other openvino/torch/transformers versions are not taken for this one's."""
+    from papertopics.embed import user_cache
+
+    E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
+    meta = next(tmp_path.glob("vectors/*/meta.json")).read_text()
+    assert '"torch"' in meta and '"openvino"' in meta
+    upgraded = {**user_cache.library_versions(), "torch": "99.0"}
+    monkeypatch.setattr(C, "library_versions", lambda: upgraded)
+    _, stats = E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
+    assert stats["computed"] == 3
+    model_id = next(iter(tmp_path.glob("openvino/*"))).name[:16]
+    monkeypatch.setattr(user_cache, "library_versions", lambda names=user_cache.VECTOR_LIBRARIES: upgraded)
+    assert eb.ir_path(tmp_path / "openvino", model_id) not in set(tmp_path.glob("openvino/*"))
+
+
 def test_cache_survives_kill_9_mid_embedding(tmp_path, warm_cache):
     """A job killed mid-stage: the next run completes, reuses what was written, and its output
     equals an uninterrupted run's."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -111,11 +113,36 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
         config.write_text(original)
 
 
+def test_stability_refits_are_one_job_per_seed(seed_run):
+    """UMAP refits run as separate jobs (side by side with --cores N or on a cluster); the
+    seedless Ward clustering of a small corpus has none."""
+    config = seed_run / "config.yaml"
+    original = config.read_text()
+    try:
+        config.write_text(original + "clustering:\n  method: hdbscan\n")
+        result = run_snakemake(seed_run, "--cores", "1", "--dry-run")
+        table = (result.stdout + result.stderr).split("Job stats:")[-1]
+        counts = {m.group(1): int(m.group(2)) for m in re.finditer(r"^(\w+)\s+(\d+)\s*$", table, re.M)}
+        assert counts.get("refit_reduction") == 5
+    finally:
+        config.write_text(original)
+    assert not list((seed_run / "results/evaluation").glob("refits/*.parquet"))
+    stability = json.loads((seed_run / "results/metrics.json").read_text())["stability"]
+    assert stability["measured_by"] == "subsamples of 90%" and stability["runs"] == 5
+
+
 def test_two_runs_are_byte_identical(seed_run, tmp_path):
     other = make_corpus_dir(tmp_path / "again")
     run_snakemake(other, "--cores", "2")
     for name in ("document_topics.csv", "topics.csv"):
         assert (other / "results/topics" / name).read_bytes() == (seed_run / "results/topics" / name).read_bytes(), name
+    # The converted model and the vectors live in the per-user cache: a new folder converts
+    # nothing and re-embeds nothing it already knows.
+    metrics = json.loads((other / "results/metrics.json").read_text())
+    assert (metrics["embedding"]["computed"], metrics["embedding"]["reused"]) == (0, 37)
+    assert not (other / "results/cache").exists()
+    cache = Path(os.environ["PAPERTOPICS_CACHE_DIR"])
+    assert len(list(cache.glob("openvino/*/model.xml"))) == 1
 
 
 def test_dry_run_of_the_repository():

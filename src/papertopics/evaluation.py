@@ -549,6 +549,7 @@ def build_metrics(*, corpus, corpus_stats: dict, embed_stats: dict, cluster_para
         "silhouette_space": space,
         "stability": {
             "runs": stability["n_runs"],
+            "measured_by": stability.get("measured_by"),  # "seeds" or "subsamples of 90%" (Ward: no seed)
             "ari": stability["ari"],
             "mean_jaccard": stability["mean_jaccard"],
             "sampled_documents": stability.get("n_documents") if stability.get("sampled") else None,

@@ -31,6 +31,7 @@ def resolve_umap(umap: dict, n_documents: int) -> dict:
         "min_dist": float(umap["min_dist"]),
         "metric": umap["metric"],
         "low_memory": bool(umap["low_memory"]),
+        "fit_sample": int(umap.get("fit_sample", 0)),
     }
 
 

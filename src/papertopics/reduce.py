@@ -8,24 +8,57 @@ import pandas as pd
 from papertopics.params import resolve_umap
 
 
+def sample_indices(n: int, sample_size: int, random_state: int) -> np.ndarray:
+    """All documents up to sample_size, else a fixed random sample (sorted)."""
+    if n <= sample_size:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(random_state).choice(n, size=sample_size, replace=False))
+
+
 def umap_reduce(vectors: np.ndarray, *, n_components: int, n_neighbors: int, min_dist: float,
-                metric: str, low_memory: bool, random_state: int, use_cuml: bool = False) -> np.ndarray:
+                metric: str, low_memory: bool, random_state: int, use_cuml: bool = False,
+                fit_sample: int = 0, transform_chunk: int = 20_000) -> np.ndarray:
     """Reduce with a fixed seed, so the same config gives the same coordinates.
 
     A corpus too small for UMAP's spectral start (fewer than n_neighbors + 2 points) falls
-    back to PCA, which is deterministic and good enough for a handful of points.
+    back to PCA, which is deterministic and good enough for a handful of points. Above
+    `fit_sample` documents (0: never) UMAP is fitted on a fixed random sample of that size and
+    the other documents are placed by `transform` (a kNN query against the fitted sample plus
+    a few epochs), in chunks, so time and memory grow with the sample, not with the corpus.
+    Whatever the caller feeds in (embeddings or other clustering features) is reduced the same way.
     """
     n = len(vectors)
     if n <= n_components + 1 or n < 4:
         return pca_reduce(vectors, n_components)
+    sampled = bool(fit_sample) and n > fit_sample
+    pick = sample_indices(n, fit_sample, random_state) if sampled else np.arange(n)
+    model = _umap_model(len(pick), n_components=n_components, n_neighbors=n_neighbors, min_dist=min_dist,
+                        metric=metric, low_memory=low_memory, random_state=random_state, use_cuml=use_cuml)
+    fitted = np.asarray(model.fit_transform(vectors[pick] if sampled else vectors), dtype=np.float32)
+    if not sampled:
+        return fitted
+    out = np.empty((n, fitted.shape[1]), dtype=np.float32)
+    out[pick] = fitted
+    rest = np.setdiff1d(np.arange(n), pick)
+    for start in range(0, len(rest), transform_chunk):
+        chunk = rest[start:start + transform_chunk]
+        out[chunk] = np.asarray(model.transform(vectors[chunk]), dtype=np.float32)
+    return out
+
+
+def _umap_model(n: int, *, n_components: int, n_neighbors: int, min_dist: float, metric: str,
+                low_memory: bool, random_state: int, use_cuml: bool):
+    """One UMAP estimator, CPU (umap-learn) or GPU (cuML), with the same settings."""
     if use_cuml:
         UMAP = gpu_class("cuml.manifold", "UMAP")
-        model = UMAP(n_components=n_components, n_neighbors=min(n_neighbors, n - 1), min_dist=min_dist,
-                     metric=metric, random_state=random_state)
-        return np.asarray(model.fit_transform(vectors), dtype=np.float32)
+        return UMAP(n_components=n_components, n_neighbors=min(n_neighbors, n - 1), min_dist=min_dist,
+                    metric=metric, random_state=random_state)
+    from papertopics.jit import enable_numba_cache
+
+    enable_numba_cache()
     from umap import UMAP
 
-    model = UMAP(
+    return UMAP(
         n_components=n_components,
         n_neighbors=min(n_neighbors, n - 1),
         min_dist=min_dist,
@@ -35,7 +68,6 @@ def umap_reduce(vectors: np.ndarray, *, n_components: int, n_neighbors: int, min
         n_jobs=1,  # what a seeded UMAP runs anyway; any other value only adds a warning
         init="spectral" if n > n_components + 10 else "random",
     )
-    return np.asarray(model.fit_transform(vectors), dtype=np.float32)
 
 
 def pca_reduce(vectors: np.ndarray, n_components: int) -> np.ndarray:

@@ -58,6 +58,7 @@ except PapertopicsError as error:
 wildcard_constraints:
     listing="|".join(re.escape(name) for name in LISTINGS),
     shard=r"\d+",
+    seed=r"\d+",
 
 
 def listing_path(wildcards):
@@ -83,14 +84,31 @@ def listing_spec(wildcards):
     }
 
 
-def embedding_shards(wildcards):
-    """Shard files for the corpus at hand: known once build_corpus has run (a checkpoint)."""
+def n_documents():
+    """Documents in the corpus: known once build_corpus has run (a checkpoint)."""
     import json
-    import math
 
     stats_path = checkpoints.build_corpus.get().output.stats
-    n_documents = json.loads(Path(stats_path).read_text())["n_documents"]
-    n_shards = max(1, math.ceil(n_documents / config["embedding"]["shard_size"]))
+    return json.loads(Path(stats_path).read_text())["n_documents"]
+
+
+def stability_refits(wildcards):
+    """One refit file per seed (none when the corpus is clustered by Ward, which has no seed)."""
+    from papertopics.params import resolve_method
+    from papertopics.stability import refit_seeds
+
+    n = n_documents()
+    evaluation = config["evaluation"]
+    seeds = refit_seeds(n, evaluation["stability_runs"], evaluation["stability_sample"],
+                        config["random_state"], resolve_method(config["clustering"], n))
+    return [f"results/evaluation/refits/{seed}.parquet" for seed in seeds]
+
+
+def embedding_shards(wildcards):
+    """Shard files for the corpus at hand: known once build_corpus has run (a checkpoint)."""
+    import math
+
+    n_shards = max(1, math.ceil(n_documents() / config["embedding"]["shard_size"]))
     return [f"results/embed/shards/{i}.parquet" for i in range(n_shards)]
 
 

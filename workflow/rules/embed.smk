@@ -13,7 +13,9 @@ rule embed_shard:
         device=config["embedding"]["device"],
         batch_size=config["embedding"]["batch_size"],
         max_seq_length=config["embedding"]["max_seq_length"],
-        cache_dir="results/cache/embeddings",
+        # null: $PAPERTOPICS_CACHE_DIR, else the user cache folder (papertopics.embed.user_cache);
+        # resolved in the job, so moving the cache never reruns anything (it is content-keyed).
+        cache_dir=config["embedding"]["cache_dir"],
     threads: config["embedding"]["threads"]
     resources:
         mem_mb=4000,

@@ -1,37 +1,40 @@
-rule refit_reductions:
-    """UMAP refits under other seeds for the stability check; reused by clustering tweaks."""
+rule refit_reduction:
+    """One UMAP refit under another seed for the stability check; one job per seed, so they run
+    side by side (and beside reduce_embeddings); reused by clustering tweaks."""
     input:
         embeddings="results/embed/embeddings.parquet",
     output:
-        refits="results/evaluation/refits.parquet",
+        refit="results/evaluation/refits/{seed}.parquet",
     params:
         umap=config["umap"],
         clustering=config["clustering"],
-        runs=config["evaluation"]["stability_runs"],
         sample=config["evaluation"]["stability_sample"],
         random_state=config["random_state"],
-    threads: 2
+    threads: 1
     log:
-        "results/logs/refit_reductions.log",
+        "results/logs/refit_reduction/{seed}.log",
     benchmark:
-        "results/benchmarks/refit_reductions.tsv"
+        "results/benchmarks/refit_reduction/{seed}.tsv"
     script:
-        "../scripts/refit_reductions.py"
+        "../scripts/refit_reduction.py"
 
 
 rule assess_stability:
-    """Re-cluster every refit and compare with the run's topics: which topics survive a new seed?"""
+    """Re-cluster every refit (or, for Ward's seedless clustering, subsamples) and compare with
+    the run's topics: which topics survive a new seed or a perturbed listing?"""
     input:
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
         cluster_params="results/cluster/params.json",
-        refits="results/evaluation/refits.parquet",
+        refits=stability_refits,
     output:
         stability="results/evaluation/stability.json",
     params:
         clustering=config["clustering"],
         hdbscan=config["hdbscan"],
         agglomerative=config["agglomerative"],
+        runs=config["evaluation"]["stability_runs"],
+        subsample=config["evaluation"]["stability_subsample"],
         random_state=config["random_state"],
     log:
         "results/logs/assess_stability.log",

@@ -9,7 +9,7 @@ rule reduce_embeddings:
         umap=config["umap"],
         cuml=config["clustering"]["cuml"],
         random_state=config["random_state"],
-    threads: 2
+    threads: 1  # UMAP with a fixed random_state runs single-threaded; the refits use the other cores
     log:
         "results/logs/reduce_embeddings.log",
     benchmark:

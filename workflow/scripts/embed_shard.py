@@ -3,12 +3,11 @@
 Inputs: corpus. Outputs: results/embed/shards/<n>.parquet (doc_id, vector) and <n>.json (stats).
 """
 
-from pathlib import Path
-
 import pandas as pd
 
 from papertopics.artifacts import save_embeddings, write_json
 from papertopics.embed import embed_texts
+from papertopics.embed.user_cache import cache_root
 from papertopics.scripting import script_run
 
 with script_run(snakemake) as log:
@@ -19,7 +18,7 @@ with script_run(snakemake) as log:
     vectors, stats = embed_texts(
         part["text"].tolist(), model=p.model, backend=p.backend, precision=p.precision,
         batch_size=p.batch_size, max_seq_length=p.max_seq_length, device=p.device,
-        threads=snakemake.threads, cache_dir=Path(p.cache_dir), log=log,
+        threads=snakemake.threads, cache_dir=cache_root(p.cache_dir), log=log,
     )
     save_embeddings(snakemake.output.shard, part["doc_id"].tolist(), vectors)
     write_json(snakemake.output.stats, stats)

@@ -5,12 +5,13 @@ listing, is never embedded again with the same model and settings) and a default
 (OpenVINO with a bf16 hint on CPUs with native bf16) that runs >2x plain fp32
 sentence-transformers at cosine ~0.9999 to it. See bench/README.md for the measurements.
 
-Cache layout under `cache_dir` (the pipeline uses results/cache/embeddings):
+Cache layout under `cache_dir` (the pipeline uses the per-user folder of
+papertopics.embed.user_cache, shared by every corpus folder):
 
     model-ids.json                     model folder -> content hash, memoised by file size+mtime
-    openvino/<model-id>-ov<version>/   converted IR (model.xml, model.bin), fp32 weights
+    openvino/<model-id>-ov<version>-<libraries>/   converted IR (model.xml, model.bin), fp32 weights
     vectors/<backend>-<precision>-<device>-seq<N>-<hash>/
-        meta.json                      what the hash stands for (model id, seq length, ...)
+        meta.json                      what the hash stands for (model id, seq length, library versions, ...)
         chunk-<ns>-<pid>-<n>.parquet   key (sha256 of the exact text) + vector, append-only
         pack-<ns>-<pid>.parquet        many chunks merged once they pile up
 

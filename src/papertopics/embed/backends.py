@@ -310,8 +310,11 @@ def _ov_tag() -> str:
 
 
 def ir_path(ir_root: pathlib.Path, model_id: str) -> pathlib.Path:
-    """Folder of the cached IR: per model content and OpenVINO version (conversion may change)."""
-    return ir_root / f"{model_id[:16]}-{_ov_tag()}"
+    """Folder of the cached IR: per model content, OpenVINO version and the versions of the
+    libraries the conversion traces through (torch, transformers, ...)."""
+    from papertopics.embed.user_cache import versions_digest
+
+    return ir_root / f"{model_id[:16]}-{_ov_tag()}-{versions_digest()}"
 
 
 def ir_model(spec: ModelSpec, model_id: str, ir_root: pathlib.Path | None, threads: int | None):

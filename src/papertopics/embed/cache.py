@@ -17,6 +17,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from papertopics.artifacts import atomic_write_table, atomic_write_text, vector_table, vectors_of
+from papertopics.embed.user_cache import library_versions
 
 COMPACT_ABOVE = 64  # chunk files in one vector folder before they are merged into a pack
 CACHE_FORMAT = 1
@@ -31,6 +32,8 @@ def vector_dir(cache_dir, model_id, path, max_seq_length, backend, precision, de
         "backend": backend,
         "precision": precision,
         "device": device_type,
+        # An upgrade of a library that computes, converts or tokenizes starts a new cache.
+        "libraries": library_versions(),
     }
     digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
     folder = cache_dir / "vectors" / f"{backend}-{precision}-{device_type}-seq{max_seq_length}-{digest}"

@@ -97,7 +97,10 @@ def quality_tiles(metrics: dict) -> list[dict]:
     """Scalar quality figures (coherence, diversity, stability ...) as tiles, known ones first."""
     values = dict(_walk(metrics))
     tiles = []
+    perturbed = _stability_by_subsamples(metrics)
     for path, (name, meaning) in METRIC_NAMES.items():
+        if perturbed and path.startswith("stability."):
+            meaning = f"agreement with re-clusterings of {perturbed} (the clustering has no seed to vary)"
         if _is_number(values.get(path)):
             tiles.append({"label": name, "value": f"{values[path]:.3g}", "detail": meaning})
     for path, value in values.items():  # any other top-level number a later stage adds
@@ -112,8 +115,16 @@ def per_topic_metrics(metrics: dict) -> list[tuple[str, dict[int, float]]]:
     for path, value in _walk(metrics):
         if _is_per_topic(value):
             name = METRIC_NAMES.get(path, (path.replace("_per_topic", "").replace("_", " "), None))[0]
+            if path == "stability.per_topic_jaccard" and _stability_by_subsamples(metrics):
+                name = f"stability ({_stability_by_subsamples(metrics)})"
             found.append((name, {int(k): v for k, v in value.items()}))
     return found
+
+
+def _stability_by_subsamples(metrics: dict) -> str | None:
+    """'subsamples of 90%' when stability was measured by perturbation (Ward), else None."""
+    how = (metrics.get("stability") or {}).get("measured_by") if isinstance(metrics.get("stability"), dict) else None
+    return how if isinstance(how, str) and how.startswith("subsamples") else None
 
 
 def clustering_note(metrics: dict) -> str | None:
