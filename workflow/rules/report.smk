@@ -21,6 +21,7 @@ rule render_report:
         map2d="results/reduce/map2d.parquet",
         metrics="results/metrics.json",
         changes="results/topics/changes.csv",
+        hierarchy="results/topics/hierarchy.csv",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",

@@ -9,6 +9,7 @@ rule fit_topics:
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         changes="results/topics/changes.csv",
+        hierarchy="results/topics/hierarchy.csv",
     params:
         vectorizer=config["vectorizer"],
         representation=config["representation"],

@@ -1,7 +1,7 @@
 """fit_topics: c-TF-IDF keywords and labels on the clusters; stable ids; model and tables.
 
 Inputs: corpus, embeddings, clusters; results/topics/history (the previous run's topics).
-Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv; the history.
+Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, hierarchy.csv; the history.
 """
 
 import pandas as pd
@@ -23,6 +23,7 @@ with script_run(snakemake) as log:
     fitted.topics.to_csv(out.topics, index=False)
     fitted.documents.to_csv(out.documents, index=False)
     fitted.changes.to_csv(out.changes, index=False)
+    fitted.hierarchy.to_csv(out.hierarchy, index=False)
     save_snapshot(p.history, fitted.snapshot, fitted.meta)
     for row in fitted.topics.itertuples():
         log.info("topic %d (%d docs): %s", row.topic, row.size, row.label)

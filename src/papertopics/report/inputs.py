@@ -37,6 +37,7 @@ class ReportInputs:
     title: str | None = None
     max_hover_chars: int = 300
     changes: pd.DataFrame | None = None  # CHANGE_COLUMNS (results/topics/changes.csv); None: not known
+    hierarchy: pd.DataFrame | None = None  # results/topics/hierarchy.csv (named merges); None: not known
 
     def __post_init__(self):
         self.documents = normalise_documents(self.documents)
@@ -151,7 +152,8 @@ def read_table(path: str | Path) -> pd.DataFrame:
 def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path | None = None,
                 metrics: str | Path | None = None, model: str | Path | None = None,
                 listings: list[str] | None = None, title: str | None = None,
-                max_hover_chars: int = 300, changes: str | Path | None = None) -> ReportInputs:
+                max_hover_chars: int = 300, changes: str | Path | None = None,
+                hierarchy: str | Path | None = None) -> ReportInputs:
     """ReportInputs from the files of results/ (see docs/report.md)."""
     vectors = None
     if model is not None and (Path(model) / "topics.json").is_file():
@@ -172,6 +174,7 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
         title=title,
         max_hover_chars=int(max_hover_chars),
         changes=read_table(changes) if changes is not None else None,
+        hierarchy=read_table(hierarchy) if hierarchy is not None and Path(hierarchy).is_file() else None,
     )
     if vectors is not None:
         unknown = sorted(set(inputs.topics["topic"]) - set(vectors.topics))
