@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from itertools import chain
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,11 +66,11 @@ _RE_DROP_CMD = re.compile(r"\\(?:cite\w*|ref|eqref|label|url|footnote)\*?(?:\[[^
 _RE_CMD = re.compile(r"\\[A-Za-z]+\*?|\\.")
 _RE_URL = re.compile(r"https?://\S+|www\.\S+")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-# A segment is text between punctuation: a phrase never crosses a comma, bracket or full stop.
-_RE_SEGMENT = re.compile(rf"[^\s,;:.!?()\[\]{{}}\"“”‘’'/|<>=+*&%#@~^`…—–。，、；：？！（）《》「」『』]+"
-                         rf"(?:[ \t\n]+[^\s,;:.!?()\[\]{{}}\"“”‘’'/|<>=+*&%#@~^`…—–。，、；：？！（）《》「」『』]+)*")
 _RE_WORD = re.compile(rf"[^\W\d_{_CJK}][\w\-]*[^\W_]|[^\W\d_{_CJK}]|[{_CJK}]+")
 _RE_CJK = re.compile(rf"[{_CJK}]")
+# Words, or one separator: a punctuation mark or a number (a phrase never crosses either).
+_RE_TOKEN = re.compile(rf"{_RE_WORD.pattern}|\d[\w.]*|[^\w\s]|_+")
+_RE_INITIAL = re.compile(rf"(?:^|[.!?:。]\s+)({_RE_WORD.pattern})")
 _RE_ACRONYM = re.compile(r"\(\s*([A-Za-z][\w\-]{0,11})\s*[);,]")
 _RE_CLAUSE_END = re.compile(r"[()\[\].;:!?,]")
 _RE_PLAIN_WORD = re.compile(r"[^\W\d_][\w\-]*")
@@ -189,22 +190,24 @@ class NameIndex:
         acronyms = collect_acronyms(stripped)
         expand = {key: form for key, (form, _) in acronyms.items()}
         casing: Counter = Counter()
+        initial: Counter = Counter()
         words: dict[str, int] = {}
         ids: list[int] = []
         owner: list[int] = []
+        ids_of = _TokenIds(words, expand)  # surface token -> word ids (-1: punctuation or number)
         titles = titles if titles is not None else [""] * len(texts)
         for doc, (text, title) in enumerate(zip(stripped, titles)):
             start = len(ids)
-            for source, is_title in ((text, False), (strip_markup(title) if title else "", True)):
-                for segment, initial in _segments(source):
-                    found = _RE_WORD.findall(segment)
-                    if not found:
-                        continue
-                    if not is_title:
-                        casing.update(found[1:] if initial else found)
-                    ids.extend([words.setdefault(w, len(words)) for w in _lower_words(found, expand)])
-                    ids.append(-1)
+            tokens = _RE_TOKEN.findall(text)
+            casing.update(tokens)
+            initial.update(_RE_INITIAL.findall(text))
+            ids.extend(chain.from_iterable(map(ids_of.__getitem__, tokens)))
+            ids.append(-1)
+            if title:
+                ids.extend(chain.from_iterable(map(ids_of.__getitem__, _RE_TOKEN.findall(strip_markup(title)))))
+                ids.append(-1)
             owner.extend([doc] * (len(ids) - start))
+        casing.subtract(initial)  # a capital at a sentence start says nothing about the word
         vocab = list(words)
         flags = np.array([_word_flags(w) for w in vocab] or [(False, False, False, False)], dtype=bool)
         start_ok, end_ok, stop, cjk = (np.append(flags[:, k], False) for k in range(4))  # [-1]: separator
@@ -274,6 +277,8 @@ class NameIndex:
             keys[gid] = key
         word_case: dict[str, str] = {}
         for word, count in casing.items():
+            if count <= 0 or not ids_of.get(word) or ids_of[word][0] < 0:
+                continue
             low = word.lower()
             held = word_case.get(low)
             if held is None or (count, word == low) > (casing[held], held == low):
@@ -384,16 +389,6 @@ def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     return any(long[i:i + n] == short for i in range(len(long) - n + 1))
 
 
-def _segments(text: str):
-    """(segment, starts a sentence) pairs; a segment never spans punctuation."""
-    previous_end = 0
-    for m in _RE_SEGMENT.finditer(text):
-        before = text[previous_end:m.start()].strip()
-        initial = m.start() == 0 or before.endswith((".", "!", "?", ":", "。")) or not text[:m.start()].strip()
-        previous_end = m.end()
-        yield m.group(0), initial
-
-
 def _lower_words(words: list[str], expand: dict[str, tuple[str, ...]]) -> list[str]:
     """Lower-case words of a segment, acronyms defined in the corpus spelled out, CJK split."""
     lower: list[str] = []
@@ -408,6 +403,22 @@ def _lower_words(words: list[str], expand: dict[str, tuple[str, ...]]) -> list[s
                 continue
         lower.append(w.lower())
     return lower
+
+
+class _TokenIds(dict):
+    """Memo: surface token -> word ids of its lower-case words; [-1] for anything not a word."""
+
+    def __init__(self, words: dict[str, int], expand: dict[str, tuple[str, ...]]):
+        super().__init__()
+        self.words, self.expand = words, expand
+
+    def __missing__(self, token: str) -> list[int]:
+        if not _RE_WORD.fullmatch(token):
+            ids = [-1]
+        else:
+            ids = [self.words.setdefault(w, len(self.words)) for w in _lower_words([token], self.expand)]
+        self[token] = ids
+        return ids
 
 
 def _word_flags(w: str) -> tuple[bool, bool, bool, bool]:
