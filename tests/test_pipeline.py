@@ -44,7 +44,8 @@ def test_seeds_give_real_topics(seed_run):
 
 
 def test_labels_are_informative(seed_run):
-    """No label made only of stop words or generic ML words; no two topics share a label."""
+    """Names are phrases of 1-6 words, no label made only of stop words or generic ML words;
+    no two topics share a label ("diffusion models" may end in a generic word, not be one)."""
     topics = pd.read_csv(seed_run / "results/topics/topics.csv")
     generic = set(stop_words(domain=True))
     labels = topics.loc[topics["topic"] >= 0, "label"].tolist()
@@ -52,7 +53,27 @@ def test_labels_are_informative(seed_run):
     for label in labels:
         words = set(re.findall(r"[a-z0-9\-]+", label.lower()))
         assert words - generic, f"label made only of generic words: {label!r}"
-        assert not words & {"paper", "propose", "method", "results", "model", "models", "using"}, label
+        assert not words & {"paper", "propose", "results", "using"}, label
+        assert 1 <= len(label.split()) <= 6 and "," not in label, label
+
+
+def test_hierarchy_and_regions_are_named(seed_run):
+    topics = pd.read_csv(seed_run / "results/topics/topics.csv", keep_default_na=False)
+    hierarchy = pd.read_csv(seed_run / "results/topics/hierarchy.csv", keep_default_na=False)
+    real = topics[topics["topic"] >= 0]
+    assert list(hierarchy.columns) == ["node", "parent", "level", "topics", "size", "label"]
+    assert len(hierarchy) == 2 * len(real) - 1 and (hierarchy["parent"] == -1).sum() == 1
+    assert (hierarchy["label"] != "").all()
+    leaves = hierarchy[hierarchy["level"] == 0].set_index("node")
+    assert dict(zip(real["topic"], real["label"])) == leaves["label"].to_dict()
+    assert hierarchy.loc[hierarchy["parent"] == -1, "size"].item() == real["size"].sum()
+    node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
+    assert all(node_label[r] == lab for r, lab in zip(real["region"], real["region_label"]))
+    assert min(len(real), 6) <= real["region"].nunique() <= 15
+    page = (seed_run / "results/report/intertopic.html").read_text()
+    for label in real["label"]:  # bubbles carry names (as plotly's JSON escapes them), not numbers
+        encoded = json.dumps(label[:20])[1:-1]
+        assert any(form in page for form in (encoded, encoded.replace("/", "\\u002f"))), label
 
 
 def test_metrics_and_model(seed_run):

@@ -394,7 +394,12 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
                                 metrics=str(results / "metrics.json"),
                                 changes=str(results / "topics" / "changes.csv"),
                                 neighbours=str(results / "topics" / "neighbours.csv"),
-                                corpus_stats=str(results / "corpus" / "corpus_stats.json"))
+                                corpus_stats=str(results / "corpus" / "corpus_stats.json"),
+                                hierarchy=str(results / "topics" / "hierarchy.csv"))
+    ids = sorted(t for t in report.topics["topic"].astype(int) if t >= 0)
+    pd.DataFrame({"node": [max(ids) + 1], "parent": [-1], "level": [1], "topics": [";".join(map(str, ids))],
+                  "size": [30], "label": ["every sampled topic"]}).to_csv(results / "topics" / "hierarchy.csv",
+                                                                          index=False)
     bundle = str(results / "report_bundle" / "topic-report")
     snakemake.output = Namespace([*pages, str(out / "plotly.min.js"), *assets, bundle], pages=pages,
                                  plotly_js=str(out / "plotly.min.js"), assets=assets, bundle=bundle)
@@ -420,6 +425,7 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     assert similar[0] == [[1, 0.5]]
     assert f"<th class=\"num\">Header of {report.listings[0]}</th>" in (out / "listings.html").read_text(encoding="utf-8")
     assert "topic vectors from model" in (tmp_path / "render_report.log").read_text()
+    assert "every sampled topic" in (out / "hierarchy.html").read_text(encoding="utf-8")  # merges are named
     changes = (out / "changes.html").read_text(encoding="utf-8")
     assert changes.count('<tr id="change-') == len(report.changes)
     assert 'data-status="vanished"' in changes

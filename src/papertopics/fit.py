@@ -18,6 +18,7 @@ import pandas as pd
 from papertopics.cohesion import mark_mixed, mixed_topics, topic_cohesion
 from papertopics.history import stable_topic_ids
 from papertopics.identity import TopicSnapshot
+from papertopics.naming import NameIndex, make_distinct, name_topics, topic_hierarchy
 from papertopics.topics import (document_table, fit_topic_model, representative_doc_ids, top_terms, topic_labels,
                                 topics_table)
 
@@ -30,6 +31,7 @@ class FittedTopics:
     changes: pd.DataFrame     # results/topics/changes.csv
     snapshot: TopicSnapshot   # results/topics/snapshot; advance_history moves the history to it
     meta: dict
+    hierarchy: pd.DataFrame | None = None  # results/topics/hierarchy.csv (named merges of the topics)
 
 
 def labelling_key(vectorizer: dict, representation: dict) -> str:
@@ -48,13 +50,22 @@ def fit_topic_tables(corpus: pd.DataFrame, vectors: np.ndarray, clusters: np.nda
     model, assigned = fit_topic_model(corpus["text"].tolist(), vectors, clusters, vectorizer=vectorizer,
                                       representation=representation, topics=topics)
     top_n = representation["top_n_words"]
-    labels = topic_labels(model, assigned, representation["label_terms"], top_n)
+    keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
+    # Names: phrases from the abstracts and titles (papertopics.naming); keywords are the fallback.
+    index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    named = name_topics(index, assigned, fallback=keywords,
+                        keywords={t: top_terms(model, t, top_n) for t in keywords if t != -1})
+    fresh = named.names
     cohesion = topic_cohesion(vectors, assigned)
+    # A kept name must still be among the topic's candidate names (history's label keeping).
+    mapping, labels, changes, snapshot, meta = stable_topic_ids(
+        doc_ids, assigned, fresh, vectors, previous, labelling_key(vectorizer, representation),
+        {t: named.candidates[t] for t in fresh if t != -1})
+    labels = make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
     if mixed_cohesion is not None:  # after naming, whatever names the topics
         labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion))
-    terms = {t: top_terms(model, t, top_n) for t in labels if t != -1}
-    mapping, labels, changes, snapshot, meta = stable_topic_ids(
-        doc_ids, assigned, labels, vectors, previous, labelling_key(vectorizer, representation), terms)
+    snapshot.topics["label"] = snapshot.topics["topic"].map({mapping[t]: n for t, n in labels.items()}).fillna(
+        snapshot.topics["label"])
     stable = np.array([mapping[t] for t in assigned.tolist()])
     stable_labels = {mapping[t]: label for t, label in labels.items()}
     model.set_topic_labels(dict(labels))
@@ -64,6 +75,10 @@ def fit_topic_tables(corpus: pd.DataFrame, vectors: np.ndarray, clusters: np.nda
     table.insert(0, "model_topic", table.pop("topic"))
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table["cohesion"] = table["model_topic"].map(cohesion)
+    hierarchy, region_of = topic_hierarchy(index, stable, vectors, stable_labels)
+    node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
+    table["region"] = table["topic"].map(lambda t: region_of.get(t, -1)).astype(int)
+    table["region_label"] = table["region"].map(lambda r: node_label.get(r, ""))
     changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
     documents = document_table(corpus, stable, stable_labels)
     how = (np.asarray(assignment, dtype=object).copy() if assignment is not None
@@ -71,4 +86,4 @@ def fit_topic_tables(corpus: pd.DataFrame, vectors: np.ndarray, clusters: np.nda
     how[(how == "outlier") & (stable != -1)] = "nearest"  # topics.reduce_outliers gave it a topic
     documents["assignment"] = how
     documents["confidence"] = np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)
-    return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta)
+    return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)

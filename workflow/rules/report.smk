@@ -23,6 +23,7 @@ rule render_report:
         changes="results/topics/changes.csv",
         neighbours="results/topics/neighbours.csv",
         corpus_stats="results/corpus/corpus_stats.json",
+        hierarchy="results/topics/hierarchy.csv",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",

@@ -10,6 +10,7 @@ rule fit_topics:
         topics="results/topics/topics.csv",
         changes="results/topics/changes.csv",
         snapshot=directory("results/topics/snapshot"),
+        hierarchy="results/topics/hierarchy.csv",
     params:
         vectorizer=config["vectorizer"],
         representation=config["representation"],

@@ -1,8 +1,8 @@
 """fit_topics: c-TF-IDF keywords and labels on the clusters; stable ids; model and tables.
 
 Inputs: corpus, embeddings, clusters; results/topics/history (the last finished run's topics).
-Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, snapshot/ (this run's
-topics; advance_history makes it the history once the report is written).
+Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, hierarchy.csv, snapshot/
+(this run's topics; advance_history makes it the history once the report is written).
 """
 
 import pandas as pd
@@ -26,6 +26,7 @@ with script_run(snakemake) as log:
     fitted.topics.to_csv(out.topics, index=False)
     fitted.documents.to_csv(out.documents, index=False)
     fitted.changes.to_csv(out.changes, index=False)
+    fitted.hierarchy.to_csv(out.hierarchy, index=False)
     save_snapshot(out.snapshot, fitted.snapshot, fitted.meta)  # the history advances after the report
     for row in fitted.topics.itertuples():
         log.info("topic %d (%d docs): %s", row.topic, row.size, row.label)

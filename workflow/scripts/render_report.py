@@ -1,7 +1,7 @@
 """render_report: the HTML pages and plotly.min.js into results/report/ (no model refit, no UMAP).
 
-Inputs: document_topics.csv, topics.csv, changes.csv, the saved model, map2d.parquet, metrics.json,
-neighbours.csv (similar papers), corpus_stats.json (listing headers).
+Inputs: document_topics.csv, topics.csv, changes.csv, hierarchy.csv, the saved model, map2d.parquet,
+metrics.json, neighbours.csv (similar papers), corpus_stats.json (listing headers).
 Outputs: results/report/*.html, plotly.min.js, report.css/js, data/; results/report_bundle/topic-report.
 """
 
@@ -15,7 +15,7 @@ with script_run(snakemake) as log:
     started = time.perf_counter()
     p, i, out = snakemake.params, snakemake.input, snakemake.output
     inputs = read_inputs(documents=i.documents, topics=i.topics, map2d=i.map2d, metrics=i.metrics, model=i.model,
-                         changes=i.changes, listings=p.listings, title=p.report["title"],
+                         changes=i.changes, hierarchy=i.hierarchy, listings=p.listings, title=p.report["title"],
                          max_hover_chars=p.report["max_hover_chars"],
                          neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
                          corpus_stats=getattr(i, "corpus_stats", None))  # listing headers as titles

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from papertopics.report.colors import topic_color
 from papertopics.report.model_files import TopicVectors
-from papertopics.report.text import plotly_lines, plotly_text, short_label
+from papertopics.report.text import plotly_lines, plotly_text, short_label, truncate
 
 
 def topic_linkage(similarity: np.ndarray) -> np.ndarray | None:
@@ -37,8 +37,19 @@ def leaf_order(similarity: np.ndarray) -> list[int]:
     return list(range(len(similarity))) if tree is None else leaves_list(tree).tolist()
 
 
-def visualize_hierarchy(topics: pd.DataFrame, vectors: TopicVectors, *, leaf_height: int = 26) -> go.Figure:
-    """Dendrogram with topic labels on the leaves; hover a joint to see which topics it merges."""
+def merge_names(hierarchy: pd.DataFrame | None) -> dict[frozenset, str]:
+    """Leaf topic set -> name of the merge holding exactly them (results/topics/hierarchy.csv)."""
+    if hierarchy is None or not {"topics", "label", "level"} <= set(hierarchy.columns):
+        return {}
+    return {frozenset(int(t) for t in str(topics).split(";") if t.strip()): str(label)
+            for topics, label, level in zip(hierarchy["topics"], hierarchy["label"], hierarchy["level"])
+            if int(level) > 0 and str(label)}
+
+
+def visualize_hierarchy(topics: pd.DataFrame, vectors: TopicVectors, *, leaf_height: int = 26,
+                        merges: pd.DataFrame | None = None) -> go.Figure:
+    """Dendrogram with topic names on the leaves and merge names on the joints (from `merges`,
+    hierarchy.csv, when its leaf sets match this tree's); hover a joint to see what it joins."""
     from scipy.cluster.hierarchy import dendrogram
 
     table = topics[topics["topic"] >= 0].reset_index(drop=True)
@@ -61,7 +72,8 @@ def visualize_hierarchy(topics: pd.DataFrame, vectors: TopicVectors, *, leaf_hei
         members[len(ids) + k] = members[int(left)] + members[int(right)]
     heights = {round(float(height), 9): len(ids) + k for k, height in enumerate(tree[:, 2])}
 
-    joint_x, joint_y, joint_hover = [], [], []
+    named = merge_names(merges)
+    joint_x, joint_y, joint_hover, joint_text = [], [], [], []
     for icoord, dcoord in zip(dendro["icoord"], dendro["dcoord"]):
         figure.add_trace(go.Scatter(x=dcoord, y=icoord, mode="lines", hoverinfo="skip",
                                     line={"color": "#5f6b7a", "width": 1.4}, showlegend=False))
@@ -71,8 +83,13 @@ def visualize_hierarchy(topics: pd.DataFrame, vectors: TopicVectors, *, leaf_hei
         merged = members.get(node, [])
         names = "<br>".join(plotly_text(short_label(t, labels[t], 60)) for t in merged[:8])
         more = f"<br>... and {len(merged) - 8} more" if len(merged) > 8 else ""
-        joint_hover.append(f"<b>{len(merged)} topics</b>, distance {dcoord[1]:.3f}<br>{names}{more}")
-    figure.add_trace(go.Scatter(x=joint_x, y=joint_y, mode="markers", hovertext=joint_hover,
+        name = named.get(frozenset(merged), "")
+        joint_text.append(plotly_text(truncate(name, 28)) if name and len(merged) >= 3 else "")
+        title = f"<b>{plotly_text(name)}</b><br>" if name else ""
+        joint_hover.append(f"{title}<b>{len(merged)} topics</b>, distance {dcoord[1]:.3f}<br>{names}{more}")
+    figure.add_trace(go.Scatter(x=joint_x, y=joint_y, mode="markers+text" if named else "markers",
+                                text=joint_text, textposition="top left",
+                                textfont={"size": 10, "color": "#3b4654"}, hovertext=joint_hover,
                                 hoverinfo="text", marker={"size": 7, "color": "#5f6b7a"}, showlegend=False))
     leaf_ids = [ids[i] for i in leaves]
     positions = [5 + 10 * k for k in range(len(leaves))]

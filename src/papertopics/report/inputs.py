@@ -43,6 +43,7 @@ class ReportInputs:
     changes: pd.DataFrame | None = None  # CHANGE_COLUMNS (results/topics/changes.csv); None: not known
     listing_titles: dict[str, str] = field(default_factory=dict)  # name -> header line of the listing file
     neighbours: pd.DataFrame | None = None  # NEIGHBOUR_COLUMNS (results/topics/neighbours.csv)
+    hierarchy: pd.DataFrame | None = None  # results/topics/hierarchy.csv (named merges); None: not known
 
     def __post_init__(self):
         self.documents = normalise_documents(self.documents)
@@ -201,7 +202,8 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
                 metrics: str | Path | None = None, model: str | Path | None = None,
                 listings: list[str] | None = None, title: str | None = None,
                 max_hover_chars: int = 300, changes: str | Path | None = None,
-                neighbours: str | Path | None = None, corpus_stats: str | Path | None = None) -> ReportInputs:
+                neighbours: str | Path | None = None, corpus_stats: str | Path | None = None,
+                hierarchy: str | Path | None = None) -> ReportInputs:
     """ReportInputs from the files of results/ (see docs/report.md)."""
     vectors = None
     if model is not None and (Path(model) / "topics.json").is_file():
@@ -224,6 +226,7 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
         changes=read_table(changes) if changes is not None else None,
         neighbours=read_table(neighbours) if neighbours is not None else None,
         listing_titles=read_listing_titles(corpus_stats) if corpus_stats is not None else {},
+        hierarchy=read_table(hierarchy) if hierarchy is not None and Path(hierarchy).is_file() else None,
     )
     if vectors is not None:
         unknown = sorted(set(inputs.topics["topic"]) - set(vectors.topics))

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from papertopics.report.colors import topic_color
 from papertopics.report.model_files import TopicVectors
-from papertopics.report.text import plotly_lines, plotly_text, short_label
+from papertopics.report.text import plotly_lines, plotly_text, short_label, truncate
 
 
 def classical_mds(distances: np.ndarray, n_components: int = 2) -> np.ndarray:
@@ -54,8 +54,8 @@ def visualize_intertopic(topics: pd.DataFrame, vectors: TopicVectors, *, height:
                      + (f"<br>{plotly_lines(terms, 60, 240)}" if terms else ""))
     figure.add_trace(go.Scatter(
         x=np.round(coords[:, 0], 5), y=np.round(coords[:, 1], 5), mode="markers+text",
-        text=[str(topic) for topic in ids], textposition="middle center",
-        textfont={"size": 11, "color": "#1a1a1a"},
+        text=[plotly_text(truncate(str(label), 26)) for label in table["label"]], textposition="middle center",
+        textfont={"size": 10, "color": "#1a1a1a"},
         customdata=ids, hovertext=hover, hoverinfo="text",
         marker={"size": sizes, "sizemode": "area", "sizeref": 2.0 * max_size / (70.0 ** 2),
                 "sizemin": 6, "color": [topic_color(topic) for topic in ids], "opacity": 0.75,

@@ -218,8 +218,8 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
         "hierarchy": lambda: _figure_page(
             inputs, "hierarchy", "Topic hierarchy",
             f"Topics merged step by step, the closest pair first (average linkage on cosine distances of "
-            f"the {basis}). Hover a joint to see which topics it joins.",
-            visualize_hierarchy(inputs.topics, vectors), outlier_note),
+            f"the {basis}). Each joint is named after the phrase its papers share; hover it to see the topics it joins.",
+            visualize_hierarchy(inputs.topics, vectors, merges=inputs.hierarchy), outlier_note),
         "heatmap": lambda: _figure_page(
             inputs, "heatmap", "Topic similarity",
             f"Cosine similarity between every pair of topics ({basis}), rows in the hierarchy's order so "

@@ -1,0 +1,638 @@
+"""Topic names a researcher would write: phrases from the abstracts, acronyms spelled out.
+
+A c-TF-IDF keyword list ("fl, clients, federated") has to be decoded; a name is one phrase
+that occurs verbatim in the topic's own abstracts ("federated learning (FL)"). Candidates are
+n-grams of 1-4 words with no stop word at either end, counted once per document (titles
+included), plural and singular merged; a candidate scores by how much more often the topic's
+documents use it than the corpus does (its share in the topic times the log of that lift),
+longer phrases preferred when they are nearly as frequent. Acronyms are spelled out from the
+corpus itself: "long form (ACRONYM)" definitions are collected with the Schwartz-Hearst
+alignment and a bare acronym in a text counts as its long form. Words are cased as the
+abstracts write them mid-sentence (GNN, ReLU, Pokémon, but "language models"). Math and
+LaTeX are removed before anything is counted, so "log" or "tγ" cannot become a name.
+
+`NameIndex.build` does the corpus-wide work once; `name_topics` gives every topic a distinct
+name, `name_groups` names any union of topics (the hierarchy's parents).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from itertools import chain
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from papertopics.constants import OUTLIER, OUTLIER_LABEL
+from papertopics.stopwords import DOMAIN_STOP_WORDS
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+MAX_WORDS = 4          # longest candidate phrase (words)
+MAX_NAME_WORDS = 6     # longest name, "(ACRONYM)" included
+N_CANDIDATES = 12      # candidates kept per topic (a kept name must stay among them)
+_LENGTH_WEIGHT = {1: 0.6, 2: 1.0, 3: 1.15, 4: 1.2}  # by words in the phrase as written
+_CJK_WEIGHT = {2: 1.0, 3: 0.8, 4: 1.1}  # by characters: most words have two, many terms four
+
+# Words that may not start or end a name; "models" etc. may end a multi-word one
+# ("diffusion models") but never be a name alone or start one.
+_EDGE_STOP = frozenset(ENGLISH_STOP_WORDS) | (DOMAIN_STOP_WORDS - {"large", "small", "high", "low"}) | frozenset(
+    """state-of-the-art real-world large-scale high-quality well-known fine-grained end-to-end
+    i.e e.g etc given due based-on new novel existing many several various multiple
+    log exp sin cos max min sup inf lim argmax argmin sqrt det tr mod iff resp wrt
+    first-order second-order
+    """.split())
+_END_OK = frozenset("model models framework frameworks method methods algorithm algorithms "
+                    "approach approaches analysis problem problems".split())
+# Words too generic to be a name on their own.
+_GENERIC = frozenset(
+    """learning data training network networks neural deep machine information function functions
+    set sets time number process system systems structure structures dataset datasets benchmark
+    benchmarks inference optimization representation representations features feature loss
+    accuracy tasks task samples sample quality error errors theory bound bounds class classes
+    space distribution distributions generation evaluation prediction predictions design
+    large small high low
+    """.split())
+# A name ending in an adjective ("causal", "Bayesian", "zero-sum") names no field.
+_ADJECTIVE_END = re.compile(r"(al|ic|ive|ous|ian|ary|able|ible|ful|less|-sum|-free|-based|-aware)$")
+# Function characters that may not start or end a CJK name.
+_CJK_STOP = frozenset("的了和与及或是在对中为以将把被等其这那我们你他她它之而并且也就都所从到由于因")
+
+_RE_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]"
+                      r"|\\begin\{(\w+\*?)\}.*?\\end\{\1\}", re.S)
+_RE_DROP_CMD = re.compile(r"\\(?:cite\w*|ref|eqref|label|url|footnote)\*?(?:\[[^\]]*\])?\{[^}]*\}")
+_RE_CMD = re.compile(r"\\[A-Za-z]+\*?|\\.")
+_RE_URL = re.compile(r"https?://\S+|www\.\S+")
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_RE_WORD = re.compile(rf"[^\W\d_{_CJK}][\w\-]*[^\W_]|[^\W\d_{_CJK}]|[{_CJK}]+")
+_RE_CJK = re.compile(rf"[{_CJK}]")
+# Words, or one separator: a punctuation mark or a number (a phrase never crosses either).
+_RE_TOKEN = re.compile(rf"{_RE_WORD.pattern}|\d[\w.]*|[^\w\s]|_+")
+_RE_INITIAL = re.compile(rf"(?:^|[.!?:。]\s+)({_RE_WORD.pattern})")
+_RE_ACRONYM = re.compile(r"\(\s*([A-Za-z][\w\-]{0,11})\s*[);,]")
+_RE_CLAUSE_END = re.compile(r"[()\[\].;:!?,]")
+_RE_PLAIN_WORD = re.compile(r"[^\W\d_][\w\-]*")
+
+
+def strip_markup(text: str) -> str:
+    """Text without inline math, LaTeX commands and URLs (their words are not the topic's)."""
+    text = _RE_URL.sub(" ", text or "")
+    if "$" in text or "\\" in text:
+        text = _RE_MATH.sub(" . ", text)
+        text = _RE_DROP_CMD.sub(" ", text)
+        text = _RE_CMD.sub(" ", text).replace("{", "").replace("}", "")
+    return text
+
+
+def singular(word: str) -> str:
+    """Crude plural folding ("networks" -> "network", not "loss" or "analysis")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes", "zes")):
+        return word[:-2]
+    return word[:-1]
+
+
+def _is_acronym(word: str) -> bool:
+    return sum(c.isupper() for c in word) >= 2 and len(word) <= 12
+
+
+def _acronym_key(word: str) -> str:
+    """"LLMs" -> "LLM", "GNN" -> "GNN"."""
+    return word[:-1] if len(word) > 2 and word.endswith("s") and word[-2].isupper() else word
+
+
+def _long_form(short: str, words: list[str]) -> list[str] | None:
+    """Schwartz & Hearst (2003): the shortest tail of `words` whose letters spell `short`."""
+    letters = [c.lower() for c in short if c.isalnum()]
+    if len(letters) < 2 or not letters[0].isalpha():
+        return None
+    text = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
+    s, i = len(letters) - 1, len(text) - 1
+    while s >= 0:
+        c = letters[s]
+        while i >= 0 and (text[i].lower() != c or (s == 0 and i > 0 and text[i - 1].isalnum())):
+            i -= 1
+        if i < 0:
+            return None
+        i -= 1
+        s -= 1
+    start = text.rfind(" ", 0, i + 1) + 1
+    tail = text[start:].split()
+    if not tail or tail[0].lower() in ENGLISH_STOP_WORDS or tail[-1].lower() in ENGLISH_STOP_WORDS:
+        return None
+    parts = sum(len([p for p in w.split("-") if p]) for w in tail)
+    if len(tail) > len(letters) + 1 or parts < min(2, len(letters)) or 2 * parts < len(letters):
+        return None  # "attacks (AA)" is not a definition
+    if any(_RE_CJK.search(w) for w in tail):
+        return None
+    return tail
+
+
+def collect_acronyms(texts: list[str]) -> dict[str, tuple[tuple[str, ...], str]]:
+    """Acronym key -> (long form words, lower case; acronym key) from the corpus's definitions.
+
+    The most frequent definition wins ("RL" -> reinforcement learning); an acronym defined once
+    is enough, since the corpus is the authority on what its authors mean.
+    """
+    found: dict[str, Counter] = defaultdict(Counter)
+    for text in texts:
+        if "(" not in text:
+            continue
+        for m in _RE_ACRONYM.finditer(text):
+            short = m.group(1)
+            if not _is_acronym(short):
+                continue
+            before = _RE_CLAUSE_END.split(text[max(0, m.start() - 160):m.start()])[-1]
+            words = [w for w in before.split() if _RE_PLAIN_WORD.fullmatch(w)]
+            key = _acronym_key(short)
+            tail = _long_form(key, words)
+            if tail is not None:
+                found[key][tuple(w.lower() for w in tail)] += 1
+    out = {}
+    for key, forms in found.items():
+        merged: Counter = Counter()
+        for form, count in forms.items():
+            merged[tuple(singular(w.replace("-", "")) for w in form)] += count
+        ranked = merged.most_common(2)
+        if len(ranked) > 1 and ranked[1][1] >= 0.25 * ranked[0][1]:
+            continue  # "SSL": self- or semi-supervised; a bare acronym is truer than a guess
+        best = max((f for f in forms if tuple(singular(w.replace("-", "")) for w in f) == ranked[0][0]),
+                   key=lambda f: forms[f])
+        out[key] = (best, key)
+    return out
+
+
+@dataclass
+class NameIndex:
+    """Phrase counts of one corpus: a document x phrase-group incidence matrix and display forms."""
+
+    incidence: sparse.csr_matrix              # documents x groups, 1 where a document uses the group
+    keys: list[tuple[str, ...]]               # group -> singular lower-case words
+    display: list[str]                        # group -> phrase as written ("graph neural networks")
+    acronyms: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    key_index: dict[tuple[str, ...], int] = field(default_factory=dict)
+    long_forms: dict[tuple[str, ...], str] = field(default_factory=dict)
+    prior: np.ndarray | None = None
+
+    @classmethod
+    def build(cls, texts: list[str], titles: list[str] | None = None, min_df: int = 2) -> "NameIndex":
+        """Count candidate phrases in every text (and its title, which counts as the same document).
+
+        Words are read in Python; the n-grams are formed and counted with numpy over one array
+        of word ids (segments separated by -1), which keeps NeurIPS-sized corpora to seconds.
+        """
+        stripped = [strip_markup(t) for t in texts]
+        acronyms = collect_acronyms(stripped)
+        expand = {key: form for key, (form, _) in acronyms.items()}
+        casing: Counter = Counter()
+        initial: Counter = Counter()
+        words: dict[str, int] = {}
+        ids: list[int] = []
+        owner: list[int] = []
+        ids_of = _TokenIds(words, expand)  # surface token -> word ids (-1: punctuation or number)
+        titles = titles if titles is not None else [""] * len(texts)
+        for doc, (text, title) in enumerate(zip(stripped, titles)):
+            start = len(ids)
+            tokens = _RE_TOKEN.findall(text)
+            casing.update(tokens)
+            initial.update(_RE_INITIAL.findall(text))
+            ids.extend(chain.from_iterable(map(ids_of.__getitem__, tokens)))
+            ids.append(-1)
+            if title:
+                ids.extend(chain.from_iterable(map(ids_of.__getitem__, _RE_TOKEN.findall(strip_markup(title)))))
+                ids.append(-1)
+            owner.extend([doc] * (len(ids) - start))
+        casing.subtract(initial)  # a capital at a sentence start says nothing about the word
+        vocab = list(words)
+        flags = np.array([_word_flags(w) for w in vocab] or [(False, False, False, False)], dtype=bool)
+        start_ok, end_ok, stop, cjk = (np.append(flags[:, k], False) for k in range(4))  # [-1]: separator
+        tokens = np.asarray(ids, dtype=np.int64)
+        owner = np.asarray(owner, dtype=np.int64)
+        size = len(vocab) + 1
+        rows, cols, grams = [], [], []
+        offset = 0
+        for n in range(1, MAX_WORDS + 1):
+            m = len(tokens) - n + 1
+            if m <= 0:
+                break
+            parts = [tokens[k:k + m] for k in range(n)]
+            ok = start_ok[parts[0]] & end_ok[parts[-1]]
+            same_script = np.ones(m, dtype=bool)
+            for part in parts:
+                ok &= part >= 0
+                same_script &= cjk[part] == cjk[parts[0]]
+            ok &= same_script
+            if n == 1:
+                ok &= ~cjk[parts[0]]  # one CJK character is no name
+            else:
+                inner = sum((stop[p].astype(np.int8) for p in parts[1:-1]), np.zeros(m, dtype=np.int8))
+                ok &= inner <= 1
+            where = np.flatnonzero(ok)
+            if not len(where):
+                continue
+            code = parts[0][where]
+            for part in parts[1:]:
+                if code.max(initial=0) >= (2 ** 62) // size:  # renumber before the codes overflow
+                    code = np.unique(code, return_inverse=True)[1].astype(np.int64)
+                code = code * size + part[where]
+            unique, inverse = np.unique(code, return_inverse=True)
+            first = np.zeros(len(unique), dtype=np.int64)
+            first[inverse[::-1]] = where[::-1]
+            rows.append(owner[where])
+            cols.append(inverse + offset)
+            grams.extend((tokens[i:i + n] for i in first))
+            offset += len(unique)
+        rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+        exact = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
+                                  shape=(len(texts), offset))
+        exact.data[:] = 1.0
+        exact_df = np.asarray(exact.sum(axis=0)).ravel()
+        floor = min(min_df, max(1, len(texts) // 20))
+        used = np.flatnonzero(exact_df >= floor)  # a phrase one abstract uses once names no topic
+        exact, exact_df = exact[:, used].tocsr(), exact_df[used]
+        phrases = [_join([vocab[i] for i in grams[g]]) for g in used]
+        # plural and singular forms are one group; the group shows its most used form
+        group_of: dict[tuple[str, ...], int] = {}
+        groups = np.empty(len(phrases), dtype=np.int64)
+        for pid, phrase in enumerate(phrases):
+            key = (phrase,) if _RE_CJK.match(phrase) else tuple(singular(w.replace("-", "")) for w in phrase.split(" "))
+            groups[pid] = group_of.setdefault(key, len(group_of))
+        merge = sparse.csr_matrix((np.ones(len(phrases), dtype=np.float32), (np.arange(len(phrases)), groups)),
+                                  shape=(len(phrases), len(group_of)))
+        incidence = (exact @ merge).tocsr()
+        incidence.data[:] = 1.0
+        df = np.asarray(incidence.sum(axis=0)).ravel()
+        keep = np.flatnonzero(df >= floor)
+        best = np.full(len(group_of), -1, dtype=np.int64)
+        for pid in np.lexsort((np.arange(len(phrases)), -exact_df))[::-1]:
+            best[groups[pid]] = pid
+        keys = [None] * len(group_of)
+        for key, gid in group_of.items():
+            keys[gid] = key
+        word_case: dict[str, str] = {}
+        for word, count in casing.items():
+            if count <= 0 or not ids_of.get(word) or ids_of[word][0] < 0:
+                continue
+            low = word.lower()
+            held = word_case.get(low)
+            if held is None or (count, word == low) > (casing[held], held == low):
+                word_case[low] = word
+        index = cls(incidence[:, keep].tocsr(), [keys[g] for g in keep],
+                    [_display(phrases[best[g]], word_case) for g in keep], acronyms)
+        index.key_index = {k: i for i, k in enumerate(index.keys)}
+        return index
+
+    def counts(self, groups: list[np.ndarray]) -> sparse.csr_matrix:
+        """Documents using each phrase, per group of documents (rows follow `groups`)."""
+        n = self.incidence.shape[0]
+        rows = np.concatenate([np.full(len(g), i) for i, g in enumerate(groups)]) if groups else np.array([], int)
+        cols = np.concatenate(groups) if groups else np.array([], int)
+        member = sparse.csr_matrix((np.ones(len(cols), dtype=np.float32), (rows, cols)), shape=(len(groups), n))
+        return (member @ self.incidence).tocsr()
+
+    def name(self, group: int) -> str:
+        """Display name of a phrase group, its acronym appended when the corpus defines one."""
+        key = self.keys[group]
+        text = self.display[group]
+        written = self._long_forms().get(key)
+        if written:
+            plural = text.endswith("s") and not text.endswith("ss")
+            label = f"{text} ({written}{'s' if plural and not written.endswith('s') else ''})"
+            if len(label.split()) <= MAX_NAME_WORDS:
+                return label
+        return text
+
+    def _prior(self) -> np.ndarray:
+        """Per phrase group, how much a researcher would use it as a name (multiplies the score)."""
+        if self.prior is None:
+            acronym = set(self._long_forms())
+            prior = np.empty(len(self.keys))
+            for g, (key, text) in enumerate(zip(self.keys, self.display)):
+                if _RE_CJK.match(text):
+                    prior[g] = _CJK_WEIGHT.get(len(text), 0.8)
+                    continue
+                if key in acronym:
+                    prior[g] = 1.0
+                    continue
+                # researchers name fields with phrases ("semi-supervised learning", not "labels")
+                prior[g] = _LENGTH_WEIGHT[min(len(text.replace("-", " ").split()), 4)]
+                if len(key) == 1 and key[0] in _GENERIC:
+                    prior[g] *= 0.3
+                if _ADJECTIVE_END.search(text.lower()):
+                    prior[g] *= 0.4
+            self.prior = prior
+        return self.prior
+
+    def _long_forms(self) -> dict[tuple[str, ...], str]:
+        if not self.long_forms:
+            self.long_forms = {tuple(singular(w.replace("-", "")) for w in form): written
+                               for form, written in self.acronyms.values()}
+        return self.long_forms
+
+    def ranked(self, counts_row: sparse.csr_matrix, size: int, total: np.ndarray, n_docs: int,
+               limit: int = N_CANDIDATES, keywords: list[str] | None = None) -> list[tuple[int, float]]:
+        """(group, score) best first: share in the group times log lift over the corpus.
+
+        With the topic's c-TF-IDF `keywords`, a phrase sharing none of their words scores less:
+        in a small topic a phrase two abstracts share by chance ("constant") is not its subject.
+        """
+        cols, a = counts_row.indices, counts_row.data.astype(np.float64)
+        if not len(cols):
+            return []
+        floor = 2 if size >= 4 else 1
+        ok = a >= floor
+        cols, a = cols[ok], a[ok]
+        share = a / max(size, 1)
+        rest = (total[cols] - a + 1.0) / (n_docs - size + 1.0)
+        lift = np.log(np.maximum(share / rest, 1.0))
+        score = share * lift * self._prior()[cols]
+        if keywords:
+            vocab = {singular(w.replace("-", "")) for k in keywords for w in k.lower().split()}
+            long_forms = self._long_forms()
+            related = np.array([bool(vocab.intersection(self.keys[c]))
+                                or (long_forms.get(self.keys[c], "").lower() in vocab) for c in cols])
+            score = score * np.where(related, 1.0, 0.6)
+        order = np.argsort(-score, kind="stable")[:20 * limit]
+        count_of = dict(zip(cols[order].tolist(), a[order].tolist()))
+        out: list[tuple[int, float]] = []
+        for k in order:
+            if score[k] <= 0:
+                break
+            c = int(cols[k])
+            # a phrase inside a chosen longer one that is nearly as frequent adds nothing
+            if any(_inside(self.keys[c], self.keys[o]) and a[k] <= 1.5 * count_of[o]
+                   for o, _ in out):
+                continue
+            out = [(o, s) for o, s in out
+                   if not (_inside(self.keys[o], self.keys[c]) and count_of[o] <= 1.2 * a[k]
+                           and s <= 1.6 * score[k])] + [(c, float(score[k]))]
+            if len(out) >= limit:
+                break
+        return sorted(out, key=lambda cs: -cs[1])
+
+
+def _count(row: sparse.csr_matrix, col: int) -> float:
+    hit = np.flatnonzero(row.indices == col)
+    return float(row.data[hit[0]]) if len(hit) else 0.0
+
+
+def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    if len(short) >= len(long):
+        return False
+    n = len(short)
+    return any(long[i:i + n] == short for i in range(len(long) - n + 1))
+
+
+def _lower_words(words: list[str], expand: dict[str, tuple[str, ...]]) -> list[str]:
+    """Lower-case words of a segment, acronyms defined in the corpus spelled out, CJK split."""
+    lower: list[str] = []
+    for w in words:
+        if w[0] >= "\u3040" and _RE_CJK.match(w):
+            lower.extend(w)  # CJK has no spaces: characters are its words, a run is split
+            continue
+        if w[0].isupper() and len(w) > 1:
+            key = _acronym_key(w)
+            if key in expand and _is_acronym(w):
+                lower.extend(expand[key])
+                continue
+        lower.append(w.lower())
+    return lower
+
+
+class _TokenIds(dict):
+    """Memo: surface token -> word ids of its lower-case words; [-1] for anything not a word."""
+
+    def __init__(self, words: dict[str, int], expand: dict[str, tuple[str, ...]]):
+        super().__init__()
+        self.words, self.expand = words, expand
+
+    def __missing__(self, token: str) -> list[int]:
+        if not _RE_WORD.fullmatch(token):
+            ids = [-1]
+        else:
+            ids = [self.words.setdefault(w, len(self.words)) for w in _lower_words([token], self.expand)]
+        self[token] = ids
+        return ids
+
+
+def _word_flags(w: str) -> tuple[bool, bool, bool, bool]:
+    """(may start a phrase, may end one, is a stop word, is CJK) for one lower-case word."""
+    if w[0] >= "\u3040" and _RE_CJK.match(w):
+        return (w not in _CJK_STOP, w not in _CJK_STOP, False, True)
+    start = w not in _EDGE_STOP and len(w) > 1 and w[0] != "-" and w[-1] != "-"
+    return (start, start or w in _END_OK, w in ENGLISH_STOP_WORDS, False)
+
+
+def _join(words: list[str]) -> str:
+    return "".join(words) if _RE_CJK.match(words[0]) else " ".join(words)
+
+
+def _case_of(word: str, forms: Counter) -> str:
+    """The form written most often mid-sentence; ties go to lower case."""
+    best = max(forms.items(), key=lambda f: (f[1], f[0] == word))
+    return best[0]
+
+
+def _display(phrase: str, word_case: dict[str, str]) -> str:
+    if _RE_CJK.search(phrase):
+        return phrase
+    out = []
+    for w in phrase.split(" "):
+        cased = word_case.get(w)
+        out.append(cased if cased else w)
+    return " ".join(out)
+
+
+def _normal(name: str) -> str:
+    return " ".join(singular(w) for w in re.sub(r"\s*\([^)]*\)", "", name).lower().split())
+
+
+@dataclass
+class TopicNames:
+    """Per topic: its name and the candidates that would also be true (for keeping names)."""
+
+    names: dict[int, str]
+    candidates: dict[int, list[str]]
+
+
+def name_groups(index: NameIndex, groups: dict[int, np.ndarray], *, taken: set[str] | None = None,
+                fallback: dict[int, str] | None = None,
+                keywords: dict[int, list[str]] | None = None) -> TopicNames:
+    """Distinct names for groups of documents (topics, or unions of topics).
+
+    Pairs (group, candidate) are taken best score first, each group and each name once, so a
+    phrase goes to the group it describes best and the other groups take their next one.
+    """
+    ids = sorted(groups)
+    counts = index.counts([np.asarray(groups[g], dtype=int) for g in ids])
+    total = np.asarray(index.incidence.sum(axis=0)).ravel()
+    n_docs = index.incidence.shape[0]
+    ranked = {g: index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
+              for k, g in enumerate(ids)}
+    candidates = {g: [index.name(c) for c, _ in ranked[g]] for g in ids}
+    pairs = sorted(((score / (rank + 1) ** 0.25, g, index.name(c))
+                    for g in ids for rank, (c, score) in enumerate(ranked[g])),
+                   key=lambda p: (-p[0], p[1]))
+    used = {_normal(t) for t in (taken or set())}
+    names: dict[int, str] = {}
+    for _, g, name in pairs:
+        if g in names or _normal(name) in used:
+            continue
+        names[g] = name
+        used.add(_normal(name))
+    for g in ids:
+        if g not in names:
+            base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
+            name, k = base, 2
+            while _normal(name) in used:
+                name, k = f"{base} ({k})", k + 1
+            names[g] = name
+            used.add(_normal(name))
+    return TopicNames(names, candidates)
+
+
+def name_topics(index: NameIndex, assigned: np.ndarray, *, fallback: dict[int, str] | None = None,
+                keywords: dict[int, list[str]] | None = None,
+                outlier_label: str = OUTLIER_LABEL) -> TopicNames:
+    """One distinct phrase name per topic of `assigned` (-1 keeps the outlier label).
+
+    This is the whole naming step: names depend only on the texts (through `index`) and the
+    assignments, so a later step (e.g. marking mixed topics) can rewrite them afterwards.
+    """
+    assigned = np.asarray(assigned)
+    groups = {int(t): np.flatnonzero(assigned == t) for t in sorted(set(assigned.tolist())) if t != OUTLIER}
+    result = name_groups(index, groups, fallback=fallback, keywords=keywords)
+    if (assigned == OUTLIER).any():
+        result.names[OUTLIER] = outlier_label
+        result.candidates[OUTLIER] = [outlier_label]
+    return result
+
+
+def make_distinct(labels: dict[int, str], candidates: dict[int, list[str]], keep: set[int]) -> dict[int, str]:
+    """Labels with duplicates resolved: topics in `keep` hold theirs, the others take their next
+    candidate (after a rerun a kept name may equal a freshly chosen one)."""
+    out = dict(labels)
+    used = {_normal(out[t]) for t in keep if t in out}
+    for t in sorted(out, key=lambda t: (t not in keep, t)):
+        if t in keep or t == -1:
+            continue
+        if _normal(out[t]) in used:
+            for c in candidates.get(t, []):
+                if _normal(c) not in used:
+                    out[t] = c
+                    break
+            else:
+                base, k = out[t], 2
+                while _normal(out[t]) in used:
+                    out[t], k = f"{base} ({k})", k + 1
+        used.add(_normal(out[t]))
+    return out
+
+
+# --------------------------------------------------------------------------- hierarchy
+
+def topic_tree(topic_ids: list[int], similarity: np.ndarray) -> pd.DataFrame:
+    """Nodes of the average-linkage tree of the topics (the report's hierarchy): one row per node.
+
+    Leaves are the topics (node = topic id); merges get ids above every topic id, in merge
+    order. `level` is the node's height in merges (leaves 0).
+    """
+    from papertopics.report.hierarchy import topic_linkage
+
+    ids = [int(t) for t in topic_ids]
+    rows = [{"node": t, "parent": -1, "level": 0, "topics": [t], "height": 0.0} for t in ids]
+    tree = topic_linkage(similarity)
+    if tree is not None:
+        base = max(ids) + 1
+        node_of = {i: i for i in range(len(ids))}  # linkage index -> row
+        for k, (left, right, height, _) in enumerate(tree):
+            a, b = node_of[int(left)], node_of[int(right)]
+            row = len(rows)
+            rows.append({"node": base + k, "parent": -1, "level": 1 + max(rows[a]["level"], rows[b]["level"]),
+                         "topics": rows[a]["topics"] + rows[b]["topics"], "height": float(height)})
+            rows[a]["parent"] = rows[b]["parent"] = base + k
+            node_of[len(ids) + k] = row
+    return pd.DataFrame(rows)
+
+
+def region_count(n_topics: int) -> int:
+    """Regions for the zoomed-out map: about sqrt(topics), 6 to 15, never more than the topics."""
+    return min(n_topics, max(6, min(15, round(np.sqrt(n_topics) * 1.2))))
+
+
+def regions(tree: pd.DataFrame, k: int) -> dict[int, int]:
+    """Topic -> the node that holds it when the tree is cut into k parts (last k-1 merges undone)."""
+    merges = tree[tree["level"] > 0].sort_values("node")
+    roots = set(tree.loc[tree["parent"] == -1, "node"])
+    undone = merges["node"].tolist()[::-1][:max(0, k - 1)]
+    cut = set(roots)
+    for node in undone:
+        cut.discard(node)
+        cut |= set(tree.loc[tree["parent"] == node, "node"])
+    region = {}
+    for node in cut:
+        for t in tree.loc[tree["node"] == node, "topics"].iloc[0]:
+            region[int(t)] = int(node)
+    return region
+
+
+def name_hierarchy(index: NameIndex, assigned: np.ndarray, tree: pd.DataFrame, leaf_names: dict[int, str],
+                   region_of: dict[int, int]) -> pd.DataFrame:
+    """results/topics/hierarchy.csv: node, parent, level, topics (';'), size, label.
+
+    Leaves keep their topic names; merges are named from the union of their documents, the
+    regions first (they are what a zoomed-out map shows, so they must differ from each other),
+    then every other merge with a name no other merge has.
+    """
+    assigned = np.asarray(assigned)
+    docs = {int(n): np.flatnonzero(np.isin(assigned, topics)) for n, topics in zip(tree["node"], tree["topics"])}
+    merges = [int(n) for n, level in zip(tree["node"], tree["level"]) if level > 0]
+    region_nodes = sorted({r for r in region_of.values() if r in merges})
+    labels = {int(n): leaf_names.get(int(n), "") for n, level in zip(tree["node"], tree["level"]) if level == 0}
+    leaf_regions = {labels[r] for r in region_of.values() if r in labels}
+    first = name_groups(index, {n: docs[n] for n in region_nodes}, taken=leaf_regions,
+                        fallback={n: "" for n in region_nodes})
+    rest = [n for n in merges if n not in first.names]
+    named = name_groups(index, {n: docs[n] for n in rest}, taken=leaf_regions | set(first.names.values()),
+                        fallback={n: "" for n in rest})
+    candidates = {**first.candidates, **named.candidates}
+    labels.update(first.names)
+    labels.update(named.names)
+    # a merge where no phrase stands out takes its larger child's name; the root is all topics
+    for n in sorted(merges):  # merge ids grow bottom-up: children are named first
+        if not candidates.get(n):
+            kids = tree.loc[tree["parent"] == n, "node"].astype(int).tolist()
+            labels[n] = labels[max(kids, key=lambda c: len(docs[c]))]
+    root = int(tree.loc[tree["parent"] == -1, "node"].iloc[0])
+    if root in merges and not candidates.get(root):
+        labels[root] = "All topics"
+    out = tree.copy()
+    out["size"] = [len(docs[int(n)]) for n in out["node"]]
+    out["label"] = [labels[int(n)] for n in out["node"]]
+    out["topics"] = [";".join(str(t) for t in sorted(ts)) for ts in out["topics"]]
+    return out[["node", "parent", "level", "topics", "size", "label"]]
+
+
+def topic_hierarchy(index: NameIndex, assigned: np.ndarray, embeddings: np.ndarray,
+                    leaf_names: dict[int, str]) -> tuple[pd.DataFrame, dict[int, int]]:
+    """The named hierarchy of the topics in `assigned` and each topic's region (node id).
+
+    The tree is the report's: average linkage on the cosine similarity of the topics' mean
+    embeddings (the saved topic embeddings), so hierarchy.csv and the hierarchy page agree.
+    """
+    assigned = np.asarray(assigned)
+    ids = sorted(t for t in set(assigned.tolist()) if t != -1)
+    if not ids:
+        return pd.DataFrame(columns=["node", "parent", "level", "topics", "size", "label"]), {}
+    centroids = np.stack([embeddings[assigned == t].mean(axis=0) for t in ids]).astype(np.float64)
+    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
+    similarity = np.clip(centroids @ centroids.T, -1.0, 1.0)
+    tree = topic_tree(ids, similarity)
+    region_of = regions(tree, region_count(len(ids)))
+    return name_hierarchy(index, assigned, tree, leaf_names, region_of), region_of
