@@ -121,12 +121,16 @@ def test_silhouette_is_measured_where_the_clusterer_worked(method, space):
 
 
 def test_seed_stability_returns_the_reference_it_scored():
-    from papertopics.stability import refit_reductions, seed_stability
+    from papertopics.reduce import sample_indices
+    from papertopics.stability import seed_stability
 
     vectors, _ = _separated(n_per=10)
     doc_ids = [f"d{i}" for i in range(len(vectors))]
     labels = np.repeat([0, 1, 2], 10)
-    refits = refit_reductions(doc_ids, vectors, umap=None, runs=2, sample_size=20, random_state=0)
+    # A sampled run: refits of the same 20 documents under the run's seed (0) and two others; no
+    # reduced coordinates, so the agglomerative method clusters the embeddings themselves.
+    pick = sample_indices(len(vectors), 20, 0)
+    refits = pd.concat([pd.DataFrame({"doc_id": np.asarray(doc_ids)[pick], "seed": seed}) for seed in (0, 1, 2)])
     result = seed_stability(doc_ids, vectors, labels, refits, random_state=0, method="agglomerative",
                             hdbscan={"min_cluster_size": 3}, agglomerative={"min_cluster_size": 3})
     reference = result["reference"]
