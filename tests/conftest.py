@@ -56,3 +56,14 @@ def seed_run(tmp_path_factory) -> Path:
     workdir = make_corpus_dir(tmp_path_factory.mktemp("seed_run"))
     run_snakemake(workdir, "--cores", "2")
     return workdir
+
+
+@pytest.fixture(autouse=True)
+def _restore_environment():
+    """Tests that run a workflow script in-process get its thread caps (NUMBA_NUM_THREADS=1, ...)
+    in os.environ; numba refuses a changed thread count once its pool runs, so every test
+    leaves the environment as it found it."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)

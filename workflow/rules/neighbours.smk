@@ -6,7 +6,6 @@ rule find_neighbours:
     """results/topics/neighbours.csv: doc_id, rank, neighbour_id, similarity; k per document."""
     input:
         embeddings="results/embed/embeddings.parquet",
-        documents="results/topics/document_topics.csv",
     output:
         neighbours="results/topics/neighbours.csv",
     params:
