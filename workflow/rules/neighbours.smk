@@ -9,11 +9,11 @@ rule find_neighbours:
         documents="results/topics/document_topics.csv",
     output:
         neighbours="results/topics/neighbours.csv",
-    params:
-        k=config["report"]["similar_papers"],
     log:
         "results/logs/find_neighbours.log",
     benchmark:
         "results/benchmarks/find_neighbours.tsv"
+    params:
+        k=config["report"]["similar_papers"],
     script:
         "../scripts/find_neighbours.py"

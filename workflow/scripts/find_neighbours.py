@@ -13,8 +13,10 @@ with script_run(snakemake) as log:
     row_of = {doc_id: row for row, doc_id in enumerate(doc_ids)}
     missing = [doc_id for doc_id in documents if doc_id not in row_of]
     if missing:
-        raise ValueError(f"{snakemake.input.embeddings}: no vector for {len(missing)} documents of "
-                         f"{snakemake.input.documents} (e.g. {missing[0]}); rerun the embed stage")
+        raise ValueError(
+            f"{snakemake.input.embeddings}: no vector for {len(missing)} documents of "
+            f"{snakemake.input.documents} (e.g. {missing[0]}); rerun the embed stage"
+        )
     vectors = vectors[np.fromiter((row_of[d] for d in documents), dtype=np.int64, count=len(documents))]
     table = neighbour_table(documents, vectors, k=snakemake.params.k)
     from pathlib import Path
