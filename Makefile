@@ -28,8 +28,20 @@ test: $(VENV)/.installed
 dry-run: $(VENV)/.installed
 	$(BIN)/snakemake -n
 
+# ruff (lint + format check, one line length, no relative imports: pyproject.toml), snakefmt, and
+# snakemake --lint, whose only accepted finding is its advice to give each rule a conda env or container.
+LINT_ACCEPTED := Specify a conda environment or container for each rule.
 lint: $(VENV)/.installed
-	$(BIN)/snakemake --lint
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/snakefmt --check Snakefile workflow/rules
+	@out="$$($(BIN)/snakemake --lint 2>&1)"; rc=$$?; \
+	findings="$$(printf '%s\n' "$$out" | grep -E '^[[:space:]]+\* .+:$$' | sed -E 's/^[[:space:]]+\* (.+):$$/\1/' | sort -u)"; \
+	other="$$(printf '%s\n' "$$findings" | grep -vxF '$(LINT_ACCEPTED)' | grep . || true)"; \
+	if [ -n "$$other" ] || { [ $$rc -ne 0 ] && [ -z "$$findings" ]; }; then \
+		printf '%s\n' "$$out"; echo "snakemake --lint: findings beyond the accepted conda/container advice" >&2; exit 1; \
+	fi; \
+	echo "snakemake --lint: nothing but the accepted conda/container advice"
 
 # The SLURM cluster test (root): a one-node SLURM on this machine, the DAG on the seeds through
 # workflow/profiles/slurm and locally, outputs compared byte for byte. Uses its own venv,

@@ -21,13 +21,13 @@ include: "workflow/rules/report.smk"
 
 
 rule all:
+    default_target: True
     input:
         "results/topics/document_topics.csv",
         "results/topics/topics.csv",
         "results/metrics.json",
         REPORT_PAGES,
         "results/topics/history/advanced.json",
-    default_target: True
 
 
 # Cheap bookkeeping jobs run on the submit host instead of as cluster jobs.

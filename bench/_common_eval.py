@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-
 from _pipeline import DATA, REPO, print_table  # noqa: E402  (sets papertopics.runtime's environment)
 
 if str(REPO / "src") not in sys.path:
@@ -38,12 +37,29 @@ ARXIV = DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz"
 NEURIPS = DATA / "neurips2023" / "neurips2023.jsonl.gz"
 BBC = DATA / "octis-bbc-news" / "corpus.tsv"
 
-__all__ = ["DATA", "REPO", "print_table", "EMBED_CACHE", "embed", "plain_bertopic", "fit_plain",
-           "reduce_plain", "umap_cache", "UNCAPPED", "topic_words", "load_bbc", "load_arxiv_sample",
-           "load_neurips", "load_seeds", "Clock", "fmt"]
+__all__ = [
+    "DATA",
+    "REPO",
+    "print_table",
+    "EMBED_CACHE",
+    "embed",
+    "plain_bertopic",
+    "fit_plain",
+    "reduce_plain",
+    "umap_cache",
+    "UNCAPPED",
+    "topic_words",
+    "load_bbc",
+    "load_arxiv_sample",
+    "load_neurips",
+    "load_seeds",
+    "Clock",
+    "fmt",
+]
 
 
 # --------------------------------------------------------------------------- data
+
 
 def load_bbc() -> tuple[list[str], list[str]]:
     """OCTIS BBC News, all 2,225 documents (train+val+test, as the BERTopic paper used them)."""
@@ -108,12 +124,16 @@ def embed(texts: list[str]) -> np.ndarray:
 
     vectors, stats = embed_texts(texts, cache_dir=EMBED_CACHE)
     if stats["computed"]:
-        print(f"# embedded {stats['computed']} texts ({stats['backend']} {stats['precision']}, "
-              f"{stats['docs_per_s']} docs/s), {stats['reused']} from cache", flush=True)
+        print(
+            f"# embedded {stats['computed']} texts ({stats['backend']} {stats['precision']}, "
+            f"{stats['docs_per_s']} docs/s), {stats['reused']} from cache",
+            flush=True,
+        )
     return vectors
 
 
 # --------------------------------------------------------------------------- plain BERTopic
+
 
 def plain_bertopic(seed: int, min_cluster_size: int = 10, **kwargs):
     """BERTopic's defaults, UMAP seeded (see module doc); min_cluster_size is what BERTopic's
@@ -122,11 +142,15 @@ def plain_bertopic(seed: int, min_cluster_size: int = 10, **kwargs):
     from hdbscan import HDBSCAN
     from umap import UMAP
 
-    umap_model = UMAP(n_neighbors=15, n_components=5, min_dist=0.0, metric="cosine",
-                      low_memory=False, random_state=seed)
-    hdbscan_model = HDBSCAN(min_cluster_size=min_cluster_size, metric="euclidean",
-                            cluster_selection_method="eom",
-                            prediction_data=True)
+    umap_model = UMAP(
+        n_neighbors=15, n_components=5, min_dist=0.0, metric="cosine", low_memory=False, random_state=seed
+    )
+    hdbscan_model = HDBSCAN(
+        min_cluster_size=min_cluster_size,
+        metric="euclidean",
+        cluster_selection_method="eom",
+        prediction_data=True,
+    )
     return BERTopic(umap_model=umap_model, hdbscan_model=hdbscan_model, **kwargs)
 
 
@@ -149,6 +173,7 @@ def reduce_plain(model, texts: list[str], nr_topics: int):
 
 
 # --------------------------------------------------------------------------- papertopics
+
 
 def _digest(vectors: np.ndarray) -> str:
     return hashlib.sha1(np.ascontiguousarray(vectors).tobytes()).hexdigest()
@@ -190,6 +215,7 @@ def topic_words(model, topics, top_n: int = 10) -> dict[int, list[str]]:
 
 
 # --------------------------------------------------------------------------- misc
+
 
 class Clock:
     def __init__(self):

@@ -3,6 +3,7 @@ assignment, on labelled corpora, cluster labels only (no c-TF-IDF), same embeddi
 
     .venv/bin/python bench/_grouping_research.py [--corpora arxiv6k proxy bbc neurips]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -10,9 +11,7 @@ import gzip
 import json
 
 import numpy as np
-
 from _common_eval import ARXIV, Clock, embed, fmt, load_arxiv_sample, load_bbc, load_neurips, print_table
-
 
 from papertopics.assign import normalise  # noqa: E402
 
@@ -25,9 +24,14 @@ def lexical_features(texts: list[str], *, n_components: int, random_state: int) 
     from papertopics.stopwords import stop_words
 
     n = len(texts)
-    vectorizer = TfidfVectorizer(stop_words=list(stop_words(True, [])), sublinear_tf=True,
-                                 min_df=2 if n >= 20 else 1, max_df=0.5 if n >= 20 else 1.0,
-                                 token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b", dtype=np.float32)
+    vectorizer = TfidfVectorizer(
+        stop_words=list(stop_words(True, [])),
+        sublinear_tf=True,
+        min_df=2 if n >= 20 else 1,
+        max_df=0.5 if n >= 20 else 1.0,
+        token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b",
+        dtype=np.float32,
+    )
     try:
         tfidf = vectorizer.fit_transform(texts)
     except ValueError:  # no term survives (tiny or empty corpus): no lexical signal
@@ -39,8 +43,14 @@ def lexical_features(texts: list[str], *, n_components: int, random_state: int) 
     return normalise(svd.fit_transform(tfidf))
 
 
-def clustering_features(texts: list[str], vectors: np.ndarray, *, lexical_weight: float,
-                        lexical_components: int, random_state: int) -> np.ndarray:
+def clustering_features(
+    texts: list[str],
+    vectors: np.ndarray,
+    *,
+    lexical_weight: float,
+    lexical_components: int,
+    random_state: int,
+) -> np.ndarray:
     """What UMAP would reduce for clustering; the embeddings themselves when lexical_weight is 0."""
     if not lexical_weight:
         return np.asarray(vectors, dtype=np.float32)
@@ -99,22 +109,33 @@ def main():
         config = default_config()
         umap = resolve_umap(config["umap"], n)
         for w in args.weights:
-            feats = clustering_features(texts, vectors, lexical_weight=w, lexical_components=100, random_state=42)
+            feats = clustering_features(
+                texts, vectors, lexical_weight=w, lexical_components=100, random_state=42
+            )
             reduced = umap_reduce(feats, random_state=42, **umap)
             for selection in ("eom", "leaf"):
                 hd = resolve_hdbscan({**config["hdbscan"], "cluster_selection_method": selection}, n)
                 lab, _ = cluster_documents(vectors, reduced, method="hdbscan", hdbscan=hd, agglomerative={})
                 for q in (1.0, 0.1, 0.05, 0.02, 0.0):
                     topics, assignment, conf = assign_nearest(vectors, lab, min_confidence=q)
-                    row = {"corpus": corpus, "n": n, "lexical": w, "sel": selection, "assign_q": q,
-                           "topics": int(topics.max() + 1), "outliers": fmt(float((topics == -1).mean()))}
+                    row = {
+                        "corpus": corpus,
+                        "n": n,
+                        "lexical": w,
+                        "sel": selection,
+                        "assign_q": q,
+                        "topics": int(topics.max() + 1),
+                        "outliers": fmt(float((topics == -1).mean())),
+                    }
                     if labels is not None:
                         agree = label_agreement(topics, labels)
                         row.update(nmi=fmt(agree["nmi"]), ari=fmt(agree["ari"]))
                     rows.append(row)
             print(f"# {corpus} w={w} done ({clock():.0f} s)", flush=True)
-        print_table([r for r in rows if r["corpus"] == corpus],
-                    ["corpus", "n", "lexical", "sel", "assign_q", "topics", "outliers", "nmi", "ari"])
+        print_table(
+            [r for r in rows if r["corpus"] == corpus],
+            ["corpus", "n", "lexical", "sel", "assign_q", "topics", "outliers", "nmi", "ari"],
+        )
         print(flush=True)
 
 

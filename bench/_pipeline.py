@@ -30,9 +30,20 @@ def env() -> dict[str, str]:
 
 def snakemake(workdir: Path, *args: str, cores: int = 2) -> tuple[float, str]:
     """Run the repo's Snakefile on workdir; returns (wall seconds, combined output)."""
-    command = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"),
-               "--directory", str(workdir), "--configfile", str(workdir / "config.yaml"),
-               "--cores", str(cores), *args]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(workdir / "config.yaml"),
+        "--cores",
+        str(cores),
+        *args,
+    ]
     start = time.perf_counter()
     result = subprocess.run(command, env=env(), capture_output=True, text=True)
     wall = time.perf_counter() - start

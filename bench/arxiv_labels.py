@@ -38,9 +38,17 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-
-from _common_eval import (Clock, embed, fit_plain, fmt, load_arxiv_sample, print_table, UNCAPPED,
-                          reduce_plain, umap_cache)
+from _common_eval import (
+    UNCAPPED,
+    Clock,
+    embed,
+    fit_plain,
+    fmt,
+    load_arxiv_sample,
+    print_table,
+    reduce_plain,
+    umap_cache,
+)
 
 N_LABELS = 6
 
@@ -53,9 +61,15 @@ def scores(topics, cats) -> dict:
     kept = label_agreement(topics, cats, exclude_outliers=True)
     kept_topics = topics[topics >= 0]
     largest = float(np.bincount(kept_topics).max() / len(topics)) if len(kept_topics) else 0.0
-    return {"topics": n_topics(topics), "outliers": outlier_share(topics), "largest": largest,
-            "nmi": full["nmi"],
-            "ari": full["ari"], "nmi_kept": kept["nmi"], "ari_kept": kept["ari"]}
+    return {
+        "topics": n_topics(topics),
+        "outliers": outlier_share(topics),
+        "largest": largest,
+        "nmi": full["nmi"],
+        "ari": full["ari"],
+        "nmi_kept": kept["nmi"],
+        "ari_kept": kept["ari"],
+    }
 
 
 def merged_count(topics) -> int:
@@ -99,18 +113,31 @@ def main() -> None:
             add("papertopics", "6 topics", seed, merged.topics)
             print(f"# seed {seed}: papertopics {ours.resolved['hdbscan']} ({clock():.0f} s)", flush=True)
             if not args.no_variants:
-                run = model_topics(texts, vectors, default_config(
-                    random_state=seed, topics={"reduce_outliers": "embeddings"}))
+                run = model_topics(
+                    texts,
+                    vectors,
+                    default_config(random_state=seed, topics={"reduce_outliers": "embeddings"}),
+                )
                 add("papertopics +reduce_outliers=embeddings", "none", seed, run.topics)
-                run = model_topics(texts, vectors, default_config(
-                    random_state=seed,
-                    topics={"reduce_outliers": "embeddings", "nr_topics": merged_count(run.labels)}))
+                run = model_topics(
+                    texts,
+                    vectors,
+                    default_config(
+                        random_state=seed,
+                        topics={"reduce_outliers": "embeddings", "nr_topics": merged_count(run.labels)},
+                    ),
+                )
                 add("papertopics +reduce_outliers=embeddings", "6 topics", seed, run.topics)
                 for name, hdbscan in (("papertopics without the cap (max_cluster_size 0)", UNCAPPED),):
                     run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=hdbscan))
                     add(name, "none", seed, run.topics)
-                    run = model_topics(texts, vectors, default_config(
-                        random_state=seed, hdbscan=hdbscan, topics={"nr_topics": merged_count(run.labels)}))
+                    run = model_topics(
+                        texts,
+                        vectors,
+                        default_config(
+                            random_state=seed, hdbscan=hdbscan, topics={"nr_topics": merged_count(run.labels)}
+                        ),
+                    )
                     add(name, "6 topics", seed, run.topics)
                 print(f"# seed {seed}: variants ({clock():.0f} s)", flush=True)
             model, topics = fit_plain(texts, vectors, seed)
@@ -119,11 +146,21 @@ def main() -> None:
             add("plain BERTopic", "6 topics", seed, merged_topics)
             if not args.no_variants:
                 name = "plain BERTopic +reduce_outliers=embeddings"
-                add(name, "none", seed, model.reduce_outliers(texts, topics.tolist(), strategy="embeddings",
-                                                            embeddings=vectors))
+                add(
+                    name,
+                    "none",
+                    seed,
+                    model.reduce_outliers(texts, topics.tolist(), strategy="embeddings", embeddings=vectors),
+                )
                 merged_model, merged_topics = reduce_plain(model, texts, merged_count(topics))
-                add(name, "6 topics", seed, merged_model.reduce_outliers(
-                    texts, merged_topics.tolist(), strategy="embeddings", embeddings=vectors))
+                add(
+                    name,
+                    "6 topics",
+                    seed,
+                    merged_model.reduce_outliers(
+                        texts, merged_topics.tolist(), strategy="embeddings", embeddings=vectors
+                    ),
+                )
             print(f"# seed {seed}: plain BERTopic ({clock():.0f} s)", flush=True)
 
     keys = ["topics", "outliers", "largest", "nmi", "ari", "nmi_kept", "ari_kept"]
@@ -132,21 +169,33 @@ def main() -> None:
         table.append({**r, **{k: fmt(r[k]) for k in keys}})
     for model, merge in dict.fromkeys((r["model"], r["merge"]) for r in rows):
         group = [r for r in rows if r["model"] == model and r["merge"] == merge]
-        table.append({"model": model, "merge": merge, "seed": "mean",
-                      **{k: fmt(float(np.mean([g[k] for g in group])), 1 if k == "topics" else 3)
-                         for k in keys}})
-    print(f"\narXiv {len(texts)} abstracts, 6 primary categories; largest = share of documents in the "
-          f"largest topic; NMI/ARI count outliers as a topic; *_kept: non-outlier documents only")
+        table.append(
+            {
+                "model": model,
+                "merge": merge,
+                "seed": "mean",
+                **{k: fmt(float(np.mean([g[k] for g in group])), 1 if k == "topics" else 3) for k in keys},
+            }
+        )
+    print(
+        f"\narXiv {len(texts)} abstracts, 6 primary categories; largest = share of documents in the "
+        f"largest topic; NMI/ARI count outliers as a topic; *_kept: non-outlier documents only"
+    )
     print_table(table, ["model", "merge", "seed", *keys])
     means = {(r["model"], r["merge"]): r for r in table if r["seed"] == "mean"}
     for (model, merge), row in means.items():
         if not model.startswith("papertopics"):
             continue
-        plain = means[("plain BERTopic +reduce_outliers=embeddings" if "reduce_outliers" in model
-                       else "plain BERTopic", merge)]
+        plain = means[
+            (
+                "plain BERTopic +reduce_outliers=embeddings"
+                if "reduce_outliers" in model
+                else "plain BERTopic",
+                merge,
+            )
+        ]
         gain = float(row["nmi"]) - float(plain["nmi"])
-        flag = ("  DEGENERATE: one topic holds > half the documents" if float(row["largest"]) > 0.5
-                else "")
+        flag = "  DEGENERATE: one topic holds > half the documents" if float(row["largest"]) > 0.5 else ""
         print(f"NMI gain, {model} vs {plain['model']}, merge={merge}: {gain:+.3f} (goal >= +0.05){flag}")
     print(f"\nwall {clock():.0f} s")
 
@@ -155,25 +204,27 @@ def choose_for(vectors, config: dict, seed: int, refits: int):
     """selection.choose_hdbscan (bench/selection.py) on the run's own reduction and `refits` UMAP refits
     (seeds seed+1..seed+refits) of all documents; reductions come from the pipeline's (cached)
     umap_reduce, so the main one is the very reduction model_topics clusters."""
-    import papertopics.pipeline as pipeline
-    from papertopics.params import resolve_umap
     from selection import choose_hdbscan
 
+    import papertopics.pipeline as pipeline
+    from papertopics.params import resolve_umap
+
     umap = resolve_umap(config["umap"], len(vectors))
-    reductions = [pipeline.umap_reduce(vectors, random_state=s, **umap) for s in range(seed, seed + refits + 1)]
+    reductions = [
+        pipeline.umap_reduce(vectors, random_state=s, **umap) for s in range(seed, seed + refits + 1)
+    ]
     return choose_hdbscan(reductions, config["hdbscan"], len(vectors))
 
 
 def selection_study(args, clock) -> None:
     """Formula vs selection, each without and with the size cap (max_cluster_size 0 vs the default N // 2)."""
-    import papertopics.cluster as cluster
-    import papertopics.pipeline as pipeline
+    from _common_eval import load_neurips
     from sklearn.metrics import adjusted_rand_score
 
+    import papertopics.cluster as cluster
+    import papertopics.pipeline as pipeline
     from papertopics.params import resolve_umap
     from papertopics.pipeline import default_config, model_topics
-
-    from _common_eval import load_neurips
 
     rows = []
     grids = []
@@ -186,12 +237,15 @@ def selection_study(args, clock) -> None:
             vectors = embed(texts)
             n = len(texts)
             umap = resolve_umap(default_config()["umap"], n)
-            held = [pipeline.umap_reduce(vectors, random_state=1000 + h, **umap) for h in range(args.held_out)]
+            held = [
+                pipeline.umap_reduce(vectors, random_state=1000 + h, **umap) for h in range(args.held_out)
+            ]
             for seed in args.seeds:
                 for capped in (False, True):
                     cap = {} if capped else UNCAPPED  # the default caps at N // 2
-                    chosen, table = choose_for(vectors, default_config(random_state=seed, hdbscan=cap),
-                                               seed, args.refits)
+                    chosen, table = choose_for(
+                        vectors, default_config(random_state=seed, hdbscan=cap), seed, args.refits
+                    )
                     for row in table:
                         grids.append({"corpus": corpus, "seed": seed, "cap": "N/2" if capped else "-", **row})
                     for rule, hdbscan in (("formula", cap), ("selection", {**cap, **chosen})):
@@ -199,30 +253,77 @@ def selection_study(args, clock) -> None:
                         params = run.resolved["hdbscan"]
                         others = [cluster.hdbscan_labels(h, **params) for h in held]
                         aris = [adjusted_rand_score(run.labels, o) for o in others]
-                        rows.append({"corpus": corpus, "seed": seed, "rule": rule + (" +cap" if capped else ""),
-                                     "mcs": params["min_cluster_size"], "ms": params["min_samples"],
-                                     "held_out_ari": float(np.mean(aris)),
-                                     **scores(run.topics, cats or [""] * n)})
-                    print(f"# {corpus} seed {seed} cap {capped}: chosen {chosen['min_cluster_size']} "
-                          f"({clock():.0f} s)", flush=True)
+                        rows.append(
+                            {
+                                "corpus": corpus,
+                                "seed": seed,
+                                "rule": rule + (" +cap" if capped else ""),
+                                "mcs": params["min_cluster_size"],
+                                "ms": params["min_samples"],
+                                "held_out_ari": float(np.mean(aris)),
+                                **scores(run.topics, cats or [""] * n),
+                            }
+                        )
+                    print(
+                        f"# {corpus} seed {seed} cap {capped}: chosen {chosen['min_cluster_size']} "
+                        f"({clock():.0f} s)",
+                        flush=True,
+                    )
 
-    print(f"\nselection grid (ARI over refits seed+1..seed+{args.refits}, used to choose; "
-          f"topics/outliers/largest on the main reduction)")
-    print_table([{**g, "ari": fmt(g["ari"]), "outliers": fmt(g["outliers"]), "largest": fmt(g["largest_share"]),
-                  "chosen": "*" if g["chosen"] else "", "formula": "f" if g.get("formula") else ""} for g in grids],
-                ["corpus", "seed", "cap", "min_cluster_size", "min_samples", "ari", "topics", "outliers", "largest",
-                 "formula", "chosen"])
+    print(
+        f"\nselection grid (ARI over refits seed+1..seed+{args.refits}, used to choose; "
+        f"topics/outliers/largest on the main reduction)"
+    )
+    print_table(
+        [
+            {
+                **g,
+                "ari": fmt(g["ari"]),
+                "outliers": fmt(g["outliers"]),
+                "largest": fmt(g["largest_share"]),
+                "chosen": "*" if g["chosen"] else "",
+                "formula": "f" if g.get("formula") else "",
+            }
+            for g in grids
+        ],
+        [
+            "corpus",
+            "seed",
+            "cap",
+            "min_cluster_size",
+            "min_samples",
+            "ari",
+            "topics",
+            "outliers",
+            "largest",
+            "formula",
+            "chosen",
+        ],
+    )
     keys = ["held_out_ari", "topics", "outliers", "largest", "nmi", "ari", "nmi_kept"]
     table = [{**r, **{k: fmt(r[k]) for k in keys}} for r in rows]
     for corpus in args.corpus:
         for rule in dict.fromkeys(r["rule"] for r in rows):
             group = [r for r in rows if r["corpus"] == corpus and r["rule"] == rule]
-            table.append({"corpus": corpus, "seed": "mean", "rule": rule,
-                          "mcs": "/".join(str(g["mcs"]) for g in group),
-                          **{k: fmt(float(np.mean([g[k] for g in group])) if group[0][k] is not None else None,
-                                    1 if k == "topics" else 3) for k in keys}})
-    print(f"\nrules: held_out_ari = mean ARI of the main labels vs HDBSCAN (same params) on {args.held_out} "
-          f"held-out UMAP refits (seeds 1000..); +cap = the default max_cluster_size N//2; nmi/ari: arXiv only")
+            table.append(
+                {
+                    "corpus": corpus,
+                    "seed": "mean",
+                    "rule": rule,
+                    "mcs": "/".join(str(g["mcs"]) for g in group),
+                    **{
+                        k: fmt(
+                            float(np.mean([g[k] for g in group])) if group[0][k] is not None else None,
+                            1 if k == "topics" else 3,
+                        )
+                        for k in keys
+                    },
+                }
+            )
+    print(
+        f"\nrules: held_out_ari = mean ARI of the main labels vs HDBSCAN (same params) on {args.held_out} "
+        f"held-out UMAP refits (seeds 1000..); +cap = the default max_cluster_size N//2; nmi/ari: arXiv only"
+    )
     print_table(table, ["corpus", "seed", "rule", "mcs", "ms", *keys])
     print(f"\nwall {clock():.0f} s")
 

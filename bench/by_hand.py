@@ -41,7 +41,9 @@ t2 = time.perf_counter()
 topic_model = BERTopic(embedding_model=model)
 topics, _ = topic_model.fit_transform(docs, embeddings)
 t3 = time.perf_counter()
-topic_model.save(sys.argv[2], serialization="safetensors", save_ctfidf=True, save_embedding_model=str(model_dir))
+topic_model.save(
+    sys.argv[2], serialization="safetensors", save_ctfidf=True, save_embedding_model=str(model_dir)
+)
 t4 = time.perf_counter()
 print(json.dumps({"docs": len(docs), "imports_and_load": t1 - t0, "encode": t2 - t1, "fit": t3 - t2,
                   "save": t4 - t3, "topics": len(set(topics)) - (1 if -1 in topics else 0)}))
@@ -50,9 +52,17 @@ print(json.dumps({"docs": len(docs), "imports_and_load": t1 - t0, "encode": t2 -
 
 def warm_model_cache(cache: Path) -> None:
     """Convert the model into `cache` (as the first run on a machine would), embedding one text."""
-    code = "from papertopics.embed import embed_texts\nimport pathlib, sys\nembed_texts(['warm-up'], cache_dir=pathlib.Path(sys.argv[1]))\n"
-    subprocess.run([sys.executable, "-c", code, str(cache)], env={**env(), "PYTHONPATH": str(REPO / "src")},
-                   check=True, capture_output=True)
+    code = (
+        "from papertopics.embed import embed_texts\n"
+        "import pathlib, sys\n"
+        "embed_texts(['warm-up'], cache_dir=pathlib.Path(sys.argv[1]))\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code, str(cache)],
+        env={**env(), "PYTHONPATH": str(REPO / "src")},
+        check=True,
+        capture_output=True,
+    )
     shutil.rmtree(cache / "vectors", ignore_errors=True)
 
 
@@ -77,22 +87,46 @@ def main() -> None:
     by_hand = None
     if not args.skip_by_hand:
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", BY_HAND, str(listing), str(workdir / "by-hand-model")],
-                              env=env(), capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-c", BY_HAND, str(listing), str(workdir / "by-hand-model")],
+            env=env(),
+            capture_output=True,
+            text=True,
+        )
         by_hand = time.perf_counter() - start
         if done.returncode:
             sys.exit(f"BERTopic by hand failed:\n{done.stderr[-3000:]}")
         print("by hand:", done.stdout.strip().splitlines()[-1], flush=True)
-        rows.append({"run": "BERTopic by hand (load, encode fp32, fit, save)", "wall_s": f"{by_hand:.1f}", "ratio": "1.00"})
+        rows.append(
+            {
+                "run": "BERTopic by hand (load, encode fp32, fit, save)",
+                "wall_s": f"{by_hand:.1f}",
+                "ratio": "1.00",
+            }
+        )
     dag, output = snakemake(workdir / "corpus", cores=args.cores)
-    rows.append({"run": f"papertopics cold DAG (--cores {args.cores}, {len(rules_run(output))} jobs)",
-                 "wall_s": f"{dag:.1f}", "ratio": f"{dag / by_hand:.2f}" if by_hand else ""})
+    rows.append(
+        {
+            "run": f"papertopics cold DAG (--cores {args.cores}, {len(rules_run(output))} jobs)",
+            "wall_s": f"{dag:.1f}",
+            "ratio": f"{dag / by_hand:.2f}" if by_hand else "",
+        }
+    )
     print_table(rows, ["run", "wall_s", "ratio"])
     print("goal: DAG <= 0.75 x by hand")
     stages = rule_benchmarks(workdir / "corpus")
-    print_table([{"rule": rule, "jobs": v["jobs"], "seconds": f"{v['seconds']:.1f}",
-                  "peak_rss_mib": f"{v['max_rss_mib']:.0f}"} for rule, v in stages.items()],
-                ["rule", "jobs", "seconds", "peak_rss_mib"])
+    print_table(
+        [
+            {
+                "rule": rule,
+                "jobs": v["jobs"],
+                "seconds": f"{v['seconds']:.1f}",
+                "peak_rss_mib": f"{v['max_rss_mib']:.0f}",
+            }
+            for rule, v in stages.items()
+        ],
+        ["rule", "jobs", "seconds", "peak_rss_mib"],
+    )
     print(f"workdir: {workdir}")
 
 

@@ -66,9 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seq-length", type=int, default=256)
     parser.add_argument("--threads", type=int, default=2, help="torch/OpenVINO threads for every path")
     parser.add_argument("--rounds", type=int, default=1, help="passes over the abstracts")
-    parser.add_argument("--block", type=int, default=100, help="abstracts per timed call; paths alternate per block")
     parser.add_argument(
-        "--backends", default="auto,openvino:fp32,torch:bf16,torch:fp32",
+        "--block", type=int, default=100, help="abstracts per timed call; paths alternate per block"
+    )
+    parser.add_argument(
+        "--backends",
+        default="auto,openvino:fp32,torch:bf16,torch:fp32",
         help="comma-separated backend[:precision] for embed_texts (default: %(default)s)",
     )
     parser.add_argument("--json", type=pathlib.Path, help="also write the results here")
@@ -82,8 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     texts = load_abstracts(args.data, args.n)
     load_before = os.getloadavg()
-    print(f"{len(texts)} abstracts from {args.data}, batch {args.batch_size}, seq {args.max_seq_length}, "
-          f"{args.threads} threads, {os.cpu_count()} CPUs, load average {load_before[0]:.2f}", flush=True)
+    print(
+        f"{len(texts)} abstracts from {args.data}, batch {args.batch_size}, seq {args.max_seq_length}, "
+        f"{args.threads} threads, {os.cpu_count()} CPUs, load average {load_before[0]:.2f}",
+        flush=True,
+    )
 
     model_dir = E.resolve_model_path(E.DEFAULT_MODEL)
     t = time.perf_counter()
@@ -95,8 +101,14 @@ def main(argv: list[str] | None = None) -> int:
     paths = []
     for spec in args.backends.split(","):
         backend, _, precision = spec.strip().partition(":")
-        kwargs = dict(backend=backend, precision=precision or "auto", batch_size=args.batch_size,
-                      max_seq_length=args.max_seq_length, threads=args.threads, cache_dir=None)
+        kwargs = dict(
+            backend=backend,
+            precision=precision or "auto",
+            batch_size=args.batch_size,
+            max_seq_length=args.max_seq_length,
+            threads=args.threads,
+            cache_dir=None,
+        )
         t = time.perf_counter()
         _, stats = E.embed_texts(texts[:8], **kwargs)  # load (and convert) + warm-up
         label = f"{stats['backend']}-{stats['precision']}" + (" (default)" if spec.strip() == "auto" else "")
@@ -110,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     cpu = dict.fromkeys(labels, 0.0)
     parts: dict[str, list[np.ndarray]] = {label: [] for label in labels}
     kwargs_of = dict(paths)
-    blocks = [texts[s:s + args.block] for s in range(0, len(texts), args.block)]
+    blocks = [texts[s : s + args.block] for s in range(0, len(texts), args.block)]
     for r in range(args.rounds):
         for b, block in enumerate(blocks):
             shift = (r * len(blocks) + b) % len(labels)
@@ -124,8 +136,10 @@ def main(argv: list[str] | None = None) -> int:
                 cpu[label] += time.process_time() - c
                 if r == 0:
                     parts[label].append(vecs)
-        print(f"round {r + 1}: " + ", ".join(
-            f"{k} {(r + 1) * len(texts) / wall[k]:.1f}/s" for k in labels), flush=True)
+        print(
+            f"round {r + 1}: " + ", ".join(f"{k} {(r + 1) * len(texts) / wall[k]:.1f}/s" for k in labels),
+            flush=True,
+        )
 
     n_done = args.rounds * len(texts)
     vectors = {label: np.concatenate(parts[label]) for label in labels}
@@ -134,19 +148,39 @@ def main(argv: list[str] | None = None) -> int:
     ref_top = top5(ref)
     rows = []
     for label in labels:
-        rows.append({"path": label, "abstracts_per_s": n_done / wall[label],
-                     "ratio": wall[ref_label] / wall[label], "cpu_ratio": cpu[ref_label] / cpu[label],
-                     "load_s": loads[label], **fidelity(vectors[label], ref, ref_top)})
+        rows.append(
+            {
+                "path": label,
+                "abstracts_per_s": n_done / wall[label],
+                "ratio": wall[ref_label] / wall[label],
+                "cpu_ratio": cpu[ref_label] / cpu[label],
+                "load_s": loads[label],
+                **fidelity(vectors[label], ref, ref_top),
+            }
+        )
     load_after = os.getloadavg()
     print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
-    header = f"{'path':<28}{'abstracts/s':>12}{'x fp32':>8}{'x cpu-s':>8}{'load s':>8}{'mean cos':>10}{'min cos':>9}{'top5 same':>11}{'top5 ovl':>10}"
+    header = (
+        f"{'path':<28}{'abstracts/s':>12}{'x fp32':>8}{'x cpu-s':>8}{'load s':>8}"
+        f"{'mean cos':>10}{'min cos':>9}{'top5 same':>11}{'top5 ovl':>10}"
+    )
     print(header)
     for row in rows:
-        print(f"{row['path']:<28}{row['abstracts_per_s']:>12.1f}{row['ratio']:>8.2f}{row['cpu_ratio']:>8.2f}{row['load_s']:>8.1f}"
-              f"{row['mean_cos']:>10.5f}{row['min_cos']:>9.5f}{row['top5_same']:>11.3f}{row['top5_overlap']:>10.3f}")
+        print(
+            f"{row['path']:<28}{row['abstracts_per_s']:>12.1f}{row['ratio']:>8.2f}{row['cpu_ratio']:>8.2f}{row['load_s']:>8.1f}"
+            f"{row['mean_cos']:>10.5f}{row['min_cos']:>9.5f}{row['top5_same']:>11.3f}{row['top5_overlap']:>10.3f}"
+        )
     if args.json:
-        args.json.write_text(json.dumps({"args": {k: str(v) for k, v in vars(args).items()},
-                                         "load_average": [load_before, load_after], "rows": rows}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "args": {k: str(v) for k, v in vars(args).items()},
+                    "load_average": [load_before, load_after],
+                    "rows": rows,
+                },
+                indent=1,
+            )
+        )
     return 0
 
 

@@ -24,21 +24,34 @@ import argparse
 import time
 
 import numpy as np
-
-from _common_eval import Clock, embed, fit_plain, fmt, load_arxiv_sample, load_bbc, load_neurips, print_table, umap_cache
+from _common_eval import (
+    Clock,
+    embed,
+    fit_plain,
+    fmt,
+    load_arxiv_sample,
+    load_bbc,
+    load_neurips,
+    print_table,
+    umap_cache,
+)
 
 
 def today(n: int, seed: int) -> dict:
     from papertopics.pipeline import default_config
 
-    return default_config(random_state=seed, clustering={"assign_min_confidence": 1.01},
-                          agglomerative={"min_cluster_size": max(3, n // 10)})
+    return default_config(
+        random_state=seed,
+        clustering={"assign_min_confidence": 1.01},
+        agglomerative={"min_cluster_size": max(3, n // 10)},
+    )
 
 
 def load_listing(path: str):
+    from pathlib import Path
+
     from papertopics.corpus import build_corpus
     from papertopics.listings import ListingSpec, listing_name, read_listing
-    from pathlib import Path
 
     frame = read_listing(ListingSpec(listing_name(Path(path)), Path(path)))
     corpus, _ = build_corpus([frame])
@@ -48,24 +61,34 @@ def load_listing(path: str):
 
 
 def topic_words(model, topics) -> dict[int, list[str]]:
-    return {t: [w for w, s in (model.get_topic(t) or [])[:10] if w] for t in sorted(set(topics.tolist()) - {-1})}
+    return {
+        t: [w for w, s in (model.get_topic(t) or [])[:10] if w] for t in sorted(set(topics.tolist()) - {-1})
+    }
 
 
 def score(name, corpus, texts, labels, topics, model=None, seconds=None, assignment=None) -> dict:
     from papertopics.evaluation import label_agreement, npmi_coherence, topic_diversity
 
     topics = np.asarray(topics)
-    row = {"corpus": corpus, "model": name, "topics": len(set(topics.tolist()) - {-1}),
-           "outliers": fmt(float((topics == -1).mean())),
-           "assigned": fmt(float((np.asarray(assignment) == "nearest").mean())) if assignment is not None else "-",
-           "seconds": fmt(seconds, 1) if seconds is not None else ""}
+    row = {
+        "corpus": corpus,
+        "model": name,
+        "topics": len(set(topics.tolist()) - {-1}),
+        "outliers": fmt(float((topics == -1).mean())),
+        "assigned": fmt(float((np.asarray(assignment) == "nearest").mean()))
+        if assignment is not None
+        else "-",
+        "seconds": fmt(seconds, 1) if seconds is not None else "",
+    }
     if labels is not None:
         agree = label_agreement(topics, labels)
         row.update(nmi=fmt(agree["nmi"]), ari=fmt(agree["ari"]))
     if corpus == "bbc" and model is not None:
         words = topic_words(model, topics)
-        row.update(npmi=fmt(npmi_coherence(words, texts, top_n=10, stop_words=[])["mean"]),
-                   diversity=fmt(topic_diversity(words, 10)))
+        row.update(
+            npmi=fmt(npmi_coherence(words, texts, top_n=10, stop_words=[])["mean"]),
+            diversity=fmt(topic_diversity(words, 10)),
+        )
     return row
 
 
@@ -82,13 +105,24 @@ def stability_study(texts, vectors, runs: int, seed: int = 42) -> list[dict]:
     config = default_config(random_state=seed)
     umap, hdbscan = resolve_umap(config["umap"], n), resolve_hdbscan(config["hdbscan"], n)
     refits = [pipeline.umap_reduce(vectors, random_state=seed + k, **umap) for k in range(runs + 1)]
-    labels = [cluster_documents(vectors, r, method="hdbscan", hdbscan=hdbscan, agglomerative={})[0] for r in refits]
+    labels = [
+        cluster_documents(vectors, r, method="hdbscan", hdbscan=hdbscan, agglomerative={})[0] for r in refits
+    ]
     rows = []
-    for name, q in (("today (no assignment)", None), ("new defaults", config["clustering"]["assign_min_confidence"])):
+    for name, q in (
+        ("today (no assignment)", None),
+        ("new defaults", config["clustering"]["assign_min_confidence"]),
+    ):
         final = [lab if q is None else assign_nearest(vectors, lab, min_confidence=q)[0] for lab in labels]
         aris = [adjusted_rand_score(final[0], other) for other in final[1:]]
-        rows.append({"model": name, "refits": runs, "ari": fmt(float(np.mean(aris))),
-                     "per_refit": " ".join(fmt(a) for a in aris)})
+        rows.append(
+            {
+                "model": name,
+                "refits": runs,
+                "ari": fmt(float(np.mean(aris))),
+                "per_refit": " ".join(fmt(a) for a in aris),
+            }
+        )
     return rows
 
 
@@ -123,21 +157,52 @@ def main() -> None:
                 print(flush=True)
             start = time.perf_counter()
             new = model_topics(texts, vectors, default_config(random_state=args.seed))
-            rows.append(score("new defaults", name, texts, labels, new.topics, new.model,
-                              time.perf_counter() - start, new.assignment))
+            rows.append(
+                score(
+                    "new defaults",
+                    name,
+                    texts,
+                    labels,
+                    new.topics,
+                    new.model,
+                    time.perf_counter() - start,
+                    new.assignment,
+                )
+            )
             start = time.perf_counter()
             old = model_topics(texts, vectors, today(n, args.seed))
-            rows.append(score("today", name, texts, labels, old.topics, old.model, time.perf_counter() - start))
+            rows.append(
+                score("today", name, texts, labels, old.topics, old.model, time.perf_counter() - start)
+            )
             start = time.perf_counter()
             model, topics = fit_plain(texts, vectors, args.seed)
-            rows.append(score("plain BERTopic", name, texts, labels, topics, model, time.perf_counter() - start))
+            rows.append(
+                score("plain BERTopic", name, texts, labels, topics, model, time.perf_counter() - start)
+            )
             print(f"# {name}: {n} documents ({clock():.0f} s)", flush=True)
-            print_table(rows[-3:], ["corpus", "model", "topics", "outliers", "assigned", "nmi", "ari", "npmi",
-                                    "diversity", "seconds"])
-    print(f"\nall corpora, random_state {args.seed} (seconds: in-process on cached embeddings, loaded machine;"
-          " today's UMAP is reused from the new defaults' run)")
-    print_table(rows, ["corpus", "model", "topics", "outliers", "assigned", "nmi", "ari", "npmi", "diversity",
-                       "seconds"])
+            print_table(
+                rows[-3:],
+                [
+                    "corpus",
+                    "model",
+                    "topics",
+                    "outliers",
+                    "assigned",
+                    "nmi",
+                    "ari",
+                    "npmi",
+                    "diversity",
+                    "seconds",
+                ],
+            )
+    print(
+        f"\nall corpora, random_state {args.seed} (seconds: in-process on cached embeddings, loaded machine;"
+        " today's UMAP is reused from the new defaults' run)"
+    )
+    print_table(
+        rows,
+        ["corpus", "model", "topics", "outliers", "assigned", "nmi", "ari", "npmi", "diversity", "seconds"],
+    )
     print(f"\nwall {clock():.0f} s")
 
 

@@ -28,9 +28,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common_eval as ce  # noqa: E402
 
 DATA = Path("/work/shared/data") if not ce.DATA.exists() else ce.DATA
-CATEGORY_NAMES = {"cs.CV": "computer vision and pattern recognition", "cs.CL": "computation and language",
-                  "cs.AI": "artificial intelligence", "cs.IT": "information theory",
-                  "cs.LG": "machine learning", "cs.GR": "graphics"}
+CATEGORY_NAMES = {
+    "cs.CV": "computer vision and pattern recognition",
+    "cs.CL": "computation and language",
+    "cs.AI": "artificial intelligence",
+    "cs.IT": "information theory",
+    "cs.LG": "machine learning",
+    "cs.GR": "graphics",
+}
 
 
 def load(name: str):
@@ -39,7 +44,9 @@ def load(name: str):
     from papertopics.listings import ListingSpec, listing_name, read_listing
 
     if name == "seeds":
-        frames = [read_listing(ListingSpec(listing_name(p), p)) for p in sorted((ce.REPO / "seeds").glob("*.txt"))]
+        frames = [
+            read_listing(ListingSpec(listing_name(p), p)) for p in sorted((ce.REPO / "seeds").glob("*.txt"))
+        ]
     elif name == "neurips":
         frames = [read_listing(ListingSpec("neurips2023", DATA / "neurips2023" / "neurips2023.jsonl.gz"))]
     else:
@@ -94,7 +101,7 @@ def category_agreement(names: dict[int, str], assigned: np.ndarray, cats: list[s
     labels = list(CATEGORY_NAMES)
     vectors = ce.embed([names[t] for t in topics] + [CATEGORY_NAMES[c] for c in labels])
     vectors = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
-    names_v, cat_v = vectors[:len(topics)], vectors[len(topics):]
+    names_v, cat_v = vectors[: len(topics)], vectors[len(topics) :]
     cats = np.asarray(cats)
     agree = 0
     for k, t in enumerate(topics):
@@ -107,7 +114,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=20)
     parser.add_argument("--corpora", default="seeds,neurips,arxiv")
-    parser.add_argument("--reuse", action="store_true", help="reuse the clusters of the last run (naming only)")
+    parser.add_argument(
+        "--reuse", action="store_true", help="reuse the clusters of the last run (naming only)"
+    )
     args = parser.parse_args()
 
     from papertopics.naming import NameIndex, name_topics
@@ -125,19 +134,30 @@ def main() -> None:
             vectors = ce.embed(clean)
             run = model_topics(clean, vectors, config)
             assigned = run.topics
-            before = topic_labels(run.model, assigned, config["representation"]["label_terms"],
-                                  config["representation"]["top_n_words"])
-            terms = {t: top_terms(run.model, t, config["representation"]["top_n_words"]) for t in before if t != -1}
+            before = topic_labels(
+                run.model,
+                assigned,
+                config["representation"]["label_terms"],
+                config["representation"]["top_n_words"],
+            )
+            terms = {
+                t: top_terms(run.model, t, config["representation"]["top_n_words"]) for t in before if t != -1
+            }
             cache.write_bytes(pickle.dumps((assigned, before, terms)))
         start = time.perf_counter()
         index = NameIndex.build(raw, titles if corpus != "seeds" else None)
         after = name_topics(index, assigned, fallback=before, keywords=terms).names
         seconds = time.perf_counter() - start
         topics = [t for t in sorted(after) if t != -1]
-        row = {"corpus": corpus, "docs": len(clean), "topics": len(topics), "naming_s": round(seconds, 2),
-               "distinct_before": len({before[t] for t in topics}) / len(topics),
-               "distinct_after": len({after[t].lower() for t in topics}) / len(topics),
-               "words_after": np.mean([len(after[t].split()) for t in topics])}
+        row = {
+            "corpus": corpus,
+            "docs": len(clean),
+            "topics": len(topics),
+            "naming_s": round(seconds, 2),
+            "distinct_before": len({before[t] for t in topics}) / len(topics),
+            "distinct_after": len({after[t].lower() for t in topics}) / len(topics),
+            "words_after": np.mean([len(after[t].split()) for t in topics]),
+        }
         if corpus != "seeds":
             row["title_before"] = title_share(before, assigned, titles, True)
             row["title_after"] = title_share(after, assigned, titles, False)
@@ -147,15 +167,22 @@ def main() -> None:
         summary.append(row)
         print(f"\n## {corpus}: {len(topics)} topics; names took {seconds:.2f} s", flush=True)
         sizes = Counter(assigned.tolist())
-        shown = sorted(topics, key=lambda t: -sizes[t])[:args.rows] if corpus != "seeds" else topics
+        shown = sorted(topics, key=lambda t: -sizes[t])[: args.rows] if corpus != "seeds" else topics
         print("| topic | size | before | after | top terms |\n|---|---|---|---|---|")
         for t in shown:
             print(f"| {t} | {sizes[t]} | {before[t]} | {after[t]} | {', '.join(terms[t][:6])} |")
     print("\n## proxies")
-    keys = sorted({k for row in summary for k in row}, key=lambda k: list(summary[0]).index(k) if k in summary[0] else 99)
+    keys = sorted(
+        {k for row in summary for k in row},
+        key=lambda k: list(summary[0]).index(k) if k in summary[0] else 99,
+    )
     print("| " + " | ".join(keys) + " |\n|" + "---|" * len(keys))
     for row in summary:
-        print("| " + " | ".join(ce.fmt(row.get(k, "")) if not isinstance(row.get(k), str) else row[k] for k in keys) + " |")
+        print(
+            "| "
+            + " | ".join(ce.fmt(row.get(k, "")) if not isinstance(row.get(k), str) else row[k] for k in keys)
+            + " |"
+        )
 
 
 if __name__ == "__main__":

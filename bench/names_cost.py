@@ -27,8 +27,14 @@ def main(corpus: str = "neurips") -> None:
     assigned, before, _ = pickle.loads(Path(f"/tmp/names-bench-{corpus}.pkl").read_bytes())
     for repeat in range(2):
         start = time.perf_counter()
-        fit_topic_model(clean, vectors, assigned, vectorizer=config["vectorizer"],
-                        representation=config["representation"], topics=config["topics"])
+        fit_topic_model(
+            clean,
+            vectors,
+            assigned,
+            vectorizer=config["vectorizer"],
+            representation=config["representation"],
+            topics=config["topics"],
+        )
         fit = time.perf_counter() - start
         start = time.perf_counter()
         index = NameIndex.build(raw, titles)
@@ -37,8 +43,11 @@ def main(corpus: str = "neurips") -> None:
         named = time.perf_counter() - start
         topic_hierarchy(index, assigned, vectors, names)
         total = time.perf_counter() - start
-        print(f"{corpus} run {repeat}: c-TF-IDF fit {fit:.2f} s; naming {total:.2f} s "
-              f"(index {built:.2f}, names {named - built:.2f}, hierarchy {total - named:.2f})", flush=True)
+        print(
+            f"{corpus} run {repeat}: c-TF-IDF fit {fit:.2f} s; naming {total:.2f} s "
+            f"(index {built:.2f}, names {named - built:.2f}, hierarchy {total - named:.2f})",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -49,8 +49,10 @@ def main() -> None:
     shutil.rmtree(workdir, ignore_errors=True)
     (workdir / "corpus").mkdir(parents=True)
     listing = workdir / "corpus" / "abstracts.jsonl"
-    with gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle, \
-            listing.open("w", encoding="utf-8") as out:
+    with (
+        gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle,
+        listing.open("w", encoding="utf-8") as out,
+    ):
         for _, line in zip(range(args.n), handle):
             record = json.loads(line)
             out.write(json.dumps({"title": record["title"], "abstract": record["abstract"]}) + "\n")
@@ -59,7 +61,9 @@ def main() -> None:
     warm_model_cache(cache)
 
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", PLAIN, str(listing)], env=env(), capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PLAIN, str(listing)], env=env(), capture_output=True, text=True
+    )
     plain = time.perf_counter() - start
     if done.returncode:
         sys.exit(done.stderr[-3000:])
@@ -69,11 +73,26 @@ def main() -> None:
     wall, _ = snakemake(workdir / "corpus", "results/embed/embeddings.parquet")
     jobs = rule_benchmarks(workdir / "corpus")
     embed_s = jobs["embed_shard"]["seconds"]
-    print_table([
-        {"run": "plain SentenceTransformer fp32 (imports + load + encode)", "seconds": f"{plain:.1f}", "speed-up": "1.00"},
-        {"run": "papertopics embed_shard job(s), new folder", "seconds": f"{embed_s:.1f}", "speed-up": f"{plain / embed_s:.2f}"},
-        {"run": "papertopics whole run to embeddings.parquet", "seconds": f"{wall:.1f}", "speed-up": f"{plain / wall:.2f}"},
-    ], ["run", "seconds", "speed-up"])
+    print_table(
+        [
+            {
+                "run": "plain SentenceTransformer fp32 (imports + load + encode)",
+                "seconds": f"{plain:.1f}",
+                "speed-up": "1.00",
+            },
+            {
+                "run": "papertopics embed_shard job(s), new folder",
+                "seconds": f"{embed_s:.1f}",
+                "speed-up": f"{plain / embed_s:.2f}",
+            },
+            {
+                "run": "papertopics whole run to embeddings.parquet",
+                "seconds": f"{wall:.1f}",
+                "speed-up": f"{plain / wall:.2f}",
+            },
+        ],
+        ["run", "seconds", "speed-up"],
+    )
     print("goal: embed jobs >= 2.5x plain")
     print(f"workdir: {workdir}")
 

@@ -33,9 +33,17 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
-
-from _common_eval import (Clock, embed, fit_plain, fmt, load_bbc, print_table, reduce_plain, topic_words,
-                          umap_cache)
+from _common_eval import (
+    Clock,
+    embed,
+    fit_plain,
+    fmt,
+    load_bbc,
+    print_table,
+    reduce_plain,
+    topic_words,
+    umap_cache,
+)
 
 PAPER = {"npmi": 0.170, "diversity": 0.802}
 
@@ -45,9 +53,13 @@ def score(model, topics, texts) -> dict:
 
     words = topic_words(model, topics, 10)
     npmi = npmi_coherence(words, texts, top_n=10, stop_words=[])
-    return {"npmi": npmi["mean"], "diversity": topic_diversity(words, 10), "n_topics": len(words),
-            "outliers": outlier_share(topics),
-            "missing": sum(len(v) for v in npmi["missing_terms"].values())}
+    return {
+        "npmi": npmi["mean"],
+        "diversity": topic_diversity(words, 10),
+        "n_topics": len(words),
+        "outliers": outlier_share(topics),
+        "missing": sum(len(v) for v in npmi["missing_terms"].values()),
+    }
 
 
 def main() -> None:
@@ -81,15 +93,23 @@ def main() -> None:
     with umap_cache():
         for seed in args.seeds:
             for name, ngram in (("papertopics 1-gram", [1, 1]), ("papertopics 1+2", [1, 2])):
-                base = model_topics(texts, vectors, default_config(
-                    random_state=seed, vectorizer={"ngram_range": ngram}))
+                base = model_topics(
+                    texts, vectors, default_config(random_state=seed, vectorizer={"ngram_range": ngram})
+                )
                 note(name, base.labels)
                 for k in args.ks:
-                    run = model_topics(texts, vectors, default_config(
-                        random_state=seed, vectorizer={"ngram_range": ngram}, topics={"nr_topics": k}))
+                    run = model_topics(
+                        texts,
+                        vectors,
+                        default_config(
+                            random_state=seed, vectorizer={"ngram_range": ngram}, topics={"nr_topics": k}
+                        ),
+                    )
                     results[name][k].append(score(run.model, run.topics, texts))
-            print(f"# seed {seed}: papertopics done ({clock():.0f} s; clusters "
-                  f"{base.resolved['hdbscan']})", flush=True)
+            print(
+                f"# seed {seed}: papertopics done ({clock():.0f} s; clusters {base.resolved['hdbscan']})",
+                flush=True,
+            )
             plain = [("plain BERTopic", 10)]
             if not args.no_paper:
                 plain.append(("paper BERTopic (min_topic_size=5)", 5))
@@ -105,26 +125,46 @@ def main() -> None:
     for name in models:
         for k in args.ks:
             runs = results[name][k]
-            rows.append({"model": name, "nr_topics": k,
-                         "topics": "/".join(str(r["n_topics"]) for r in runs),
-                         "outliers": fmt(float(np.mean([r["outliers"] for r in runs]))),
-                         "npmi": fmt(float(np.mean([r["npmi"] for r in runs]))),
-                         "diversity": fmt(float(np.mean([r["diversity"] for r in runs]))),
-                         "missing": sum(r["missing"] for r in runs)})
+            rows.append(
+                {
+                    "model": name,
+                    "nr_topics": k,
+                    "topics": "/".join(str(r["n_topics"]) for r in runs),
+                    "outliers": fmt(float(np.mean([r["outliers"] for r in runs]))),
+                    "npmi": fmt(float(np.mean([r["npmi"] for r in runs]))),
+                    "diversity": fmt(float(np.mean([r["diversity"] for r in runs]))),
+                    "missing": sum(r["missing"] for r in runs),
+                }
+            )
         every = [r for k in args.ks for r in results[name][k]]
-        rows.append({"model": name, "nr_topics": "mean",
-                     "topics": f"unmerged {'/'.join(map(str, unmerged[name]))}, largest "
-                               f"{'/'.join(fmt(x, 2) for x in largest[name])}",
-                     "outliers": fmt(float(np.mean([r["outliers"] for r in every]))),
-                     "npmi": fmt(float(np.mean([r["npmi"] for r in every]))),
-                     "diversity": fmt(float(np.mean([r["diversity"] for r in every]))),
-                     "missing": sum(r["missing"] for r in every)})
-    rows.append({"model": "BERTopic paper (MiniLM)", "nr_topics": "mean", "topics": "",
-                 "outliers": "", "npmi": fmt(PAPER["npmi"]), "diversity": fmt(PAPER["diversity"]),
-                 "missing": ""})
-    print(f"\nOCTIS BBC News, {len(texts)} docs, seeds {args.seeds}; topics = real topics per seed; "
-          f"npmi/diversity = mean over seeds (mean rows: over all k and seeds;\n"
-          f"unmerged = real topics before merging, largest = share of documents in the largest one)")
+        rows.append(
+            {
+                "model": name,
+                "nr_topics": "mean",
+                "topics": f"unmerged {'/'.join(map(str, unmerged[name]))}, largest "
+                f"{'/'.join(fmt(x, 2) for x in largest[name])}",
+                "outliers": fmt(float(np.mean([r["outliers"] for r in every]))),
+                "npmi": fmt(float(np.mean([r["npmi"] for r in every]))),
+                "diversity": fmt(float(np.mean([r["diversity"] for r in every]))),
+                "missing": sum(r["missing"] for r in every),
+            }
+        )
+    rows.append(
+        {
+            "model": "BERTopic paper (MiniLM)",
+            "nr_topics": "mean",
+            "topics": "",
+            "outliers": "",
+            "npmi": fmt(PAPER["npmi"]),
+            "diversity": fmt(PAPER["diversity"]),
+            "missing": "",
+        }
+    )
+    print(
+        f"\nOCTIS BBC News, {len(texts)} docs, seeds {args.seeds}; topics = real topics per seed; "
+        f"npmi/diversity = mean over seeds (mean rows: over all k and seeds;\n"
+        f"unmerged = real topics before merging, largest = share of documents in the largest one)"
+    )
     print_table(rows, ["model", "nr_topics", "topics", "outliers", "npmi", "diversity", "missing"])
     print(f"\nwall {clock():.0f} s")
 

@@ -48,7 +48,9 @@ def _corpus(kind: str):
     from papertopics.listings import ListingSpec, listing_name, read_listing
 
     if kind == "seeds":
-        frames = [read_listing(ListingSpec(listing_name(p), p)) for p in sorted((REPO / "seeds").glob("*.txt"))]
+        frames = [
+            read_listing(ListingSpec(listing_name(p), p)) for p in sorted((REPO / "seeds").glob("*.txt"))
+        ]
     else:
         path = DATA / "neurips2023" / "neurips2023.jsonl.gz"
         frames = [read_listing(ListingSpec("neurips2023", path))]
@@ -63,8 +65,14 @@ def _map2d(vectors: np.ndarray, seed: int = 42, sample: int | None = None, pca: 
     import umap
 
     n = len(vectors)
-    model = umap.UMAP(n_components=2, n_neighbors=min(15, n - 1), min_dist=0.1, metric="cosine",
-                      random_state=seed, low_memory=True)
+    model = umap.UMAP(
+        n_components=2,
+        n_neighbors=min(15, n - 1),
+        min_dist=0.1,
+        metric="cosine",
+        random_state=seed,
+        low_memory=True,
+    )
     if sample is None or n <= sample:
         return model.fit_transform(vectors)
     rows = np.random.RandomState(seed).choice(n, sample, replace=False)
@@ -72,7 +80,7 @@ def _map2d(vectors: np.ndarray, seed: int = 42, sample: int | None = None, pca: 
     out[rows] = model.fit_transform(vectors[rows])
     rest = np.setdiff1d(np.arange(n), rows)
     for start in range(0, len(rest), 10000):
-        part = rest[start:start + 10000]
+        part = rest[start : start + 10000]
         out[part] = model.transform(vectors[part])
     return out
 
@@ -92,16 +100,23 @@ def pipeline_inputs(kind: str) -> dict:
     config = default_config()
     run = model_topics(texts, vectors, config)
     assigned = run.topics
-    labels = topic_labels(run.model, assigned, config["representation"]["label_terms"],
-                          config["representation"]["top_n_words"])
+    labels = topic_labels(
+        run.model, assigned, config["representation"]["label_terms"], config["representation"]["top_n_words"]
+    )
     documents = document_table(corpus, assigned, labels)
     topics = topics_table(run.model, assigned, labels, {}, config["representation"]["top_n_words"])
     map2d = pd.DataFrame({"doc_id": corpus["doc_id"], **dict(zip("xy", _map2d(vectors).T))})
     neighbours = neighbour_table(corpus["doc_id"].tolist(), vectors, 5)
     titles = {name: entry.get("title", "") for name, entry in stats["listings"].items()}
-    return {"documents": documents, "topics": topics, "map2d": map2d, "neighbours": neighbours,
-            "listing_titles": titles, "listings": list(stats["listings"]),
-            "metrics": {"n_documents": len(corpus)}}
+    return {
+        "documents": documents,
+        "topics": topics,
+        "map2d": map2d,
+        "neighbours": neighbours,
+        "listing_titles": titles,
+        "listings": list(stats["listings"]),
+        "metrics": {"n_documents": len(corpus)},
+    }
 
 
 def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
@@ -112,8 +127,16 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
 
     if ARXIV75K.exists():
         archive = np.load(ARXIV75K, allow_pickle=True)
-        ids, texts, titles = archive["ids"].astype(str), list(archive["texts"]), list(archive["titles"].astype(str))
-        cats, vectors, source = archive["cats"].astype(str), archive["vectors"].astype(np.float32), "MiniLM (arxiv75k.npz)"
+        ids, texts, titles = (
+            archive["ids"].astype(str),
+            list(archive["texts"]),
+            list(archive["titles"].astype(str)),
+        )
+        cats, vectors, source = (
+            archive["cats"].astype(str),
+            archive["vectors"].astype(np.float32),
+            "MiniLM (arxiv75k.npz)",
+        )
     else:
         from papertopics.clean import clean_text
 
@@ -143,19 +166,46 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
         mean = np.asarray(matrix[rows].mean(axis=0)).ravel()
         labels[t] = ", ".join(words[np.argsort(-mean)[:3]])
     doc_ids = [f"{i:016x}" for i in range(len(texts))]
-    documents = pd.DataFrame({"doc_id": doc_ids, "listings": "arxiv", "topic": topic, "topic_label": [labels[t] for t in topic],
-                              "title": titles, "text": texts, "id": ids, "category": cats})
-    topics = pd.DataFrame({"topic": range(n_topics), "label": [labels[t] for t in range(n_topics)],
-                           "size": np.bincount(topic, minlength=n_topics), "top_terms": "", "representative_doc_ids": ""})
+    documents = pd.DataFrame(
+        {
+            "doc_id": doc_ids,
+            "listings": "arxiv",
+            "topic": topic,
+            "topic_label": [labels[t] for t in topic],
+            "title": titles,
+            "text": texts,
+            "id": ids,
+            "category": cats,
+        }
+    )
+    topics = pd.DataFrame(
+        {
+            "topic": range(n_topics),
+            "label": [labels[t] for t in range(n_topics)],
+            "size": np.bincount(topic, minlength=n_topics),
+            "top_terms": "",
+            "representative_doc_ids": "",
+        }
+    )
     started = time.time()
     map2d = pd.DataFrame({"doc_id": doc_ids, **dict(zip("xy", _map2d(unit, sample=10000, pca=pca).T))})
     print(f"2-D map: {time.time() - started:.0f} s", flush=True)
     started = time.time()
     neighbours = neighbour_table(doc_ids, unit, 5)
     print(f"neighbours: {time.time() - started:.0f} s", flush=True)
-    return {"documents": documents, "topics": topics, "map2d": map2d, "neighbours": neighbours,
-            "listing_titles": {"arxiv": "arXiv daily listings"}, "listings": ["arxiv"],
-            "metrics": {"n_documents": len(texts), "vectors": source, "map": "PCA" if pca else "UMAP 10k + transform"}}
+    return {
+        "documents": documents,
+        "topics": topics,
+        "map2d": map2d,
+        "neighbours": neighbours,
+        "listing_titles": {"arxiv": "arXiv daily listings"},
+        "listings": ["arxiv"],
+        "metrics": {
+            "n_documents": len(texts),
+            "vectors": source,
+            "map": "PCA" if pca else "UMAP 10k + transform",
+        },
+    }
 
 
 # --------------------------------------------------------------------------- render and time
@@ -175,10 +225,13 @@ def render(pickled: Path, out: Path) -> None:
 def sizes(folder: Path) -> dict[str, float]:
     files = [path for path in folder.rglob("*") if path.is_file()]
     data = [path for path in files if path.parent.name == "data"]
-    return {"total MB": sum(p.stat().st_size for p in files) / 1e6,
-            "documents.html MB": (folder / "documents.html").stat().st_size / 1e6,
-            "data files MB": sum(p.stat().st_size for p in data) / 1e6, "data files": len(data),
-            "plotly.min.js MB": (folder / "plotly.min.js").stat().st_size / 1e6}
+    return {
+        "total MB": sum(p.stat().st_size for p in files) / 1e6,
+        "documents.html MB": (folder / "documents.html").stat().st_size / 1e6,
+        "data files MB": sum(p.stat().st_size for p in data) / 1e6,
+        "data files": len(data),
+        "plotly.min.js MB": (folder / "plotly.min.js").stat().st_size / 1e6,
+    }
 
 
 def time_map(folder: Path, query: str = "privacy", runs: int = 2) -> dict[str, float]:
@@ -187,26 +240,43 @@ def time_map(folder: Path, query: str = "privacy", runs: int = 2) -> dict[str, f
     sys.path.insert(0, str(REPO / "tests"))
     from test_report_browser import Chromium
 
-    results: dict[str, list[float]] = {"first render s": [], "zoom s": [], "pan s": [], "search s": [], "errors": []}
+    results: dict[str, list[float]] = {
+        "first render s": [],
+        "zoom s": [],
+        "pan s": [],
+        "search s": [],
+        "errors": [],
+    }
     chromium = Chromium()
     try:
         for _ in range(runs):
             page = chromium.page()
             try:
-                results["first render s"].append(page.open((folder / "documents.html").resolve().as_uri(), timeout=180))
+                results["first render s"].append(
+                    page.open((folder / "documents.html").resolve().as_uri(), timeout=180)
+                )
                 for name, factor, shift in (("zoom s", 0.25, 0.0), ("pan s", 1.0, 0.2)):
-                    seconds = page.evaluate(f"""(async () => {{
-                        const gd = document.getElementById('figure'), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
-                        const [x0, x1] = xa.range, [y0, y1] = ya.range, cx = (x0 + x1) / 2 + {shift} * (x1 - x0),
-                              cy = (y0 + y1) / 2, hx = (x1 - x0) * {factor} / 2, hy = (y1 - y0) * {factor} / 2;
+                    seconds = page.evaluate(
+                        f"""(async () => {{
+                        const gd = document.getElementById('figure'), xa = gd._fullLayout.xaxis,
+                              ya = gd._fullLayout.yaxis;
+                        const [x0, x1] = xa.range, [y0, y1] = ya.range,
+                              cx = (x0 + x1) / 2 + {shift} * (x1 - x0),
+                              cy = (y0 + y1) / 2, hx = (x1 - x0) * {factor} / 2,
+                              hy = (y1 - y0) * {factor} / 2;
                         const t = performance.now();
-                        await Plotly.relayout(gd, {{'xaxis.range': [cx - hx, cx + hx], 'yaxis.range': [cy - hy, cy + hy]}});
+                        await Plotly.relayout(gd, {{'xaxis.range': [cx - hx, cx + hx],
+                                                    'yaxis.range': [cy - hy, cy + hy]}});
                         await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-                        return (performance.now() - t) / 1000; }})()""", timeout=120)
+                        return (performance.now() - t) / 1000; }})()""",
+                        timeout=120,
+                    )
                     results[name].append(float(seconds))
                 started = time.monotonic()
                 page.type_text("#search", query)
-                page.wait_for("Number(document.getElementById('figure').getAttribute('data-matches')) > 0", timeout=180)
+                page.wait_for(
+                    "Number(document.getElementById('figure').getAttribute('data-matches')) > 0", timeout=180
+                )
                 results["search s"].append(time.monotonic() - started)
                 results["errors"].append(len(page.errors))
             finally:
@@ -223,7 +293,10 @@ def main(argv: list[str]) -> None:
         values = arxiv_inputs(pca="--pca" in argv) if kind == "arxiv75k" else pipeline_inputs(kind)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(pickle.dumps(values))
-        print(f"{kind}: {len(values['documents'])} documents, {int((values['topics']['topic'] >= 0).sum())} topics -> {target}")
+        print(
+            f"{kind}: {len(values['documents'])} documents, "
+            f"{int((values['topics']['topic'] >= 0).sum())} topics -> {target}"
+        )
     elif step == "render":
         render(Path(argv[1]), Path(argv[2]))
     elif step == "time":

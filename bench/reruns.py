@@ -46,10 +46,17 @@ def main() -> None:
         wall, output = snakemake(workdir)
         jobs = rules_run(output)
         goal = goals.get(name)
-        rows.append({"step": name, "wall_s": f"{wall:.1f}", "goal_s": goal or "",
-                     "met": "" if goal is None else ("yes" if wall <= goal else "NO"), "jobs": len(jobs),
-                     "rules": ",".join(dict.fromkeys(jobs)) or "(nothing to do)",
-                     "embedded": embedded(workdir)["computed"] if "embed_shard" in jobs else 0})
+        rows.append(
+            {
+                "step": name,
+                "wall_s": f"{wall:.1f}",
+                "goal_s": goal or "",
+                "met": "" if goal is None else ("yes" if wall <= goal else "NO"),
+                "jobs": len(jobs),
+                "rules": ",".join(dict.fromkeys(jobs)) or "(nothing to do)",
+                "embedded": embedded(workdir)["computed"] if "embed_shard" in jobs else 0,
+            }
+        )
 
     if not args.skip_cold:
         step("cold run")
@@ -58,8 +65,11 @@ def main() -> None:
     step("hdbscan tweak")
     config.write_text(base + "hdbscan:\n  min_cluster_size: 25\nrepresentation:\n  label_terms: 4\n")
     step("representation tweak")
-    config.write_text(base + "hdbscan:\n  min_cluster_size: 25\nrepresentation:\n  label_terms: 4\n"
-                      + "report:\n  title: Tweaked title\n")
+    config.write_text(
+        base
+        + "hdbscan:\n  min_cluster_size: 25\nrepresentation:\n  label_terms: 4\n"
+        + "report:\n  title: Tweaked title\n"
+    )
     step("report tweak")
     if args.no_add:
         config.write_text(base)
@@ -67,13 +77,18 @@ def main() -> None:
         print_table(rows, ["step", "wall_s", "goal_s", "met", "embedded", "jobs", "rules"])
         return
     extra = workdir / "added.jsonl"
-    with gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle, \
-            extra.open("w", encoding="utf-8") as out:
-        for i, line in zip(range(100), handle):
+    with (
+        gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle,
+        extra.open("w", encoding="utf-8") as out,
+    ):
+        for _, line in zip(range(100), handle):
             record = json.loads(line)
             out.write(json.dumps({"title": record["title"], "abstract": record["abstract"]}) + "\n")
-    config.write_text(BASE.format(listing=listing) + f"  - {extra}\n"
-                      + "hdbscan:\n  min_cluster_size: 25\nrepresentation:\n  label_terms: 4\n")
+    config.write_text(
+        BASE.format(listing=listing)
+        + f"  - {extra}\n"
+        + "hdbscan:\n  min_cluster_size: 25\nrepresentation:\n  label_terms: 4\n"
+    )
     step("add 100-abstract listing")
     print(f"workdir: {workdir}")
     print_table(rows, ["step", "wall_s", "goal_s", "met", "embedded", "jobs", "rules"])

@@ -57,8 +57,13 @@ def load(corpus: str) -> tuple[np.ndarray, list[str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", nargs="+", default=["arxiv6k"])
-    parser.add_argument("--fit-samples", nargs="+", type=int, default=None,
-                        help="default: 2000 3000 for arxiv6k, 20000 for arxiv75k")
+    parser.add_argument(
+        "--fit-samples",
+        nargs="+",
+        type=int,
+        default=None,
+        help="default: 2000 3000 for arxiv6k, 20000 for arxiv75k",
+    )
     parser.add_argument("--seeds", nargs="+", type=int, default=[42])
     parser.add_argument("--no-full", action="store_true", help="skip the full fit (75k: ~5-10 min)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/bench-sampled-umap"))
@@ -80,21 +85,37 @@ def main() -> None:
             full_nmi = None
             for fit_sample in ([] if args.no_full else [0]) + sizes:
                 out_path = args.workdir / f"{corpus}-{seed}-{fit_sample}.npy"
-                done = subprocess.run([sys.executable, "-c", CHILD, str(path), str(seed), str(fit_sample),
-                                       str(out_path)], capture_output=True, text=True, check=True)
+                done = subprocess.run(
+                    [sys.executable, "-c", CHILD, str(path), str(seed), str(fit_sample), str(out_path)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
                 timing = json.loads(done.stdout.strip().splitlines()[-1])
                 reduced = np.load(out_path)
                 t = time.perf_counter()
-                labels, _ = cluster_documents(vectors, reduced, method="hdbscan", hdbscan=hdbscan, agglomerative={})
+                labels, _ = cluster_documents(
+                    vectors, reduced, method="hdbscan", hdbscan=hdbscan, agglomerative={}
+                )
                 agree = label_agreement(labels, cats)
                 full_nmi = agree["nmi"] if fit_sample == 0 else full_nmi
-                rows.append({
-                    "corpus": corpus, "seed": seed, "fit": "all" if fit_sample == 0 else f"sample {fit_sample}",
-                    "umap_s": f"{timing['wall_s']:.1f}", "umap_rss_mib": f"{timing['peak_rss_mib']:.0f}",
-                    "hdbscan_s": f"{time.perf_counter() - t:.1f}", "topics": int(labels.max() + 1),
-                    "outliers": f"{(labels == -1).mean():.1%}", "nmi": f"{agree['nmi']:.3f}", "ari": f"{agree['ari']:.3f}",
-                    "nmi_vs_full": "" if fit_sample == 0 or full_nmi is None else f"{agree['nmi'] - full_nmi:+.3f}",
-                })
+                rows.append(
+                    {
+                        "corpus": corpus,
+                        "seed": seed,
+                        "fit": "all" if fit_sample == 0 else f"sample {fit_sample}",
+                        "umap_s": f"{timing['wall_s']:.1f}",
+                        "umap_rss_mib": f"{timing['peak_rss_mib']:.0f}",
+                        "hdbscan_s": f"{time.perf_counter() - t:.1f}",
+                        "topics": int(labels.max() + 1),
+                        "outliers": f"{(labels == -1).mean():.1%}",
+                        "nmi": f"{agree['nmi']:.3f}",
+                        "ari": f"{agree['ari']:.3f}",
+                        "nmi_vs_full": ""
+                        if fit_sample == 0 or full_nmi is None
+                        else f"{agree['nmi'] - full_nmi:+.3f}",
+                    }
+                )
                 print(json.dumps(rows[-1]), flush=True)
     from _pipeline import print_table
 

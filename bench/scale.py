@@ -32,14 +32,28 @@ def main() -> None:
         cold, _ = snakemake(workdir)
         stages = rule_benchmarks(workdir)
         print(f"cold run: {cold / 60:.1f} min wall (goal <= 30)")
-        print_table([{"rule": rule, "jobs": v["jobs"], "seconds": f"{v['seconds']:.1f}",
-                      "peak_rss_mib": f"{v['max_rss_mib']:.0f}"} for rule, v in stages.items()],
-                    ["rule", "jobs", "seconds", "peak_rss_mib"])
-        print(f"peak RSS of any stage: {max(v['max_rss_mib'] for v in stages.values()) / 1024:.2f} GiB (goal <= 4)")
+        print_table(
+            [
+                {
+                    "rule": rule,
+                    "jobs": v["jobs"],
+                    "seconds": f"{v['seconds']:.1f}",
+                    "peak_rss_mib": f"{v['max_rss_mib']:.0f}",
+                }
+                for rule, v in stages.items()
+            ],
+            ["rule", "jobs", "seconds", "peak_rss_mib"],
+        )
+        print(
+            f"peak RSS of any stage: {max(v['max_rss_mib'] for v in stages.values()) / 1024:.2f} GiB"
+            " (goal <= 4)"
+        )
     config.write_text(base + "hdbscan:\n  min_cluster_size: 150\n")
     wall, output = snakemake(workdir)
-    print(f"re-clustering (hdbscan.min_cluster_size 150): {wall / 60:.1f} min wall (goal <= 1), "
-          f"jobs: {','.join(dict.fromkeys(rules_run(output)))}")
+    print(
+        f"re-clustering (hdbscan.min_cluster_size 150): {wall / 60:.1f} min wall (goal <= 1), "
+        f"jobs: {','.join(dict.fromkeys(rules_run(output)))}"
+    )
     config.write_text(base)
     print(f"workdir: {workdir}")
 

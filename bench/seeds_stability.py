@@ -28,7 +28,6 @@ import argparse
 from itertools import combinations
 
 import numpy as np
-
 from _common_eval import Clock, embed, fit_plain, fmt, load_seeds, print_table
 
 
@@ -57,12 +56,17 @@ def main() -> None:
     for seed in args.seeds:
         run = model_topics(texts, vectors, default_config(random_state=seed))
         runs["papertopics"].append(run.topics)
-        notes["papertopics"] = (f"{run.resolved['method']}, min_cluster_size "
-                                f"{run.resolved['agglomerative']['min_cluster_size']}")
-        run = model_topics(texts, vectors, default_config(random_state=seed, clustering={"method": "hdbscan"}))
+        notes["papertopics"] = (
+            f"{run.resolved['method']}, min_cluster_size {run.resolved['agglomerative']['min_cluster_size']}"
+        )
+        run = model_topics(
+            texts, vectors, default_config(random_state=seed, clustering={"method": "hdbscan"})
+        )
         runs["papertopics hdbscan"].append(run.topics)
-        notes["papertopics hdbscan"] = (f"umap n_neighbors {run.resolved['umap']['n_neighbors']}, "
-                                        f"min_cluster_size {run.resolved['hdbscan']['min_cluster_size']}")
+        notes["papertopics hdbscan"] = (
+            f"umap n_neighbors {run.resolved['umap']['n_neighbors']}, "
+            f"min_cluster_size {run.resolved['hdbscan']['min_cluster_size']}"
+        )
         _, topics = fit_plain(texts, vectors, seed)
         runs["plain BERTopic"].append(topics)
         notes["plain BERTopic"] = "n_neighbors 15, min_cluster_size 10"
@@ -70,18 +74,24 @@ def main() -> None:
 
     rows = []
     for name, labelings in runs.items():
-        rows.append({
-            "model": name,
-            "topics per run": "/".join(str(n_topics(t)) for t in labelings),
-            "outliers per run": "/".join(fmt(outlier_share(t), 2) for t in labelings),
-            "runs with no topic": sum(n_topics(t) == 0 for t in labelings),
-            "pairwise ARI": fmt(pairwise_ari(labelings)),
-            "settings": notes[name],
-        })
-    print(f"\nseed listings, {len(texts)} abstracts, random_state {args.seeds}; pairwise ARI = mean over "
-          f"{len(list(combinations(args.seeds, 2)))} pairs (outliers one label)")
-    print_table(rows, ["model", "topics per run", "outliers per run", "runs with no topic", "pairwise ARI",
-                       "settings"])
+        rows.append(
+            {
+                "model": name,
+                "topics per run": "/".join(str(n_topics(t)) for t in labelings),
+                "outliers per run": "/".join(fmt(outlier_share(t), 2) for t in labelings),
+                "runs with no topic": sum(n_topics(t) == 0 for t in labelings),
+                "pairwise ARI": fmt(pairwise_ari(labelings)),
+                "settings": notes[name],
+            }
+        )
+    print(
+        f"\nseed listings, {len(texts)} abstracts, random_state {args.seeds}; pairwise ARI = mean over "
+        f"{len(list(combinations(args.seeds, 2)))} pairs (outliers one label)"
+    )
+    print_table(
+        rows,
+        ["model", "topics per run", "outliers per run", "runs with no topic", "pairwise ARI", "settings"],
+    )
     ours = runs["papertopics"][0]
     sizes = np.bincount(ours[ours >= 0]).tolist()
     print(f"papertopics topic sizes (random_state {args.seeds[0]}): {sizes}")
@@ -90,12 +100,17 @@ def main() -> None:
     rng = np.random.default_rng(0)
     aris = []
     from sklearn.metrics import adjusted_rand_score
+
     for _ in range(5):
         keep = np.sort(rng.choice(len(texts), size=int(round(0.9 * len(texts))), replace=False))
-        sub = model_topics([texts[i] for i in keep], vectors[keep], default_config(random_state=args.seeds[0]))
+        sub = model_topics(
+            [texts[i] for i in keep], vectors[keep], default_config(random_state=args.seeds[0])
+        )
         aris.append(adjusted_rand_score(ours[keep], sub.topics))
-    print(f"papertopics subsample stability (5 x 90% of the abstracts, ARI vs the full run on the kept ones): "
-          f"mean {np.mean(aris):.3f}, min {np.min(aris):.3f}")
+    print(
+        f"papertopics subsample stability (5 x 90% of the abstracts, ARI vs the full run on the kept ones): "
+        f"mean {np.mean(aris):.3f}, min {np.min(aris):.3f}"
+    )
     if not args.no_small_corpora:
         small_corpora(texts, vectors, args.seeds)
     print(f"\nwall {clock():.0f} s")
@@ -103,13 +118,13 @@ def main() -> None:
 
 def small_corpora(seed_texts, seed_vectors, seeds) -> None:
     """What choose_method picks for the seeds and small NeurIPS samples (see module doc)."""
+    from _common_eval import load_neurips
+    from selection import choose_method
+
     from papertopics.cluster import agglomerative_labels
     from papertopics.params import resolve_agglomerative, resolve_umap
     from papertopics.pipeline import default_config
     from papertopics.reduce import umap_reduce
-    from selection import choose_method
-
-    from _common_eval import load_neurips
 
     config = default_config()
     neurips = load_neurips()
@@ -117,7 +132,9 @@ def small_corpora(seed_texts, seed_vectors, seeds) -> None:
     corpora = [("seeds", seed_vectors)]
     all_vectors = embed(neurips)
     for n in (60, 150, 299):
-        corpora.append((f"neurips sample {n}", all_vectors[np.sort(rng.choice(len(neurips), n, replace=False))]))
+        corpora.append(
+            (f"neurips sample {n}", all_vectors[np.sort(rng.choice(len(neurips), n, replace=False))])
+        )
     rows = []
     for name, vectors in corpora:
         n = len(vectors)
@@ -125,17 +142,38 @@ def small_corpora(seed_texts, seed_vectors, seeds) -> None:
         reductions = [umap_reduce(vectors, random_state=s, **umap) for s in seeds]
         method, params, table = choose_method(reductions, config["clustering"], config["hdbscan"], n)
         chosen = next(row for row in table if row.get("chosen"))
-        agg = agglomerative_labels(vectors, resolve_agglomerative(config["agglomerative"], n)["min_cluster_size"])
-        rows.append({"corpus": name, "N": n, "picked": method,
-                     "hdbscan grid mcs:ari/topics/outliers": "  ".join(
-                         f"{r['min_cluster_size']}:{fmt(r['ari'], 2)}/{r['topics']}/{fmt(r['outliers'], 2)}"
-                         for r in table),
-                     "hdbscan chosen mcs": chosen["min_cluster_size"],
-                     "agglomerative topics": int(agg.max()) + 1})
-    print(f"\nsmall-corpus method rule (selection.choose_method (bench/selection.py); reference seed {seeds[0]}, "
-          f"refits {seeds[1:]}); grid ARI = stability over refits, outliers of the reference run")
-    print_table(rows, ["corpus", "N", "picked", "hdbscan chosen mcs", "hdbscan grid mcs:ari/topics/outliers",
-                       "agglomerative topics"])
+        agg = agglomerative_labels(
+            vectors, resolve_agglomerative(config["agglomerative"], n)["min_cluster_size"]
+        )
+        rows.append(
+            {
+                "corpus": name,
+                "N": n,
+                "picked": method,
+                "hdbscan grid mcs:ari/topics/outliers": "  ".join(
+                    f"{r['min_cluster_size']}:{fmt(r['ari'], 2)}/{r['topics']}/{fmt(r['outliers'], 2)}"
+                    for r in table
+                ),
+                "hdbscan chosen mcs": chosen["min_cluster_size"],
+                "agglomerative topics": int(agg.max()) + 1,
+            }
+        )
+    print(
+        "\nsmall-corpus method rule (selection.choose_method (bench/selection.py); "
+        f"reference seed {seeds[0]}, "
+        f"refits {seeds[1:]}); grid ARI = stability over refits, outliers of the reference run"
+    )
+    print_table(
+        rows,
+        [
+            "corpus",
+            "N",
+            "picked",
+            "hdbscan chosen mcs",
+            "hdbscan grid mcs:ari/topics/outliers",
+            "agglomerative topics",
+        ],
+    )
 
 
 if __name__ == "__main__":

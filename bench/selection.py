@@ -61,8 +61,10 @@ def candidate_grid(hdbscan: dict, n_documents: int, factors: Sequence[float] = D
     base = resolve_hdbscan(hdbscan, n_documents)
     if hdbscan["min_cluster_size"] != AUTO:
         return [base]
-    sizes = sorted({int(max(2, min(n_documents, round(base["min_cluster_size"] * f)))) for f in factors}
-                   | {base["min_cluster_size"]})
+    sizes = sorted(
+        {int(max(2, min(n_documents, round(base["min_cluster_size"] * f)))) for f in factors}
+        | {base["min_cluster_size"]}
+    )
     return [resolve_hdbscan({**hdbscan, "min_cluster_size": s}, n_documents) for s in sizes]
 
 
@@ -78,8 +80,9 @@ def _scaled(params: dict, scale: float) -> dict:
     return out
 
 
-def measure(reductions: Sequence[np.ndarray], params: dict, *, n_documents: int | None = None,
-            threads: int = 1) -> dict:
+def measure(
+    reductions: Sequence[np.ndarray], params: dict, *, n_documents: int | None = None, threads: int = 1
+) -> dict:
     """One candidate on the reference (reductions[0]) and every refit: stability and shape.
 
     Returns {min_cluster_size, min_samples (as configured, for N), ari (mean over refits, None
@@ -112,11 +115,15 @@ def measure(reductions: Sequence[np.ndarray], params: dict, *, n_documents: int 
     }
 
 
-def pick(table: list[dict], formula_size: int, tolerance: float = TOLERANCE,
-         max_share: float = MAX_SHARE) -> dict:
+def pick(
+    table: list[dict], formula_size: int, tolerance: float = TOLERANCE, max_share: float = MAX_SHARE
+) -> dict:
     """The rule of step 3 on measured rows (see module doc)."""
-    usable = [row for row in table if row["topics"] >= 2 and row["ari"] is not None
-              and row.get("largest_share", 0.0) <= max_share]
+    usable = [
+        row
+        for row in table
+        if row["topics"] >= 2 and row["ari"] is not None and row.get("largest_share", 0.0) <= max_share
+    ]
     if not usable:
         return next((row for row in table if row["min_cluster_size"] == formula_size), table[0])
     best = max(row["ari"] for row in usable)
@@ -124,9 +131,16 @@ def pick(table: list[dict], formula_size: int, tolerance: float = TOLERANCE,
     return min(near, key=lambda row: (row["min_cluster_size"], row["min_cluster_size"] != formula_size))
 
 
-def choose_hdbscan(reductions: Sequence[np.ndarray], hdbscan: dict, n_documents: int, *,
-                   factors: Sequence[float] = DEFAULT_FACTORS, tolerance: float = TOLERANCE,
-                   max_share: float = MAX_SHARE, threads: int = 1) -> tuple[dict, list[dict]]:
+def choose_hdbscan(
+    reductions: Sequence[np.ndarray],
+    hdbscan: dict,
+    n_documents: int,
+    *,
+    factors: Sequence[float] = DEFAULT_FACTORS,
+    tolerance: float = TOLERANCE,
+    max_share: float = MAX_SHARE,
+    threads: int = 1,
+) -> tuple[dict, list[dict]]:
     """Resolved HDBSCAN parameters for the corpus, and the table that justified them.
 
     reductions: the reference reduction first (the run's own UMAP output, or, when refits are on
@@ -138,28 +152,43 @@ def choose_hdbscan(reductions: Sequence[np.ndarray], hdbscan: dict, n_documents:
     grid = candidate_grid(hdbscan, n_documents, factors)
     formula = resolve_hdbscan(hdbscan, n_documents)
     if len(grid) == 1 or len(reductions) < 2:
-        row = {"min_cluster_size": formula["min_cluster_size"], "min_samples": formula["min_samples"],
-               "ari": None, "chosen": True,
-               "reason": "explicit min_cluster_size" if len(grid) == 1 else "no refits to measure"}
+        row = {
+            "min_cluster_size": formula["min_cluster_size"],
+            "min_samples": formula["min_samples"],
+            "ari": None,
+            "chosen": True,
+            "reason": "explicit min_cluster_size" if len(grid) == 1 else "no refits to measure",
+        }
         return formula, [row]
     table = [measure(reductions, params, n_documents=n_documents, threads=threads) for params in grid]
     chosen = pick(table, formula["min_cluster_size"], tolerance, max_share)
-    best = max((row["ari"] for row in table if row["topics"] >= 2 and row["largest_share"] <= max_share),
-               default=None)
+    best = max(
+        (row["ari"] for row in table if row["topics"] >= 2 and row["largest_share"] <= max_share),
+        default=None,
+    )
     for row, params in zip(table, grid):
         row["chosen"] = row is chosen
         row["formula"] = params["min_cluster_size"] == formula["min_cluster_size"]
     params = next(p for p, row in zip(grid, table) if row is chosen)
-    chosen["reason"] = (f"smallest min_cluster_size with stability ARI within {tolerance} of the best "
-                        f"({best:.3f})" if best is not None else
-                        f"no candidate found two topics with none over {max_share:.0%} of the "
-                        "documents; formula kept")
+    chosen["reason"] = (
+        f"smallest min_cluster_size with stability ARI within {tolerance} of the best ({best:.3f})"
+        if best is not None
+        else f"no candidate found two topics with none over {max_share:.0%} of the documents; formula kept"
+    )
     return params, table
 
 
-def choose_method(reductions: Sequence[np.ndarray], clustering: dict, hdbscan: dict, n_documents: int, *,
-                  factors: Sequence[float] = DEFAULT_FACTORS, min_stability: float = SMALL_MIN_STABILITY,
-                  max_outliers: float = SMALL_MAX_OUTLIERS, threads: int = 1) -> tuple[str, dict, list[dict]]:
+def choose_method(
+    reductions: Sequence[np.ndarray],
+    clustering: dict,
+    hdbscan: dict,
+    n_documents: int,
+    *,
+    factors: Sequence[float] = DEFAULT_FACTORS,
+    min_stability: float = SMALL_MIN_STABILITY,
+    max_outliers: float = SMALL_MAX_OUTLIERS,
+    threads: int = 1,
+) -> tuple[str, dict, list[dict]]:
     """(method, hdbscan parameters, table): the small-corpus rule of the module doc.
 
     An explicit clustering.method is returned as is (with the HDBSCAN choice, used if it is
@@ -172,7 +201,11 @@ def choose_method(reductions: Sequence[np.ndarray], clustering: dict, hdbscan: d
     if n_documents >= clustering["small_corpus"]:
         return "hdbscan", params, table
     row = next(row for row in table if row.get("chosen"))
-    good = (row.get("ari") is not None and row["ari"] >= min_stability
-            and row.get("outliers", 1.0) <= max_outliers and row.get("topics", 0) >= 2
-            and row.get("largest_share", 1.0) <= MAX_SHARE)
+    good = (
+        row.get("ari") is not None
+        and row["ari"] >= min_stability
+        and row.get("outliers", 1.0) <= max_outliers
+        and row.get("topics", 0) >= 2
+        and row.get("largest_share", 1.0) <= MAX_SHARE
+    )
     return ("hdbscan" if good else "agglomerative"), params, table

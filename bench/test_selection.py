@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from selection import candidate_grid, choose_hdbscan, choose_method, measure, pick
 
-from selection import (candidate_grid, choose_hdbscan, choose_method, measure, pick)
-
-HDBSCAN_AUTO = {"min_cluster_size": "auto", "min_samples": "auto", "cluster_selection_method": "eom",
-                "cluster_selection_epsilon": 0.0}
+HDBSCAN_AUTO = {
+    "min_cluster_size": "auto",
+    "min_samples": "auto",
+    "cluster_selection_method": "eom",
+    "cluster_selection_epsilon": 0.0,
+}
 CLUSTERING_AUTO = {"method": "auto", "small_corpus": 300}
 
 
@@ -58,6 +61,7 @@ def test_planted_topics_are_found_and_the_choice_is_explained():
     from sklearn.metrics import adjusted_rand_score
 
     from papertopics.cluster import hdbscan_labels
+
     labels = hdbscan_labels(reds[0], **params)
     assert adjusted_rand_score(truth, labels) > 0.95
 
@@ -67,21 +71,31 @@ def test_pick_takes_the_smallest_size_near_the_best_and_needs_two_topics():
         {"min_cluster_size": 5, "ari": 0.60, "topics": 40},
         {"min_cluster_size": 10, "ari": 0.82, "topics": 20},
         {"min_cluster_size": 20, "ari": 0.85, "topics": 12},
-        {"min_cluster_size": 40, "ari": 1.00, "topics": 1},   # one topic: trivially stable, ignored
+        {"min_cluster_size": 40, "ari": 1.00, "topics": 1},  # one topic: trivially stable, ignored
     ]
     assert pick(rows, formula_size=20)["min_cluster_size"] == 10
     assert pick(rows, formula_size=20, tolerance=0.01)["min_cluster_size"] == 20
     degenerate = rows[:3] + [{"min_cluster_size": 80, "ari": 0.99, "topics": 2, "largest_share": 0.84}]
     assert pick(degenerate, formula_size=20)["min_cluster_size"] == 10  # 0.99 is not the best to be near
-    none_usable = [{"min_cluster_size": 20, "ari": 1.0, "topics": 0},
-                   {"min_cluster_size": 40, "ari": 1.0, "topics": 1}]
+    none_usable = [
+        {"min_cluster_size": 20, "ari": 1.0, "topics": 0},
+        {"min_cluster_size": 40, "ari": 1.0, "topics": 1},
+    ]
     assert pick(none_usable, formula_size=20)["min_cluster_size"] == 20
 
 
 def test_a_sample_measures_with_sizes_scaled_to_its_density():
     reds, truth = reductions([60, 60, 60])
-    row = measure(reds, {"min_cluster_size": 90, "min_samples": 18, "cluster_selection_method": "eom",
-                         "cluster_selection_epsilon": 0.0}, n_documents=1800)
+    row = measure(
+        reds,
+        {
+            "min_cluster_size": 90,
+            "min_samples": 18,
+            "cluster_selection_method": "eom",
+            "cluster_selection_epsilon": 0.0,
+        },
+        n_documents=1800,
+    )
     assert row["min_cluster_size"] == 90 and row["measured_min_cluster_size"] == 9
     assert row["topics"] == 3
 

@@ -30,13 +30,18 @@ def snakemake_env() -> dict[str, str]:
     return env
 
 
-def run_snakemake(workdir: Path, *args: str, check: bool = True, timeout: int = 900) -> subprocess.CompletedProcess:
+def run_snakemake(
+    workdir: Path, *args: str, check: bool = True, timeout: int = 900
+) -> subprocess.CompletedProcess:
     """Run the repo's Snakefile on a corpus folder, as `snakemake --directory DIR` would."""
     command = [*SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir), *args]
-    result = subprocess.run(command, cwd=workdir, env=snakemake_env(), capture_output=True,
-                            text=True, timeout=timeout)
+    result = subprocess.run(
+        command, cwd=workdir, env=snakemake_env(), capture_output=True, text=True, timeout=timeout
+    )
     if check and result.returncode != 0:
-        raise AssertionError(f"snakemake failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}")
+        raise AssertionError(
+            f"snakemake failed ({result.returncode}):\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}"
+        )
     return result
 
 

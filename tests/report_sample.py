@@ -25,22 +25,36 @@ _VOCABULARY = [
     "speech audio recognition acoustic waveform",
     "robotics manipulation control grasping trajectories",
 ]
-_FILLER = ("we study this problem and show that the approach improves on strong baselines across "
-           "several settings while remaining simple to implement and analyse").split()
+_FILLER = (
+    "we study this problem and show that the approach improves on strong baselines across "
+    "several settings while remaining simple to implement and analyse"
+).split()
 
 # Text a report must show as text and never run (each sets a flag the browser test checks).
 HOSTILE_TEXTS = [
     '<script>window.__pwned = "script"; document.title = "pwned"</script> Plain words after a script tag.',
-    '<img src=x onerror="window.__pwned = \'img\'"> An image that must not load, and "double" and \'single\' quotes.',
-    '<a href="javascript:window.__pwned = \'link\'">click me</a> a javascript: link, then </script><!-- and ]]>',
-    '<b>bold?</b> & ampersands &amp; entities &lt;script&gt; <svg onload="window.__pwned = \'svg\'"></svg>',
+    "<img src=x onerror=\"window.__pwned = 'img'\"> An image that must not load, "
+    "and \"double\" and 'single' quotes.",
+    "<a href=\"javascript:window.__pwned = 'link'\">click me</a> a javascript: link, "
+    "then </script><!-- and ]]>",
+    "<b>bold?</b> & ampersands &amp; entities &lt;script&gt; <svg onload=\"window.__pwned = 'svg'\"></svg>",
 ]
 
 
-def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha", "beta"),
-                  outlier_share: float = 0.1, hostile: bool = False, with_titles: bool = True,
-                  abstract_words: int = 40, seed: int = 0, metrics: dict | None = None,
-                  single_listing_topic: bool = True, changes: bool = True) -> ReportInputs:
+def sample_inputs(
+    n_documents: int = 60,
+    *,
+    n_topics: int = 6,
+    listings=("alpha", "beta"),
+    outlier_share: float = 0.1,
+    hostile: bool = False,
+    with_titles: bool = True,
+    abstract_words: int = 40,
+    seed: int = 0,
+    metrics: dict | None = None,
+    single_listing_topic: bool = True,
+    changes: bool = True,
+) -> ReportInputs:
     """A ReportInputs with blobs of documents per topic; deterministic for a seed.
 
     With `changes`, a changes table as a rerun would write it (`sample_changes`): every status
@@ -59,13 +73,17 @@ def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha"
     first = min(n_topics, n_documents)
     assigned[:first] = topics[:first]  # every topic has a document
     outliers = rng.rand(n_documents) < outlier_share
-    outliers[: n_topics] = False
+    outliers[:n_topics] = False
     assigned = np.where(outliers, -1, assigned)
 
     centres = rng.normal(scale=6.0, size=(n_topics, 2))
     rows = []
     for i, topic in enumerate(assigned):
-        words = _VOCABULARY[topic % len(_VOCABULARY)].split() if topic >= 0 else _VOCABULARY[rng.randint(len(_VOCABULARY))].split()
+        words = (
+            _VOCABULARY[topic % len(_VOCABULARY)].split()
+            if topic >= 0
+            else _VOCABULARY[rng.randint(len(_VOCABULARY))].split()
+        )
         own = rng.rand(abstract_words) < 0.45
         picks = rng.randint(0, 1 << 20, size=abstract_words)
         body = [words[k % len(words)] if mine else _FILLER[k % len(_FILLER)] for mine, k in zip(own, picks)]
@@ -77,9 +95,18 @@ def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha"
             if len(listings) > 1 and rng.rand() < 0.08:
                 member = listings[:2]
         x, y = (centres[topic] if topic >= 0 else rng.uniform(-8, 8, size=2)) + rng.normal(scale=1.0, size=2)
-        rows.append({"doc_id": f"{i:016x}", "listings": ";".join(member), "topic": int(topic),
-                     "title": f"A study of {words[0]} {words[2 % len(words)]} number {i}" if with_titles else "",
-                     "text": text, "x": float(x), "y": float(y), "url": f"https://example.org/paper/{i}"})
+        rows.append(
+            {
+                "doc_id": f"{i:016x}",
+                "listings": ";".join(member),
+                "topic": int(topic),
+                "title": f"A study of {words[0]} {words[2 % len(words)]} number {i}" if with_titles else "",
+                "text": text,
+                "x": float(x),
+                "y": float(y),
+                "url": f"https://example.org/paper/{i}",
+            }
+        )
     documents = pd.DataFrame(rows)
     labels = {int(t): ", ".join(_VOCABULARY[t % len(_VOCABULARY)].split()[:3]) for t in topics}
     labels[-1] = "Outliers (no topic)"
@@ -89,7 +116,7 @@ def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha"
             documents.loc[k, "text"] = payload + " " + documents.loc[k, "text"]
         documents.loc[0, "url"] = "javascript:window.__pwned = 'url'"
         labels[0] = '<i>label</i> "quoted" <img src=y onerror="window.__pwned = \'label\'">'
-        hostile_listing = '<svg onload="window.__pwned=\'listing\'">'
+        hostile_listing = "<svg onload=\"window.__pwned='listing'\">"
         documents["listings"] = documents["listings"].str.replace(listings[-1], hostile_listing, regex=False)
         listings = [*listings[:-1], hostile_listing]
     documents["topic_label"] = documents["topic"].map(labels)
@@ -100,18 +127,35 @@ def sample_inputs(n_documents: int = 60, *, n_topics: int = 6, listings=("alpha"
     for topic in sorted(set(documents["topic"])):
         members = documents.loc[documents["topic"] == topic, "doc_id"].tolist()
         terms = _VOCABULARY[topic % len(_VOCABULARY)].split()[:10] if topic >= 0 else []
-        topic_rows.append({"topic": topic, "label": labels[topic], "size": len(members),
-                           "top_terms": "; ".join(terms), "representative_doc_ids": ";".join(members[:3])})
+        topic_rows.append(
+            {
+                "topic": topic,
+                "label": labels[topic],
+                "size": len(members),
+                "top_terms": "; ".join(terms),
+                "representative_doc_ids": ";".join(members[:3]),
+            }
+        )
     if metrics is None:
         n_out = int((documents["topic"] == -1).sum())
-        metrics = {"n_documents": n_documents, "n_listings": len(listings), "n_topics": n_topics,
-                   "outlier_share": round(n_out / n_documents, 4), "n_duplicates_merged": 0,
-                   "clustering": {"method": "hdbscan", "note": None, "n_clusters": n_topics,
-                                  "n_outliers": n_out}}
+        metrics = {
+            "n_documents": n_documents,
+            "n_listings": len(listings),
+            "n_topics": n_topics,
+            "outlier_share": round(n_out / n_documents, 4),
+            "n_duplicates_merged": 0,
+            "clustering": {"method": "hdbscan", "note": None, "n_clusters": n_topics, "n_outliers": n_out},
+        }
     topic_table = pd.DataFrame(topic_rows)
-    return ReportInputs(documents=documents, topics=topic_table, map2d=map2d,
-                        metrics=metrics, listings=listings, title=None,
-                        changes=sample_changes(topic_table, hostile=hostile) if changes else None)
+    return ReportInputs(
+        documents=documents,
+        topics=topic_table,
+        map2d=map2d,
+        metrics=metrics,
+        listings=listings,
+        title=None,
+        changes=sample_changes(topic_table, hostile=hostile) if changes else None,
+    )
 
 
 # The status of the k-th current topic in sample_changes (then unchanged, grown, shrunk in turn).
@@ -135,8 +179,15 @@ def sample_changes(topics: pd.DataFrame, *, hostile: bool = False) -> pd.DataFra
         status = _SAMPLE_STATUSES[k] if k < len(_SAMPLE_STATUSES) else ("unchanged", "grown", "shrunk")[k % 3]
         new = sizes[topic]
         prev = {"grown": max(1, new // 3), "shrunk": new * 3, "new": 0, "unchanged": new}.get(status, new)
-        row = {"topic": topic, "status": status, "label": labels[topic], "prev_size": prev, "new_size": new,
-               "from_topics": "", "to_topics": ""}
+        row = {
+            "topic": topic,
+            "status": status,
+            "label": labels[topic],
+            "prev_size": prev,
+            "new_size": new,
+            "from_topics": "",
+            "to_topics": "",
+        }
         if status == "split" and topic == 1:
             row.update(prev_size=new + sizes.get(4, 0), to_topics="1;4" if 4 in sizes else "1")
         elif status == "split":
@@ -145,14 +196,40 @@ def sample_changes(topics: pd.DataFrame, *, hostile: bool = False) -> pd.DataFra
             row.update(prev_size=max(1, new // 2), from_topics=f"{topic};{absorbed}")
         rows.append(row)
     if 3 in sizes:
-        rows.append({"topic": absorbed, "status": "merged", "label": "an absorbed topic",
-                     "prev_size": max(1, sizes[3] // 2), "new_size": 0, "from_topics": "", "to_topics": "3"})
-    rows.append({"topic": vanished, "status": "vanished",
-                 "label": HOSTILE_VANISHED_LABEL if hostile else "a topic that vanished",
-                 "prev_size": 4, "new_size": 0, "from_topics": "", "to_topics": ""})
+        rows.append(
+            {
+                "topic": absorbed,
+                "status": "merged",
+                "label": "an absorbed topic",
+                "prev_size": max(1, sizes[3] // 2),
+                "new_size": 0,
+                "from_topics": "",
+                "to_topics": "3",
+            }
+        )
+    rows.append(
+        {
+            "topic": vanished,
+            "status": "vanished",
+            "label": HOSTILE_VANISHED_LABEL if hostile else "a topic that vanished",
+            "prev_size": 4,
+            "new_size": 0,
+            "from_topics": "",
+            "to_topics": "",
+        }
+    )
     if -1 in sizes:
-        rows.append({"topic": -1, "status": "shrunk", "label": "outliers", "prev_size": 2 * sizes[-1],
-                     "new_size": sizes[-1], "from_topics": "", "to_topics": ""})
+        rows.append(
+            {
+                "topic": -1,
+                "status": "shrunk",
+                "label": "outliers",
+                "prev_size": 2 * sizes[-1],
+                "new_size": sizes[-1],
+                "from_topics": "",
+                "to_topics": "",
+            }
+        )
     table = pd.DataFrame(rows)
     for size, share in (("prev_size", "prev_share"), ("new_size", "new_share")):
         table[share] = table[size] / max(int(table[size].sum()), 1)

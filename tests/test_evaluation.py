@@ -77,8 +77,11 @@ def _brute_force_npmi(topic, docs, window=10):
 
 def test_exact_windows_match_a_brute_force_count_including_phrases():
     docs = _lcg_corpus()
-    topics = {0: ["w0", "w1 w3", "w5"], 1: ["w2 w0", "w7", "w11 w1", "w6"],
-              2: ["w9", "w10", "w11", "w2 w4", "w1 w3 w5"]}
+    topics = {
+        0: ["w0", "w1 w3", "w5"],
+        1: ["w2 w0", "w7", "w11 w1", "w6"],
+        2: ["w9", "w10", "w11", "w2 w4", "w1 w3 w5"],
+    }
     result = npmi_coherence(topics, docs, analyzer=str.split, window_semantics="exact", batch_docs=13)
     for topic, words in topics.items():
         assert result["per_topic"][topic] == pytest.approx(_brute_force_npmi(words, docs), abs=1e-9)
@@ -126,7 +129,9 @@ def test_bigram_terms_count_only_as_adjacent_phrases():
 
 def test_missing_terms_are_dropped_and_reported():
     docs = _two_theme_corpus()
-    result = npmi_coherence({0: ["alpha", "beta", "zebra"], 1: ["gamma", "unicorn"], -1: ["noise", "words"]}, docs)
+    result = npmi_coherence(
+        {0: ["alpha", "beta", "zebra"], 1: ["gamma", "unicorn"], -1: ["noise", "words"]}, docs
+    )
     assert result["per_topic"][0] == pytest.approx(1.0)
     assert result["missing_terms"] == {0: ["zebra"], 1: ["unicorn"]}
     assert result["per_topic"][1] is None  # one known word: no pair to score

@@ -13,10 +13,44 @@ from hypothesis import strategies as st
 from papertopics.errors import ListingError
 from papertopics.listings import ListingSpec, ListingWarning, read_listing
 
-WORDS = ["model", "learning", "we", "propose", "graph", "$k$", "$\\mathcal{O}(n)$", "\\emph{x}",
-         "*bold*", "_it_", "&amp;", "<i>", "</i>", "\u2011", "\u00a0", "\u200b", "{", "}", "\\",
-         "$$", "论文", "—", "https://x.org/a", "\\textbf{", "\\frac{1}{2}", "é", "\ufeff",
-         "\x00", "\x07", "\t", "\r", "\x0c", "#", ",", '"', "\n"]
+WORDS = [
+    "model",
+    "learning",
+    "we",
+    "propose",
+    "graph",
+    "$k$",
+    "$\\mathcal{O}(n)$",
+    "\\emph{x}",
+    "*bold*",
+    "_it_",
+    "&amp;",
+    "<i>",
+    "</i>",
+    "\u2011",
+    "\u00a0",
+    "\u200b",
+    "{",
+    "}",
+    "\\",
+    "$$",
+    "论文",
+    "—",
+    "https://x.org/a",
+    "\\textbf{",
+    "\\frac{1}{2}",
+    "é",
+    "\ufeff",
+    "\x00",
+    "\x07",
+    "\t",
+    "\r",
+    "\x0c",
+    "#",
+    ",",
+    '"',
+    "\n",
+]
 word = st.one_of(st.sampled_from(WORDS), st.text(max_size=8))
 line = st.lists(word, max_size=12).map(" ".join)
 paragraph = st.lists(line, min_size=1, max_size=3).map("\n".join)
@@ -37,13 +71,16 @@ def listing(draw):
     elif fmt in ("csv", "tsv") and draw(st.booleans()):
         d = "," if fmt == "csv" else "\t"
         body = f"title{d}abstract\n" + "".join(f'"{header}"{d}"{p}"\n' for p in paras)
-    encoding = draw(st.sampled_from(
-        ["utf-8", "utf-8", "utf-8-sig", "utf-16", "utf-16-le", "gb18030", "latin-1", "cp1252"]))
+    encoding = draw(
+        st.sampled_from(
+            ["utf-8", "utf-8", "utf-8-sig", "utf-16", "utf-16-le", "gb18030", "latin-1", "cp1252"]
+        )
+    )
     data = body.encode(encoding, errors="replace")
     if draw(st.integers(0, 9)) == 0:  # flip, drop or append raw bytes
         noise = draw(st.binary(max_size=16))
         at = draw(st.integers(0, len(data)))
-        data = data[:at] + noise + data[at + draw(st.integers(0, 4)):]
+        data = data[:at] + noise + data[at + draw(st.integers(0, 4)) :]
     if draw(st.integers(0, 9)) == 0:
         data = gzip.compress(data)
         if draw(st.booleans()):
@@ -55,8 +92,7 @@ _TMP = Path(tempfile.mkdtemp(prefix="fuzz_listings_"))
 _PATH = _TMP / "fuzz.listing"
 
 
-@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck),
-          database=None)
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(listing())
 def test_read_listing_returns_documents_or_raises_listing_error(case):
     fmt, data = case

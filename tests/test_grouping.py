@@ -8,9 +8,9 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import REPO
 from sklearn.metrics import adjusted_rand_score
 
-from conftest import REPO
 from papertopics.assign import assign_nearest
 from papertopics.cluster import cluster_documents
 from papertopics.cohesion import MIXED_PREFIX, mark_mixed, mixed_topics, topic_cohesion
@@ -30,9 +30,9 @@ def test_nearest_assignment_moves_fitting_outliers_and_keeps_misfits():
     centres = np.eye(8)[:2] * 3
     vectors = _blobs(rng, centres, 30, 0.3)
     labels = np.repeat([0, 1], 30)
-    labels[[0, 31]] = -1                              # two members HDBSCAN left out
+    labels[[0, 31]] = -1  # two members HDBSCAN left out
     misfit = np.zeros(8)
-    misfit[5] = 1.0                                   # orthogonal to both topics
+    misfit[5] = 1.0  # orthogonal to both topics
     vectors = np.vstack([vectors, misfit])
     labels = np.append(labels, -1)
     topics, how, confidence = assign_nearest(vectors, labels, min_confidence=0.05)
@@ -48,7 +48,7 @@ def test_nearest_assignment_moves_fitting_outliers_and_keeps_misfits():
 def test_cohesion_tells_a_bag_from_a_topic():
     rng = np.random.default_rng(1)
     tight = _blobs(rng, [np.eye(16)[0] * 3], 10, 0.3)
-    bag = _blobs(rng, list(np.eye(16)[1:11] * 3), 1, 0.3)   # ten unrelated documents
+    bag = _blobs(rng, list(np.eye(16)[1:11] * 3), 1, 0.3)  # ten unrelated documents
     others = _blobs(rng, list(np.eye(16)[11:16] * 3), 4, 0.3)
     vectors = np.vstack([tight, bag, others])
     topics = np.array([0] * 10 + [1] * 10 + [2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6])
@@ -58,7 +58,7 @@ def test_cohesion_tells_a_bag_from_a_topic():
     assert mixed == {1}
     labels = mark_mixed({0: "graphs", 1: "object, concept, data", -1: "Outliers"}, mixed)
     assert labels == {0: "graphs", 1: "Mixed: object, concept, data", -1: "Outliers"}
-    assert mark_mixed(labels, mixed) == labels       # idempotent
+    assert mark_mixed(labels, mixed) == labels  # idempotent
 
 
 def _seeds():
@@ -73,7 +73,10 @@ def _seeds():
 
 
 def test_seeds_bag_is_marked_mixed_and_seeds_keep_their_topics():
-    """The 11-abstract bag ("object, concept, data": SAEs, diffusion copyright, IRT ...) is no ordinary topic."""
+    """The 11-abstract bag ("object, concept, data": SAEs, diffusion copyright, IRT ...).
+
+    It is no ordinary topic.
+    """
     from papertopics.pipeline import model_topics
 
     texts, vectors = _seeds()
@@ -82,11 +85,20 @@ def test_seeds_bag_is_marked_mixed_and_seeds_keep_their_topics():
     assert len(set(topics.tolist()) - {-1}) >= 5
     assert (topics == -1).mean() <= 0.15
     mixed = mixed_topics(topic_cohesion(vectors, topics), default_config()["clustering"]["mixed_cohesion"])
-    bag = {i for i, t in enumerate(texts) if t.startswith(("Sparse Autoencoders", "Recent text-to-image diffusion",
-                                                            "AI benchmarks increasingly leverage item"))}
+    bag = {
+        i
+        for i, t in enumerate(texts)
+        if t.startswith(
+            (
+                "Sparse Autoencoders",
+                "Recent text-to-image diffusion",
+                "AI benchmarks increasingly leverage item",
+            )
+        )
+    }
     for i in bag:
         assert topics[i] == -1 or topics[i] in mixed, texts[i][:60]
-    assert len(mixed) < len(set(topics.tolist()) - {-1})       # not every topic is called mixed
+    assert len(mixed) < len(set(topics.tolist()) - {-1})  # not every topic is called mixed
     aris = [adjusted_rand_score(runs[0].topics, run.topics) for run in runs[1:]]
     assert min(aris) >= 0.8
 
@@ -94,7 +106,9 @@ def test_seeds_bag_is_marked_mixed_and_seeds_keep_their_topics():
 def _small_labels(vectors):
     n = len(vectors)
     agglomerative = resolve_agglomerative(default_config()["agglomerative"], n)
-    labels, _ = cluster_documents(vectors, vectors, method="agglomerative", hdbscan={}, agglomerative=agglomerative)
+    labels, _ = cluster_documents(
+        vectors, vectors, method="agglomerative", hdbscan={}, agglomerative=agglomerative
+    )
     return labels
 
 

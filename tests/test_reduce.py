@@ -60,7 +60,9 @@ def test_the_sample_is_fixed_by_the_seed():
 
 
 def test_fit_sample_reaches_the_reduction_from_config():
-    assert resolve_umap({**UMAP_ARGS, "n_neighbors": "auto", "fit_sample": 20000}, 75_000)["fit_sample"] == 20000
+    assert (
+        resolve_umap({**UMAP_ARGS, "n_neighbors": "auto", "fit_sample": 20000}, 75_000)["fit_sample"] == 20000
+    )
 
 
 def test_real_umap_on_a_sample_keeps_separated_groups_apart():
@@ -69,8 +71,16 @@ def test_real_umap_on_a_sample_keeps_separated_groups_apart():
     centres = np.eye(16, dtype=np.float32)[[0, 8]] * 5
     group = np.repeat([0, 1], 200)
     vectors = centres[group] + rng.normal(scale=0.3, size=(400, 16)).astype(np.float32)
-    out = reduce.umap_reduce(vectors, random_state=3, fit_sample=150, n_components=2, n_neighbors=10,
-                             min_dist=0.0, metric="euclidean", low_memory=True)
+    out = reduce.umap_reduce(
+        vectors,
+        random_state=3,
+        fit_sample=150,
+        n_components=2,
+        n_neighbors=10,
+        min_dist=0.0,
+        metric="euclidean",
+        low_memory=True,
+    )
     assert np.isfinite(out).all()
     means = np.array([out[group == g].mean(axis=0) for g in (0, 1)])
     nearest = np.argmin(((out[:, None, :] - means[None]) ** 2).sum(-1), axis=1)
@@ -83,9 +93,11 @@ def test_umap_functions_are_compiled_into_numbas_disk_cache(tmp_path):
     import subprocess
     import sys
 
-    code = ("from papertopics.jit import enable_numba_cache; enable_numba_cache()\n"
-            "import umap.layouts as layouts\n"
-            "print(type(layouts._nb_optimize_layout_euclidean_single_epoch._cache).__name__)\n")
+    code = (
+        "from papertopics.jit import enable_numba_cache; enable_numba_cache()\n"
+        "import umap.layouts as layouts\n"
+        "print(type(layouts._nb_optimize_layout_euclidean_single_epoch._cache).__name__)\n"
+    )
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split()[-1] == "FunctionCache"  # NullCache without the default

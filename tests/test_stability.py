@@ -8,9 +8,21 @@ import pytest
 from papertopics.errors import ConfigError
 from papertopics.stability import refit_reduction, refit_seeds, seed_stability, subsample_stability
 
-HDBSCAN = {"min_cluster_size": 5, "min_samples": 2, "max_cluster_size": 0, "cluster_selection_method": "eom",
-           "cluster_selection_epsilon": 0.0}
-UMAP = {"n_components": 2, "n_neighbors": 5, "min_dist": 0.0, "metric": "cosine", "low_memory": True, "fit_sample": 0}
+HDBSCAN = {
+    "min_cluster_size": 5,
+    "min_samples": 2,
+    "max_cluster_size": 0,
+    "cluster_selection_method": "eom",
+    "cluster_selection_epsilon": 0.0,
+}
+UMAP = {
+    "n_components": 2,
+    "n_neighbors": 5,
+    "min_dist": 0.0,
+    "metric": "cosine",
+    "low_memory": True,
+    "fit_sample": 0,
+}
 
 
 def blobs(n_per: int, k: int, spread: float, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -24,7 +36,7 @@ def blobs(n_per: int, k: int, spread: float, seed: int = 0) -> tuple[np.ndarray,
 def test_seeds_per_refit_job():
     assert refit_seeds(3582, 5, 5000, 42) == [43, 44, 45, 46, 47]
     assert refit_seeds(75_000, 5, 5000, 42) == [42, 43, 44, 45, 46, 47]  # sample: the run's own seed too
-    assert refit_seeds(200, 5, 5000, 42, method="agglomerative") == []     # Ward has no seed to vary
+    assert refit_seeds(200, 5, 5000, 42, method="agglomerative") == []  # Ward has no seed to vary
     assert refit_seeds(3582, 0, 5000, 42) == []
 
 
@@ -34,10 +46,21 @@ def test_refits_use_the_main_runs_implementation():
     ids = [str(i) for i in range(len(vectors))]
     with pytest.raises(ConfigError, match="clustering.cuml"):
         refit_reduction(ids, vectors, umap=UMAP, seed=1, sample_size=5000, random_state=0, use_cuml=True)
-    refits = __import__("pandas").DataFrame({"doc_id": ids, "seed": 1, "u0": vectors[:, 0], "u1": vectors[:, 1]})
+    refits = __import__("pandas").DataFrame(
+        {"doc_id": ids, "seed": 1, "u0": vectors[:, 0], "u1": vectors[:, 1]}
+    )
     with pytest.raises(ConfigError, match="clustering.cuml"):
-        seed_stability(ids, vectors, np.zeros(len(ids), int), refits, random_state=0, method="hdbscan",
-                       hdbscan=HDBSCAN, agglomerative={}, use_cuml=True)
+        seed_stability(
+            ids,
+            vectors,
+            np.zeros(len(ids), int),
+            refits,
+            random_state=0,
+            method="hdbscan",
+            hdbscan=HDBSCAN,
+            agglomerative={},
+            use_cuml=True,
+        )
 
 
 def test_a_refit_covers_the_fixed_sample_with_its_seed():
@@ -45,7 +68,11 @@ def test_a_refit_covers_the_fixed_sample_with_its_seed():
     ids = [f"d{i}" for i in range(len(vectors))]
     table = refit_reduction(ids, vectors, umap=UMAP, seed=9, sample_size=100, random_state=0)
     again = refit_reduction(ids, vectors, umap=UMAP, seed=10, sample_size=100, random_state=0)
-    assert len(table) == 100 and set(table["seed"]) == {9} and list(table.columns) == ["doc_id", "seed", "u0", "u1"]
+    assert (
+        len(table) == 100
+        and set(table["seed"]) == {9}
+        and list(table.columns) == ["doc_id", "seed", "u0", "u1"]
+    )
     assert table["doc_id"].tolist() == again["doc_id"].tolist()  # same documents under every seed
 
 
@@ -63,6 +90,13 @@ def test_ward_stability_is_measured_by_subsamples_and_is_not_always_one():
     assert result["reference"] == {"doc_ids": ids, "labels": run.tolist()}  # keyed by the run's own clusters
     noise = np.random.default_rng(1).normal(size=(120, 32)).astype(np.float32)
     labels = agglomerative_labels(noise, 5)
-    shaky = subsample_stability([str(i) for i in range(len(labels))], noise, labels, runs=5, share=0.9, random_state=0,
-                                agglomerative={"min_cluster_size": 5})
+    shaky = subsample_stability(
+        [str(i) for i in range(len(labels))],
+        noise,
+        labels,
+        runs=5,
+        share=0.9,
+        random_state=0,
+        agglomerative={"min_cluster_size": 5},
+    )
     assert shaky["ari"] < 0.9  # no structure: dropping 10% regroups the rest

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from papertopics.embed.user_cache import ENV_VAR, cache_root, library_versions, versions_digest
 
 

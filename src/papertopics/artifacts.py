@@ -37,8 +37,12 @@ def vector_table(keys: list[str], vectors: np.ndarray, key_name: str = "key") ->
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     dim = vectors.shape[1]
     values = pa.array(vectors.reshape(-1), type=pa.float32())
-    return pa.table({key_name: pa.array(list(keys), pa.string()),
-                     "vector": pa.FixedSizeListArray.from_arrays(values, dim)})
+    return pa.table(
+        {
+            key_name: pa.array(list(keys), pa.string()),
+            "vector": pa.FixedSizeListArray.from_arrays(values, dim),
+        }
+    )
 
 
 def atomic_write_table(path: pathlib.Path, table: pa.Table) -> None:

@@ -30,12 +30,20 @@ def centroids(vectors: np.ndarray, labels: np.ndarray) -> tuple[list[int], np.nd
     """Topic ids (>= 0, sorted) and their normalised mean embeddings."""
     topics = sorted(t for t in set(np.asarray(labels).tolist()) if t >= 0)
     units = normalise(vectors)
-    means = np.stack([units[labels == t].mean(axis=0) for t in topics]) if topics else np.zeros((0, units.shape[1]))
+    means = (
+        np.stack([units[labels == t].mean(axis=0) for t in topics])
+        if topics
+        else np.zeros((0, units.shape[1]))
+    )
     return topics, normalise(means)
 
 
-def assign_nearest(vectors: np.ndarray, labels: np.ndarray, *, min_confidence: float,
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def assign_nearest(
+    vectors: np.ndarray,
+    labels: np.ndarray,
+    *,
+    min_confidence: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(topics, assignment, confidence): outliers moved to the nearest topic where they fit.
 
     min_confidence 1 or more keeps every outlier; 0 assigns every outlier.
@@ -48,7 +56,7 @@ def assign_nearest(vectors: np.ndarray, labels: np.ndarray, *, min_confidence: f
     ids, cents = centroids(vectors, labels)
     if not ids:
         return topics, assignment, confidence
-    similarity = normalise(vectors) @ cents.T                     # n x topics
+    similarity = normalise(vectors) @ cents.T  # n x topics
     core_scores = {t: np.sort(similarity[labels == t, j]) for j, t in enumerate(ids)}
 
     def rank(topic: int, score: np.ndarray) -> np.ndarray:
@@ -69,8 +77,9 @@ def assign_nearest(vectors: np.ndarray, labels: np.ndarray, *, min_confidence: f
     return topics, assignment, np.clip(confidence, 0.0, 1.0)
 
 
-def assignment_table(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, resolved: dict,
-                     min_confidence: float) -> pd.DataFrame:
+def assignment_table(
+    doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, resolved: dict, min_confidence: float
+) -> pd.DataFrame:
     """results/cluster/clusters.parquet (doc_id, cluster, assignment, confidence); notes the
     counts before and after the assignment in `resolved` (params.json)."""
     topics, assignment, confidence = assign_nearest(vectors, labels, min_confidence=min_confidence)
@@ -78,5 +87,6 @@ def assignment_table(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray
     resolved["n_outliers_before_assignment"] = int((np.asarray(labels) < 0).sum())
     resolved["n_outliers"] = int((topics < 0).sum())
     resolved["n_assigned"] = int((assignment == NEAREST).sum())
-    return pd.DataFrame({"doc_id": doc_ids, "cluster": topics, "assignment": assignment.astype(str),
-                         "confidence": confidence})
+    return pd.DataFrame(
+        {"doc_id": doc_ids, "cluster": topics, "assignment": assignment.astype(str), "confidence": confidence}
+    )

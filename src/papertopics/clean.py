@@ -28,8 +28,10 @@ for _c in "\u2018\u2019\u201a\u201b\u2032":
 for _c in "\u201c\u201d\u201e\u201f\u2033":
     _CHAR_MAP[ord(_c)] = '"'
 # zero-width and bidi format characters: invisible, they only split or glue words wrongly
-for _c in "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff" \
-          "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
+for _c in (
+    "\u00ad\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064\ufeff"
+    "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+):
     _CHAR_MAP[ord(_c)] = ""
 # control characters (tab and newline are handled as whitespace later)
 for _i in list(range(0x00, 0x09)) + list(range(0x0B, 0x20)) + list(range(0x7F, 0xA0)):
@@ -49,41 +51,192 @@ _RE_CTRL_CMD = re.compile(r"([\t\x08\x0c\x0b\x07\r])([a-zA-Z]+)")
 # --- LaTeX tables ---------------------------------------------------------------------------
 
 _GREEK = {
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
-    "zeta": "ζ", "eta": "η", "theta": "θ", "vartheta": "θ", "iota": "ι", "kappa": "κ",
-    "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ", "pi": "π", "varpi": "π", "rho": "ρ",
-    "varrho": "ρ", "sigma": "σ", "varsigma": "σ", "tau": "τ", "upsilon": "υ", "phi": "φ",
-    "varphi": "φ", "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ",
-    "Theta": "Θ", "Lambda": "Λ", "Xi": "Ξ", "Pi": "Π", "Sigma": "Σ", "Upsilon": "Υ",
-    "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "varepsilon": "ε",
+    "zeta": "ζ",
+    "eta": "η",
+    "theta": "θ",
+    "vartheta": "θ",
+    "iota": "ι",
+    "kappa": "κ",
+    "lambda": "λ",
+    "mu": "μ",
+    "nu": "ν",
+    "xi": "ξ",
+    "pi": "π",
+    "varpi": "π",
+    "rho": "ρ",
+    "varrho": "ρ",
+    "sigma": "σ",
+    "varsigma": "σ",
+    "tau": "τ",
+    "upsilon": "υ",
+    "phi": "φ",
+    "varphi": "φ",
+    "chi": "χ",
+    "psi": "ψ",
+    "omega": "ω",
+    "Gamma": "Γ",
+    "Delta": "Δ",
+    "Theta": "Θ",
+    "Lambda": "Λ",
+    "Xi": "Ξ",
+    "Pi": "Π",
+    "Sigma": "Σ",
+    "Upsilon": "Υ",
+    "Phi": "Φ",
+    "Psi": "Ψ",
+    "Omega": "Ω",
 }
 _SYMBOLS = {
-    "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥", "neq": "≠", "ne": "≠", "approx": "≈",
-    "sim": "~", "simeq": "≃", "cong": "≅", "equiv": "≡", "propto": "∝", "times": "×",
-    "cdot": "·", "div": "÷", "pm": "±", "mp": "∓", "ast": "*", "star": "*", "circ": "∘",
-    "bullet": "•", "oplus": "⊕", "otimes": "⊗", "in": "∈", "notin": "∉", "ni": "∋",
-    "subset": "⊂", "subseteq": "⊆", "subsetneq": "⊊", "supset": "⊃", "supseteq": "⊇",
-    "cup": "∪", "cap": "∩", "setminus": "∖", "emptyset": "∅", "varnothing": "∅",
-    "forall": "∀", "exists": "∃", "neg": "¬", "lnot": "¬", "land": "∧", "wedge": "∧",
-    "lor": "∨", "vee": "∨", "to": "→", "rightarrow": "→", "Rightarrow": "⇒",
-    "leftarrow": "←", "gets": "←", "Leftarrow": "⇐", "leftrightarrow": "↔",
-    "Leftrightarrow": "⇔", "iff": "⇔", "implies": "⇒", "mapsto": "↦", "uparrow": "↑",
-    "downarrow": "↓", "infty": "∞", "partial": "∂", "nabla": "∇", "sum": "Σ", "prod": "Π",
-    "int": "∫", "oint": "∮", "ell": "ℓ", "hbar": "ℏ", "Re": "ℜ", "Im": "ℑ", "aleph": "ℵ",
-    "top": "⊤", "bot": "⊥", "perp": "⊥", "parallel": "∥", "mid": "|", "vert": "|",
-    "Vert": "‖", "lvert": "|", "rvert": "|", "lVert": "‖", "rVert": "‖", "langle": "⟨",
-    "rangle": "⟩", "lceil": "⌈", "rceil": "⌉", "lfloor": "⌊", "rfloor": "⌋", "ll": "≪",
-    "gg": "≫", "prec": "≺", "succ": "≻", "preceq": "⪯", "succeq": "⪰", "dagger": "†",
-    "dag": "†", "ddagger": "‡", "prime": "'", "ldots": "...", "cdots": "...", "dots": "...",
-    "vdots": "...", "ddots": "...", "triangleq": "≜", "coloneqq": ":=", "degree": "°",
-    "checkmark": "✓", "surd": "√", "angle": "∠", "cdotp": "·", "colon": ":",
-    "lbrace": "{", "rbrace": "}", "backslash": "\\", "S": "§", "P": "¶", "copyright": "©",
-    "textdegree": "°", "textasciitilde": "~", "textbackslash": "\\", "textendash": "-",
-    "textemdash": " - ", "textbar": "|", "textless": "<", "textgreater": ">",
-    "ss": "ß", "o": "ø", "O": "Ø", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "l": "ł",
-    "L": "Ł", "aa": "å", "AA": "Å", "i": "ı", "j": "ȷ",
-    "eg": "e.g.", "ie": "i.e.", "etal": "et al.", "etc": "etc.", "vs": "vs.", "wrt": "w.r.t.",
-    "LaTeX": "LaTeX", "TeX": "TeX",
+    "leq": "≤",
+    "le": "≤",
+    "geq": "≥",
+    "ge": "≥",
+    "neq": "≠",
+    "ne": "≠",
+    "approx": "≈",
+    "sim": "~",
+    "simeq": "≃",
+    "cong": "≅",
+    "equiv": "≡",
+    "propto": "∝",
+    "times": "×",
+    "cdot": "·",
+    "div": "÷",
+    "pm": "±",
+    "mp": "∓",
+    "ast": "*",
+    "star": "*",
+    "circ": "∘",
+    "bullet": "•",
+    "oplus": "⊕",
+    "otimes": "⊗",
+    "in": "∈",
+    "notin": "∉",
+    "ni": "∋",
+    "subset": "⊂",
+    "subseteq": "⊆",
+    "subsetneq": "⊊",
+    "supset": "⊃",
+    "supseteq": "⊇",
+    "cup": "∪",
+    "cap": "∩",
+    "setminus": "∖",
+    "emptyset": "∅",
+    "varnothing": "∅",
+    "forall": "∀",
+    "exists": "∃",
+    "neg": "¬",
+    "lnot": "¬",
+    "land": "∧",
+    "wedge": "∧",
+    "lor": "∨",
+    "vee": "∨",
+    "to": "→",
+    "rightarrow": "→",
+    "Rightarrow": "⇒",
+    "leftarrow": "←",
+    "gets": "←",
+    "Leftarrow": "⇐",
+    "leftrightarrow": "↔",
+    "Leftrightarrow": "⇔",
+    "iff": "⇔",
+    "implies": "⇒",
+    "mapsto": "↦",
+    "uparrow": "↑",
+    "downarrow": "↓",
+    "infty": "∞",
+    "partial": "∂",
+    "nabla": "∇",
+    "sum": "Σ",
+    "prod": "Π",
+    "int": "∫",
+    "oint": "∮",
+    "ell": "ℓ",
+    "hbar": "ℏ",
+    "Re": "ℜ",
+    "Im": "ℑ",
+    "aleph": "ℵ",
+    "top": "⊤",
+    "bot": "⊥",
+    "perp": "⊥",
+    "parallel": "∥",
+    "mid": "|",
+    "vert": "|",
+    "Vert": "‖",
+    "lvert": "|",
+    "rvert": "|",
+    "lVert": "‖",
+    "rVert": "‖",
+    "langle": "⟨",
+    "rangle": "⟩",
+    "lceil": "⌈",
+    "rceil": "⌉",
+    "lfloor": "⌊",
+    "rfloor": "⌋",
+    "ll": "≪",
+    "gg": "≫",
+    "prec": "≺",
+    "succ": "≻",
+    "preceq": "⪯",
+    "succeq": "⪰",
+    "dagger": "†",
+    "dag": "†",
+    "ddagger": "‡",
+    "prime": "'",
+    "ldots": "...",
+    "cdots": "...",
+    "dots": "...",
+    "vdots": "...",
+    "ddots": "...",
+    "triangleq": "≜",
+    "coloneqq": ":=",
+    "degree": "°",
+    "checkmark": "✓",
+    "surd": "√",
+    "angle": "∠",
+    "cdotp": "·",
+    "colon": ":",
+    "lbrace": "{",
+    "rbrace": "}",
+    "backslash": "\\",
+    "S": "§",
+    "P": "¶",
+    "copyright": "©",
+    "textdegree": "°",
+    "textasciitilde": "~",
+    "textbackslash": "\\",
+    "textendash": "-",
+    "textemdash": " - ",
+    "textbar": "|",
+    "textless": "<",
+    "textgreater": ">",
+    "ss": "ß",
+    "o": "ø",
+    "O": "Ø",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "l": "ł",
+    "L": "Ł",
+    "aa": "å",
+    "AA": "Å",
+    "i": "ı",
+    "j": "ȷ",
+    "eg": "e.g.",
+    "ie": "i.e.",
+    "etal": "et al.",
+    "etc": "etc.",
+    "vs": "vs.",
+    "wrt": "w.r.t.",
+    "LaTeX": "LaTeX",
+    "TeX": "TeX",
 }
 _FUNCS = frozenset(
     "log ln lg exp max min sup inf lim liminf limsup sin cos tan sinh cosh tanh arcsin "
@@ -107,9 +260,21 @@ _DROP_ARG = frozenset(
     "phantom hphantom vphantom".split()
 )
 # commands with two arguments: (which to keep, how to join)
-_TWO_ARGS = {"href": 1, "textcolor": 1, "colorbox": 1, "frac": -1, "dfrac": -1,
-             "tfrac": -1, "cfrac": -1, "binom": -2, "tbinom": -2, "dbinom": -2,
-             "overset": 1, "underset": 1, "stackrel": 1}
+_TWO_ARGS = {
+    "href": 1,
+    "textcolor": 1,
+    "colorbox": 1,
+    "frac": -1,
+    "dfrac": -1,
+    "tfrac": -1,
+    "cfrac": -1,
+    "binom": -2,
+    "tbinom": -2,
+    "dbinom": -2,
+    "overset": 1,
+    "underset": 1,
+    "stackrel": 1,
+}
 # commands dropped without argument: sizes, spacing, delimiters' size hints, old font switches
 _DROP = frozenset(
     "left right big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr middle quad "
@@ -120,19 +285,56 @@ _DROP = frozenset(
     "maketitle item".split()
 )
 _ACCENTS = {  # combining marks for \'e, \"o, \c{c}, ...
-    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303",
-    "=": "\u0304", ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b",
-    "c": "\u0327", "k": "\u0328", "r": "\u030a", "d": "\u0323", "b": "\u0331",
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "u": "\u0306",
+    "v": "\u030c",
+    "H": "\u030b",
+    "c": "\u0327",
+    "k": "\u0328",
+    "r": "\u030a",
+    "d": "\u0323",
+    "b": "\u0331",
 }
-_ESCAPES = {"%": "%", "&": "&", "#": "#", "_": "\ue003", "$": "\ue002", "{": "{", "}": "}",
-            "|": "‖", "\\": " ", ",": " ", ";": " ", ":": " ", "!": "", " ": " ", "/": "",
-            "-": "", "@": "", "*": "\ue004", "(": "(", ")": ")", "[": "[", "]": "]",
-            "<": "<", ">": ">", "+": "+"}
-_OPTARG = frozenset({"sqrt", "footnote", "footnotetext", "cite", "citep", "citet", "item",
-                     "includegraphics", "href"})
+_ESCAPES = {
+    "%": "%",
+    "&": "&",
+    "#": "#",
+    "_": "\ue003",
+    "$": "\ue002",
+    "{": "{",
+    "}": "}",
+    "|": "‖",
+    "\\": " ",
+    ",": " ",
+    ";": " ",
+    ":": " ",
+    "!": "",
+    " ": " ",
+    "/": "",
+    "-": "",
+    "@": "",
+    "*": "\ue004",
+    "(": "(",
+    ")": ")",
+    "[": "[",
+    "]": "]",
+    "<": "<",
+    ">": ">",
+    "+": "+",
+}
+_OPTARG = frozenset(
+    {"sqrt", "footnote", "footnotetext", "cite", "citep", "citet", "item", "includegraphics", "href"}
+)
 
-_KNOWN = (set(_GREEK) | set(_SYMBOLS) | _FUNCS | _UNWRAP | _DROP_ARG | set(_TWO_ARGS)
-          | _DROP | {"sqrt", "unicode"})
+_KNOWN = (
+    set(_GREEK) | set(_SYMBOLS) | _FUNCS | _UNWRAP | _DROP_ARG | set(_TWO_ARGS) | _DROP | {"sqrt", "unicode"}
+)
 
 # --- regexes --------------------------------------------------------------------------------
 
@@ -159,9 +361,7 @@ _RE_HYPHEN_BREAK = re.compile(r"(\w)-[ \t]*\n[ \t]*(?=\w)")
 _RE_WS = re.compile(r"\s+")
 _RE_SPACE_BEFORE_PUNCT = re.compile(r" ([.,;:!?)\]])")
 _RE_SPACE_AFTER_OPEN = re.compile(r"([(\[]) ")
-_RE_URL = re.compile(
-    r"(?:https?: ?//|ftp://|www\.)[^\s<>\"'{}\[\]]*[^\s<>\"'{}\[\].,;:!?)]", re.I
-)
+_RE_URL = re.compile(r"(?:https?: ?//|ftp://|www\.)[^\s<>\"'{}\[\]]*[^\s<>\"'{}\[\].,;:!?)]", re.I)
 _RE_MD_LINK = re.compile(r"\[([^\[\]\n]+)\]\((?:[^()\s]+)\)")
 _RE_MD_BOLD = re.compile(r"\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*")
 _RE_MD_ITAL = re.compile(r"\*(?<!\*\*)(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?!\*)")
@@ -262,7 +462,7 @@ def _skip_optarg(ts: _Tokens) -> None:
     if tok is not None and tok.startswith("["):
         end = tok.find("]")
         if end >= 0:
-            rest = tok[end + 1:]
+            rest = tok[end + 1 :]
             if rest:
                 ts.toks[ts.i] = rest
             else:
@@ -321,7 +521,7 @@ def _command(tok: str, ts: _Tokens, math: bool, depth: int) -> str:
         _skip_optarg(ts)
         return "√" + _paren(_arg(ts, math, depth))
     if name == "unicode":
-        m = _RE_UNICODE_ARG.match("".join(ts.toks[ts.i:ts.i + 4]))
+        m = _RE_UNICODE_ARG.match("".join(ts.toks[ts.i : ts.i + 4]))
         if m:
             _arg(ts, math, depth)
             code = int(m.group(1), 16) if m.group(1) else int(m.group(2))
@@ -357,8 +557,7 @@ def _latex(text: str, math: bool) -> str:
 def _math_to_text(body: str) -> str:
     out = _RE_WS.sub(" ", _latex(body, math=True))
     # an em dash written as $\unicode{x2014}$ keeps its spaces; anything else is trimmed
-    return (" " if out.startswith(" - ") else "") + out.strip() + (
-        " " if out.endswith(" - ") else "")
+    return (" " if out.startswith(" - ") else "") + out.strip() + (" " if out.endswith(" - ") else "")
 
 
 # --- public ---------------------------------------------------------------------------------
@@ -370,8 +569,7 @@ def clean_text(raw: str) -> str:
         return ""
     s = raw
     touched = False
-    if ("\t" in s or "\x0c" in s or "\x08" in s or "\r" in s or "\x0b" in s
-            or "\x07" in s):
+    if "\t" in s or "\x0c" in s or "\x08" in s or "\r" in s or "\x0b" in s or "\x07" in s:
         s = _RE_CTRL_CMD.sub(_repair_ctrl, s)
     if "<" in s:
         touched = True
@@ -389,8 +587,14 @@ def clean_text(raw: str) -> str:
         if "$" in s or "\\(" in s or "\\[" in s or "\\begin" in s:
 
             def _stash(m: re.Match) -> str:
-                body = next((g for g in (m.group(1), m.group(2), m.group(3), m.group(4),
-                                         m.group(7)) if g is not None), "")
+                body = next(
+                    (
+                        g
+                        for g in (m.group(1), m.group(2), m.group(3), m.group(4), m.group(7))
+                        if g is not None
+                    ),
+                    "",
+                )
                 maths.append(_math_to_text(body))
                 return f"\ue000{len(maths) - 1}\ue001"
 

@@ -12,7 +12,9 @@ from papertopics.params import resolve_clustering
 log = logging.getLogger(__name__)
 
 
-def agglomerative_labels(embeddings: np.ndarray, min_cluster_size: int, n_topics: int | None = None) -> np.ndarray:
+def agglomerative_labels(
+    embeddings: np.ndarray, min_cluster_size: int, n_topics: int | None = None
+) -> np.ndarray:
     """Ward clusters of the embeddings; deterministic and without outliers, for a few dozen abstracts.
 
     With n_topics, the Ward tree is cut into that many clusters, and a cluster of one document
@@ -39,41 +41,75 @@ def agglomerative_labels(embeddings: np.ndarray, min_cluster_size: int, n_topics
     return np.zeros(n, dtype=int)
 
 
-def hdbscan_labels(reduced: np.ndarray, *, min_cluster_size: int, min_samples: int,
-                   cluster_selection_method: str, cluster_selection_epsilon: float,
-                   max_cluster_size: int = 0, threads: int = 1, use_cuml: bool = False) -> np.ndarray:
+def hdbscan_labels(
+    reduced: np.ndarray,
+    *,
+    min_cluster_size: int,
+    min_samples: int,
+    cluster_selection_method: str,
+    cluster_selection_epsilon: float,
+    max_cluster_size: int = 0,
+    threads: int = 1,
+    use_cuml: bool = False,
+) -> np.ndarray:
     """HDBSCAN on the UMAP space; it has no randomness of its own.
 
     A cap that shatters a big cluster without sub-structure into outliers (over half the
     corpus) is dropped again: then the uncapped result is kept if it has fewer outliers.
     """
-    labels = _hdbscan_fit(reduced, min_cluster_size=min_cluster_size, min_samples=min_samples,
-                          cluster_selection_method=cluster_selection_method,
-                          cluster_selection_epsilon=cluster_selection_epsilon,
-                          max_cluster_size=max_cluster_size, threads=threads, use_cuml=use_cuml)
+    labels = _hdbscan_fit(
+        reduced,
+        min_cluster_size=min_cluster_size,
+        min_samples=min_samples,
+        cluster_selection_method=cluster_selection_method,
+        cluster_selection_epsilon=cluster_selection_epsilon,
+        max_cluster_size=max_cluster_size,
+        threads=threads,
+        use_cuml=use_cuml,
+    )
     if max_cluster_size and (labels == -1).mean() > 0.5:
-        uncapped = _hdbscan_fit(reduced, min_cluster_size=min_cluster_size, min_samples=min_samples,
-                                cluster_selection_method=cluster_selection_method,
-                                cluster_selection_epsilon=cluster_selection_epsilon,
-                                max_cluster_size=0, threads=threads, use_cuml=use_cuml)
+        uncapped = _hdbscan_fit(
+            reduced,
+            min_cluster_size=min_cluster_size,
+            min_samples=min_samples,
+            cluster_selection_method=cluster_selection_method,
+            cluster_selection_epsilon=cluster_selection_epsilon,
+            max_cluster_size=0,
+            threads=threads,
+            use_cuml=use_cuml,
+        )
         if (uncapped == -1).sum() < (labels == -1).sum():
-            log.warning("max_cluster_size %d left %.0f%% outliers; kept the uncapped clustering",
-                        max_cluster_size, 100 * (labels == -1).mean())
+            log.warning(
+                "max_cluster_size %d left %.0f%% outliers; kept the uncapped clustering",
+                max_cluster_size,
+                100 * (labels == -1).mean(),
+            )
             labels = uncapped
     return labels
 
 
-def _hdbscan_fit(reduced: np.ndarray, *, min_cluster_size: int, min_samples: int,
-                 cluster_selection_method: str, cluster_selection_epsilon: float,
-                 max_cluster_size: int, threads: int, use_cuml: bool) -> np.ndarray:
+def _hdbscan_fit(
+    reduced: np.ndarray,
+    *,
+    min_cluster_size: int,
+    min_samples: int,
+    cluster_selection_method: str,
+    cluster_selection_epsilon: float,
+    max_cluster_size: int,
+    threads: int,
+    use_cuml: bool,
+) -> np.ndarray:
     if use_cuml:
         from papertopics.reduce import gpu_class
 
         HDBSCAN = gpu_class("cuml.cluster", "HDBSCAN")
-        model = HDBSCAN(min_cluster_size=min_cluster_size, min_samples=min_samples,
-                        cluster_selection_method=cluster_selection_method,
-                        cluster_selection_epsilon=cluster_selection_epsilon,
-                        max_cluster_size=max_cluster_size)
+        model = HDBSCAN(
+            min_cluster_size=min_cluster_size,
+            min_samples=min_samples,
+            cluster_selection_method=cluster_selection_method,
+            cluster_selection_epsilon=cluster_selection_epsilon,
+            max_cluster_size=max_cluster_size,
+        )
         return relabel_by_size(np.asarray(model.fit_predict(reduced)))
     from hdbscan import HDBSCAN
 
@@ -99,37 +135,57 @@ def relabel_by_size(labels: np.ndarray) -> np.ndarray:
     return np.array([mapping[c] for c in labels.tolist()], dtype=int)
 
 
-def cluster_documents(embeddings: np.ndarray, reduced: np.ndarray, *, method: str,
-                      hdbscan: dict, agglomerative: dict, threads: int = 1,
-                      use_cuml: bool = False) -> tuple[np.ndarray, str | None]:
+def cluster_documents(
+    embeddings: np.ndarray,
+    reduced: np.ndarray,
+    *,
+    method: str,
+    hdbscan: dict,
+    agglomerative: dict,
+    threads: int = 1,
+    use_cuml: bool = False,
+) -> tuple[np.ndarray, str | None]:
     """Labels for every document and, when the corpus could not be split, the reason why.
 
     cluster_corpus reports the reason, once: stability refits call this too and stay quiet."""
     n = len(embeddings)
     if method == "agglomerative":
-        labels = agglomerative_labels(embeddings, agglomerative["min_cluster_size"],
-                                      agglomerative.get("n_topics"))
+        labels = agglomerative_labels(
+            embeddings, agglomerative["min_cluster_size"], agglomerative.get("n_topics")
+        )
     else:
         labels = hdbscan_labels(reduced, threads=threads, use_cuml=use_cuml, **hdbscan)
     note = None
     if labels.max(initial=-1) < 0:
-        note = (f"HDBSCAN found no cluster among {n} documents (min_cluster_size "
-                f"{hdbscan['min_cluster_size']}); every document is in one topic")
+        note = (
+            f"HDBSCAN found no cluster among {n} documents (min_cluster_size "
+            f"{hdbscan['min_cluster_size']}); every document is in one topic"
+        )
         labels = np.zeros(n, dtype=int)
     elif labels.max() == 0 and (labels == 0).all():
         size = agglomerative["min_cluster_size"] if method == "agglomerative" else hdbscan["min_cluster_size"]
-        note = (f"{n} documents are too few to split into topics of at least {size}; "
-                "every document is in one topic")
+        note = (
+            f"{n} documents are too few to split into topics of at least {size}; "
+            "every document is in one topic"
+        )
     return labels, note
 
 
-def cluster_corpus(embeddings: np.ndarray, reduced: np.ndarray, config: dict, *, threads: int = 1,
-                   use_cuml: bool = False) -> tuple[np.ndarray, dict]:
+def cluster_corpus(
+    embeddings: np.ndarray, reduced: np.ndarray, config: dict, *, threads: int = 1, use_cuml: bool = False
+) -> tuple[np.ndarray, dict]:
     """Labels and results/cluster/params.json: the resolved parameters and what came of them."""
     resolved = resolve_clustering(config, len(embeddings))
     log.info("clustering: %s", resolved)
-    labels, note = cluster_documents(embeddings, reduced, method=resolved["method"], hdbscan=resolved["hdbscan"],
-                                     agglomerative=resolved["agglomerative"], threads=threads, use_cuml=use_cuml)
+    labels, note = cluster_documents(
+        embeddings,
+        reduced,
+        method=resolved["method"],
+        hdbscan=resolved["hdbscan"],
+        agglomerative=resolved["agglomerative"],
+        threads=threads,
+        use_cuml=use_cuml,
+    )
     resolved["note"] = note
     if note:
         log.warning("%s", note)

@@ -31,8 +31,11 @@ def topic_cohesion(vectors: np.ndarray, topics: np.ndarray) -> dict[int, float]:
     topics = np.asarray(topics)
     baseline = _mean_pairwise(units)
     scale = max(1.0 - baseline, 1e-6)
-    return {int(t): round((_mean_pairwise(units[topics == t]) - baseline) / scale, 4)
-            for t in sorted(set(topics.tolist())) if t >= 0}
+    return {
+        int(t): round((_mean_pairwise(units[topics == t]) - baseline) / scale, 4)
+        for t in sorted(set(topics.tolist()))
+        if t >= 0
+    }
 
 
 def mixed_topics(cohesion: dict[int, float], threshold: float) -> set[int]:
@@ -42,5 +45,7 @@ def mixed_topics(cohesion: dict[int, float], threshold: float) -> set[int]:
 
 def mark_mixed(labels: dict[int, str], mixed: set[int]) -> dict[int, str]:
     """Prefix the names of mixed topics (applied after naming, whatever names the topics)."""
-    return {t: (MIXED_PREFIX + label if t in mixed and not label.startswith(MIXED_PREFIX) else label)
-            for t, label in labels.items()}
+    return {
+        t: (MIXED_PREFIX + label if t in mixed and not label.startswith(MIXED_PREFIX) else label)
+        for t, label in labels.items()
+    }

@@ -22,8 +22,9 @@ def load_schema(path: Path = SCHEMA) -> dict:
     return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 
-def check_config(config: dict, schema: dict | None = None, source: str = "config",
-                 partial: bool = False) -> None:
+def check_config(
+    config: dict, schema: dict | None = None, source: str = "config", partial: bool = False
+) -> None:
     """Raise ConfigError naming the first violation's key path, e.g. `umap.n_neighbours`.
 
     partial: one of several config files (a folder's config.yaml, then --configfile), where
@@ -49,8 +50,10 @@ def _cross_field_problem(config: dict) -> str | None:
     vectorizer = config.get("vectorizer") or {}
     ngram = vectorizer.get("ngram_range")
     if isinstance(ngram, list) and len(ngram) == 2 and ngram[0] > ngram[1]:
-        return (f"vectorizer.ngram_range: {ngram} has its lower bound above its upper; "
-                f"use [{ngram[1]}, {ngram[0]}]")
+        return (
+            f"vectorizer.ngram_range: {ngram} has its lower bound above its upper; "
+            f"use [{ngram[1]}, {ngram[0]}]"
+        )
     return None
 
 
@@ -71,16 +74,19 @@ def read_config_file(path: str | Path) -> dict:
         problem = " ".join(str(error.problem or error.context or "").split())
         context = error.context_mark if error.problem and error.context else None
         if context is not None:
-            problem += (f", {' '.join(error.context.split())} that starts at line "
-                        f"{context.line + 1}, column {context.column + 1}")
+            problem += (
+                f", {' '.join(error.context.split())} that starts at line "
+                f"{context.line + 1}, column {context.column + 1}"
+            )
         raise ConfigError(f"{path}: {where}YAML syntax error: {problem}") from None
     except yaml.YAMLError as error:
         raise ConfigError(f"{path}: YAML syntax error ({' '.join(str(error).split())})") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected keys at the top level (listings: ...), "
-                          f"got {type(data).__name__}")
+        raise ConfigError(
+            f"{path}: expected keys at the top level (listings: ...), got {type(data).__name__}"
+        )
     return data
 
 
@@ -111,7 +117,11 @@ def _expected(schema: dict) -> str:
     if "enum" in schema:
         return "one of " + ", ".join(map(repr, schema["enum"]))
     if "$ref" in schema:
-        return "an integer >= 1 or 'auto'" if schema["$ref"].endswith("auto_int") else "a listing path or mapping"
+        return (
+            "an integer >= 1 or 'auto'"
+            if schema["$ref"].endswith("auto_int")
+            else "a listing path or mapping"
+        )
     kind = schema.get("type", "a value")
     bounds = [f">= {schema['minimum']}" for _ in [0] if "minimum" in schema]
     bounds += [f"<= {schema['maximum']}" for _ in [0] if "maximum" in schema]
@@ -149,8 +159,11 @@ def _describe(error) -> str:
 
 def _defaults(schema: dict) -> Any:
     if schema.get("type") == "object" and "properties" in schema:
-        return {key: _defaults(sub) for key, sub in schema["properties"].items()
-                if "default" in sub or sub.get("type") == "object"}
+        return {
+            key: _defaults(sub)
+            for key, sub in schema["properties"].items()
+            if "default" in sub or sub.get("type") == "object"
+        }
     return copy.deepcopy(schema.get("default"))
 
 

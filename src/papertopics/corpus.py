@@ -28,8 +28,11 @@ def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
             if name not in per_listing:
                 names.append(name)
                 # the text format's header line ("NeurIPS 2026 论文列表"), else ""
-                per_listing[name] = {"n_records": 0, "n_documents": 0,
-                                     "title": str(f.attrs.get("listing_title", ""))}
+                per_listing[name] = {
+                    "n_records": 0,
+                    "n_documents": 0,
+                    "title": str(f.attrs.get("listing_title", "")),
+                }
         for name, n in f["listing"].value_counts(sort=False).items():
             per_listing[name]["n_records"] += int(n)
     if frames:
@@ -43,10 +46,12 @@ def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
     # every listing of each doc_id, in order of first appearance, each once
     pairs = allrows[["doc_id", "listing"]].drop_duplicates()
     several = pairs["doc_id"].duplicated(keep=False)
-    joined = pd.concat([
-        pairs.loc[~several].set_index("doc_id")["listing"],
-        pairs.loc[several].groupby("doc_id", sort=False)["listing"].agg(";".join),
-    ])
+    joined = pd.concat(
+        [
+            pairs.loc[~several].set_index("doc_id")["listing"],
+            pairs.loc[several].groupby("doc_id", sort=False)["listing"].agg(";".join),
+        ]
+    )
     for name, n in pairs["listing"].value_counts(sort=False).items():
         per_listing[name]["n_documents"] = int(n)
 
@@ -63,8 +68,12 @@ def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
     }
     if len(corpus) < 2:
         shown = ", ".join(names) if names else "none"
-        merged = (f", after merging {n_rows} records that are the same abstract (equal once case,"
-                  f" spacing and punctuation are ignored)" if n_rows > len(corpus) else "")
+        merged = (
+            f", after merging {n_rows} records that are the same abstract (equal once case,"
+            f" spacing and punctuation are ignored)"
+            if n_rows > len(corpus)
+            else ""
+        )
         raise CorpusTooSmallError(
             f"the corpus has {len(corpus)} document{'s' if len(corpus) != 1 else ''} "
             f"(listings: {shown}){merged}; topic modelling needs at least 2"

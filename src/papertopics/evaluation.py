@@ -116,13 +116,20 @@ def npmi_coherence(
             kept.setdefault(term_index[w], w)
         topics[topic] = list(kept.values())
     topic_cols = {
-        topic: np.array([term_index[w] for w in words], dtype=np.int64)
-        for topic, words in topics.items()
+        topic: np.array([term_index[w] for w in words], dtype=np.int64) for topic, words in topics.items()
     }
     documents = [d if isinstance(d, str) else "" for d in documents]  # None / NaN: no text
     occurrences, co_counts, n_windows = _window_counts(
-        documents, _encoder(analyzer, stop_words, comp_index), topic_cols, uni_term, ngram_keys, n_terms,
-        window_size, window_semantics, batch_docs)
+        documents,
+        _encoder(analyzer, stop_words, comp_index),
+        topic_cols,
+        uni_term,
+        ngram_keys,
+        n_terms,
+        window_size,
+        window_semantics,
+        batch_docs,
+    )
     per_topic, missing = _topic_scores(topics, topic_cols, occurrences, co_counts, n_windows)
 
     scored = [v for v in per_topic.values() if v is not None]
@@ -182,8 +189,9 @@ def _term_table(topics: dict[int, list[str]], analyze, window_size: int):
     return term_index, comp_index, uni_term, ngram_keys, n_terms
 
 
-def _window_counts(documents, encode, topic_cols, uni_term, ngram_keys, n_terms, window_size, window_semantics,
-                   batch_docs):
+def _window_counts(
+    documents, encode, topic_cols, uni_term, ngram_keys, n_terms, window_size, window_semantics, batch_docs
+):
     """Windows holding each term, each topic's term x term co-occurrence windows, and the number
     of windows, counted batch by batch so memory stays flat on large corpora."""
     occurrences = np.zeros(n_terms, dtype=np.int64)
@@ -435,8 +443,13 @@ def stability(reference_labels: np.ndarray, other_labelings: Sequence[np.ndarray
             raise ValueError(f"labeling {i} has {o.shape[0]} documents, reference {ref.shape[0]}")
     topics = [int(t) for t in np.unique(ref) if t != OUTLIER]
     if not others:
-        return {"per_topic": {t: None for t in topics}, "mean_jaccard": None, "ari": None,
-                "ari_per_run": [], "n_runs": 0}
+        return {
+            "per_topic": {t: None for t in topics},
+            "mean_jaccard": None,
+            "ari": None,
+            "ari_per_run": [],
+            "n_runs": 0,
+        }
     per_run = [_best_jaccard(ref, o) for o in others]
     per_topic = {t: float(np.mean([run[t] for run in per_run])) for t in topics}
     aris = [float(adjusted_rand_score(ref, o)) for o in others]
@@ -487,8 +500,9 @@ def n_topics(labels: Sequence[int]) -> int:
     return int(len(np.setdiff1d(np.unique(np.asarray(labels)), [OUTLIER])))
 
 
-def topic_stability(per_topic: Mapping, reference_doc_ids: Sequence[str], reference_labels: Sequence[int],
-                    documents) -> dict[int, float | None]:
+def topic_stability(
+    per_topic: Mapping, reference_doc_ids: Sequence[str], reference_labels: Sequence[int], documents
+) -> dict[int, float | None]:
     """Per-topic Jaccard keyed by the run's topics (documents: doc_id, topic as in topics.csv).
 
     The stability check scores the topics of its reference labelling: the raw clusters, or the
@@ -503,7 +517,9 @@ def topic_stability(per_topic: Mapping, reference_doc_ids: Sequence[str], refere
     reference = pd.Series(np.asarray(reference_labels, dtype=int), index=list(reference_doc_ids))
     topics = documents["topic"].to_numpy()
     ref = reference.reindex(documents["doc_id"]).to_numpy()  # NaN: not compared
-    score = np.array([scores.get(int(r)) if r == r and int(r) != OUTLIER else None for r in ref], dtype=object)
+    score = np.array(
+        [scores.get(int(r)) if r == r and int(r) != OUTLIER else None for r in ref], dtype=object
+    )
     out: dict[int, float | None] = {}
     for topic in sorted(set(topics.tolist()) - {OUTLIER}):
         values = [v for v in score[topics == topic] if v is not None]
@@ -511,25 +527,46 @@ def topic_stability(per_topic: Mapping, reference_doc_ids: Sequence[str], refere
     return out
 
 
-def build_metrics(*, corpus, corpus_stats: dict, embed_stats: dict, cluster_params: dict, stability: dict,
-                  documents, topics, vectors: np.ndarray, reduced: np.ndarray, vectorizer: dict, top_n: int,
-                  random_state: int) -> dict:
+def build_metrics(
+    *,
+    corpus,
+    corpus_stats: dict,
+    embed_stats: dict,
+    cluster_params: dict,
+    stability: dict,
+    documents,
+    topics,
+    vectors: np.ndarray,
+    reduced: np.ndarray,
+    vectorizer: dict,
+    top_n: int,
+    random_state: int,
+) -> dict:
     """results/metrics.json: every per-topic figure keyed by a topic id of topics.csv, silhouette
     in the space the clusterer used (the embeddings for Ward, the UMAP space for HDBSCAN)."""
     from papertopics.topics import build_vectorizer
 
     assigned = documents["topic"].to_numpy()
-    how = (documents["assignment"].to_numpy() if "assignment" in documents
-           else np.where(assigned == OUTLIER, "outlier", "core"))
-    topic_words = {int(row.topic): [t for t in str(row.top_terms).split("; ") if t]
-                   for row in topics.itertuples() if row.topic != OUTLIER}
+    how = (
+        documents["assignment"].to_numpy()
+        if "assignment" in documents
+        else np.where(assigned == OUTLIER, "outlier", "core")
+    )
+    topic_words = {
+        int(row.topic): [t for t in str(row.top_terms).split("; ") if t]
+        for row in topics.itertuples()
+        if row.topic != OUTLIER
+    }
     # Tokens as the topic vectorizer makes them (hyphenated words kept), unigrams only.
     analyzer = build_vectorizer({**vectorizer, "ngram_range": [1, 1]}).build_analyzer()
     coherence = npmi_coherence(topic_words, corpus["text"].tolist(), top_n=top_n, analyzer=analyzer)
     space = "embeddings" if cluster_params.get("method") == "agglomerative" else "umap"
     reference = stability.get("reference") or {"doc_ids": [], "labels": []}
-    per_topic_jaccard = (topic_stability(stability["per_topic"], reference["doc_ids"], reference["labels"],
-                                         documents) if stability.get("n_runs") else {})
+    per_topic_jaccard = (
+        topic_stability(stability["per_topic"], reference["doc_ids"], reference["labels"], documents)
+        if stability.get("n_runs")
+        else {}
+    )
     metrics = {
         "n_documents": int(len(documents)),
         "n_listings": int(corpus_stats["n_listings"]),
@@ -539,13 +576,21 @@ def build_metrics(*, corpus, corpus_stats: dict, embed_stats: dict, cluster_para
         # How documents got their topic: core members of a cluster, or assigned to the nearest topic.
         "core_share": round(float(((how == "core") & (assigned != OUTLIER)).mean()), 4),
         "assigned_share": round(float((how == "nearest").mean()), 4),
-        "cohesion_per_topic": ({str(int(row.topic)): float(row.cohesion) for row in topics.itertuples()
-                                if row.topic != OUTLIER and row.cohesion != ""} if "cohesion" in topics else {}),
+        "cohesion_per_topic": (
+            {
+                str(int(row.topic)): float(row.cohesion)
+                for row in topics.itertuples()
+                if row.topic != OUTLIER and row.cohesion != ""
+            }
+            if "cohesion" in topics
+            else {}
+        ),
         "npmi": coherence["mean"],
         "npmi_per_topic": {str(k): v for k, v in coherence["per_topic"].items()},
         "topic_diversity": topic_diversity(topic_words, top_n=top_n),
-        "silhouette": cluster_validity(vectors if space == "embeddings" else reduced, assigned,
-                                       random_state=random_state),
+        "silhouette": cluster_validity(
+            vectors if space == "embeddings" else reduced, assigned, random_state=random_state
+        ),
         "silhouette_space": space,
         "stability": {
             "runs": stability["n_runs"],
@@ -556,7 +601,9 @@ def build_metrics(*, corpus, corpus_stats: dict, embed_stats: dict, cluster_para
             "per_topic_jaccard": {str(k): v for k, v in per_topic_jaccard.items()},
         },
         "clustering": cluster_params,
-        "embedding": {key: embed_stats.get(key) for key in ("computed", "reused", "backend", "precision", "device")},
+        "embedding": {
+            key: embed_stats.get(key) for key in ("computed", "reused", "backend", "precision", "device")
+        },
     }
     if "label" in corpus.columns:
         metrics["label_agreement"] = label_agreement(assigned, corpus["label"].tolist())

@@ -19,17 +19,23 @@ from papertopics.cohesion import mark_mixed, mixed_topics, topic_cohesion
 from papertopics.history import stable_topic_ids
 from papertopics.identity import TopicSnapshot
 from papertopics.naming import NameIndex, make_distinct, name_topics, topic_hierarchy
-from papertopics.topics import (document_table, fit_topic_model, representative_doc_ids, top_terms, topic_labels,
-                                topics_table)
+from papertopics.topics import (
+    document_table,
+    fit_topic_model,
+    representative_doc_ids,
+    top_terms,
+    topic_labels,
+    topics_table,
+)
 
 
 @dataclass
 class FittedTopics:
-    model: Any                # BERTopic, its labels set; its own ids are in topics["model_topic"]
-    topics: pd.DataFrame      # results/topics/topics.csv, sorted by stable id
-    documents: pd.DataFrame   # results/topics/document_topics.csv
-    changes: pd.DataFrame     # results/topics/changes.csv
-    snapshot: TopicSnapshot   # results/topics/snapshot; advance_history moves the history to it
+    model: Any  # BERTopic, its labels set; its own ids are in topics["model_topic"]
+    topics: pd.DataFrame  # results/topics/topics.csv, sorted by stable id
+    documents: pd.DataFrame  # results/topics/document_topics.csv
+    changes: pd.DataFrame  # results/topics/changes.csv
+    snapshot: TopicSnapshot  # results/topics/snapshot; advance_history moves the history to it
     meta: dict
     hierarchy: pd.DataFrame | None = None  # results/topics/hierarchy.csv (named merges of the topics)
 
@@ -39,33 +45,61 @@ def labelling_key(vectorizer: dict, representation: dict) -> str:
     return hashlib.sha256(json.dumps([vectorizer, representation], sort_keys=True).encode()).hexdigest()
 
 
-def fit_topic_tables(corpus: pd.DataFrame, vectors: np.ndarray, clusters: np.ndarray,
-                     previous: tuple[TopicSnapshot, dict] | None, *, vectorizer: dict, representation: dict,
-                     topics: dict, assignment: np.ndarray | None = None, confidence: np.ndarray | None = None,
-                     mixed_cohesion: float | None = None) -> FittedTopics:
+def fit_topic_tables(
+    corpus: pd.DataFrame,
+    vectors: np.ndarray,
+    clusters: np.ndarray,
+    previous: tuple[TopicSnapshot, dict] | None,
+    *,
+    vectorizer: dict,
+    representation: dict,
+    topics: dict,
+    assignment: np.ndarray | None = None,
+    confidence: np.ndarray | None = None,
+    mixed_cohesion: float | None = None,
+) -> FittedTopics:
     """corpus (doc_id, text, ...) and vectors in the same order, clusters from cluster_documents,
     previous: history.load_snapshot's answer (None on a first run); assignment and confidence
     (clusters.parquet) go to document_topics.csv; topics below mixed_cohesion are named "Mixed: ..."."""
     doc_ids = corpus["doc_id"].tolist()
-    model, assigned = fit_topic_model(corpus["text"].tolist(), vectors, clusters, vectorizer=vectorizer,
-                                      representation=representation, topics=topics)
+    model, assigned = fit_topic_model(
+        corpus["text"].tolist(),
+        vectors,
+        clusters,
+        vectorizer=vectorizer,
+        representation=representation,
+        topics=topics,
+    )
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
     # Names: phrases from the abstracts and titles (papertopics.naming); keywords are the fallback.
     index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
-    named = name_topics(index, assigned, fallback=keywords,
-                        keywords={t: top_terms(model, t, top_n) for t in keywords if t != -1})
+    named = name_topics(
+        index,
+        assigned,
+        fallback=keywords,
+        keywords={t: top_terms(model, t, top_n) for t in keywords if t != -1},
+    )
     fresh = named.names
     cohesion = topic_cohesion(vectors, assigned)
     # A kept name must still be among the topic's candidate names (history's label keeping).
     mapping, labels, changes, snapshot, meta = stable_topic_ids(
-        doc_ids, assigned, fresh, vectors, previous, labelling_key(vectorizer, representation),
-        {t: named.candidates[t] for t in fresh if t != -1})
+        doc_ids,
+        assigned,
+        fresh,
+        vectors,
+        previous,
+        labelling_key(vectorizer, representation),
+        {t: named.candidates[t] for t in fresh if t != -1},
+    )
     labels = make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
     if mixed_cohesion is not None:  # after naming, whatever names the topics
         labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion))
-    snapshot.topics["label"] = snapshot.topics["topic"].map({mapping[t]: n for t, n in labels.items()}).fillna(
-        snapshot.topics["label"])
+    snapshot.topics["label"] = (
+        snapshot.topics["topic"]
+        .map({mapping[t]: n for t, n in labels.items()})
+        .fillna(snapshot.topics["label"])
+    )
     stable = np.array([mapping[t] for t in assigned.tolist()])
     stable_labels = {mapping[t]: label for t, label in labels.items()}
     model.set_topic_labels(dict(labels))
@@ -81,9 +115,14 @@ def fit_topic_tables(corpus: pd.DataFrame, vectors: np.ndarray, clusters: np.nda
     table["region_label"] = table["region"].map(lambda r: node_label.get(r, ""))
     changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
     documents = document_table(corpus, stable, stable_labels)
-    how = (np.asarray(assignment, dtype=object).copy() if assignment is not None
-           else np.where(stable == -1, "outlier", "core").astype(object))
+    how = (
+        np.asarray(assignment, dtype=object).copy()
+        if assignment is not None
+        else np.where(stable == -1, "outlier", "core").astype(object)
+    )
     how[(how == "outlier") & (stable != -1)] = "nearest"  # topics.reduce_outliers gave it a topic
     documents["assignment"] = how
-    documents["confidence"] = np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)
+    documents["confidence"] = (
+        np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)
+    )
     return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)

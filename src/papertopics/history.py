@@ -49,8 +49,12 @@ def load_snapshot(folder: Path) -> tuple[TopicSnapshot, dict] | None:
         return TopicSnapshot(topics, documents), json.loads((folder / "meta.json").read_text())
     except Exception as error:  # noqa: BLE001 - any damage means the same: start afresh
         reason = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
-        log.warning("%s: the previous run's topics are unreadable (%s); starting topic ids afresh, "
-                    "every topic reads as new in changes.csv", folder, reason)
+        log.warning(
+            "%s: the previous run's topics are unreadable (%s); starting topic ids afresh, "
+            "every topic reads as new in changes.csv",
+            folder,
+            reason,
+        )
         return None
 
 
@@ -94,10 +98,15 @@ def advance_history(snapshot: Path, history: Path) -> str:
     return name
 
 
-def stable_topic_ids(doc_ids: list[str], assigned: np.ndarray, labels: dict[int, str],
-                     embeddings: np.ndarray, previous: tuple[TopicSnapshot, dict] | None,
-                     label_config: str, top_terms: dict[int, list[str]] | None = None,
-                     ) -> tuple[dict[int, int], dict[int, str], pd.DataFrame, TopicSnapshot, dict]:
+def stable_topic_ids(
+    doc_ids: list[str],
+    assigned: np.ndarray,
+    labels: dict[int, str],
+    embeddings: np.ndarray,
+    previous: tuple[TopicSnapshot, dict] | None,
+    label_config: str,
+    top_terms: dict[int, list[str]] | None = None,
+) -> tuple[dict[int, int], dict[int, str], pd.DataFrame, TopicSnapshot, dict]:
     """Map this fit's topic ids to stable ones; return mapping, labels, changes and the new snapshot.
 
     Continued topics keep their id. They keep their label too while it is still true (each of
@@ -118,9 +127,11 @@ def stable_topic_ids(doc_ids: list[str], assigned: np.ndarray, labels: dict[int,
         if top_terms is not None:
             raw_of = {stable_id: raw for raw, stable_id in mapping.items()}
             stable.topics["label"] = [
-                label if topic == -1 or _still_true(label, top_terms.get(raw_of.get(topic), []))
+                label
+                if topic == -1 or _still_true(label, top_terms.get(raw_of.get(topic), []))
                 else labels[raw_of[topic]]
-                for topic, label in zip(stable.topics["topic"].astype(int), stable.topics["label"])]
+                for topic, label in zip(stable.topics["topic"].astype(int), stable.topics["label"])
+            ]
         changes = topic_changes(prev, fitted, mapping)
         max_id = max([meta.get("max_id", -1), *mapping.values()])
     by_stable = dict(zip(stable.topics["topic"].astype(int), stable.topics["label"]))

@@ -63,8 +63,12 @@ class TopicSnapshot:
             raise ValueError(f"TopicSnapshot.documents lists doc_id {dup!r} twice")
 
     @classmethod
-    def from_documents(cls, documents: pd.DataFrame, labels: Mapping[int, str] | None = None,
-                       embeddings: np.ndarray | None = None) -> TopicSnapshot:
+    def from_documents(
+        cls,
+        documents: pd.DataFrame,
+        labels: Mapping[int, str] | None = None,
+        embeddings: np.ndarray | None = None,
+    ) -> TopicSnapshot:
         """Build a snapshot from per-document topics; centroids from row-aligned ``embeddings``."""
         docs = documents[["doc_id", "topic"]].reset_index(drop=True)
         docs["topic"] = docs["topic"].astype(int)
@@ -74,8 +78,9 @@ class TopicSnapshot:
         topics["label"] = [labels.get(t, "") for t in topics["topic"]]
         if embeddings is not None:
             emb = np.asarray(embeddings, dtype=np.float64)
-            topics["centroid"] = [list(_unit(emb[(docs["topic"] == t).to_numpy()].mean(axis=0)))
-                                  for t in topics["topic"]]
+            topics["centroid"] = [
+                list(_unit(emb[(docs["topic"] == t).to_numpy()].mean(axis=0))) for t in topics["topic"]
+            ]
         return cls(topics, docs)
 
     def ids(self) -> list[int]:
@@ -195,8 +200,13 @@ def match_topics(
     return mapping
 
 
-def apply_mapping(new: TopicSnapshot, mapping: Mapping[int, int],
-                  prev: TopicSnapshot | None = None, *, keep_labels: bool = True) -> TopicSnapshot:
+def apply_mapping(
+    new: TopicSnapshot,
+    mapping: Mapping[int, int],
+    prev: TopicSnapshot | None = None,
+    *,
+    keep_labels: bool = True,
+) -> TopicSnapshot:
     """The new snapshot renumbered with ``mapping``; continued topics keep the previous label."""
     topics = new.topics.copy()
     docs = new.documents.copy()
@@ -207,8 +217,9 @@ def apply_mapping(new: TopicSnapshot, mapping: Mapping[int, int],
         continued = set(mapping.values()) & set(old)
         if "label" not in topics.columns:
             topics["label"] = ""
-        topics["label"] = [old[t] if t in continued and old[t] else lab
-                           for t, lab in zip(topics["topic"], topics["label"])]
+        topics["label"] = [
+            old[t] if t in continued and old[t] else lab for t, lab in zip(topics["topic"], topics["label"])
+        ]
     return TopicSnapshot(topics.sort_values("topic").reset_index(drop=True), docs)
 
 
@@ -224,13 +235,16 @@ def _change_labels(prev, new, mapping: Mapping[int, int]) -> dict[int, str]:
             ids = snap.topics["topic"].astype(int)
             if snap is new:
                 ids = ids.map(lambda t: mapping.get(t, t))
-            labels.update({t: lab for t, lab in zip(ids, snap.topics["label"]) if isinstance(lab, str) and lab})
+            labels.update(
+                {t: lab for t, lab in zip(ids, snap.topics["label"]) if isinstance(lab, str) and lab}
+            )
     labels.setdefault(OUTLIER, "outliers")
     return labels
 
 
-def _merges_and_splits(flows: pd.DataFrame, prev_ids: set, new_ids: set,
-                       new_size: pd.Series) -> tuple[dict[int, int], dict[int, int]]:
+def _merges_and_splits(
+    flows: pd.DataFrame, prev_ids: set, new_ids: set, new_size: pd.Series
+) -> tuple[dict[int, int], dict[int, int]]:
     """merged_into (absorbed previous topic -> the topic it mostly went to) and split_from
     (fresh topic -> the previous topic most of its carried-over members came from)."""
     merged_into: dict[int, int] = {}
@@ -252,8 +266,9 @@ def _merges_and_splits(flows: pd.DataFrame, prev_ids: set, new_ids: set,
     return merged_into, split_from
 
 
-def topic_changes(prev: TopicSnapshot | pd.DataFrame, new: TopicSnapshot | pd.DataFrame,
-                  mapping: Mapping[int, int]) -> pd.DataFrame:
+def topic_changes(
+    prev: TopicSnapshot | pd.DataFrame, new: TopicSnapshot | pd.DataFrame, mapping: Mapping[int, int]
+) -> pd.DataFrame:
     """One row per topic of either run (stable ids, -1 included) for results/topics/changes.csv.
 
     ``status``: *merged* (a previous topic that no longer exists sent most of its carried-over
@@ -301,17 +316,33 @@ def topic_changes(prev: TopicSnapshot | pd.DataFrame, new: TopicSnapshot | pd.Da
             status = "vanished"
         else:
             change = (b / n_new) / (a / n_prev) - 1.0
-            status = "grown" if change > SIZE_TOLERANCE else "shrunk" if change < -SIZE_TOLERANCE else "unchanged"
-        rows.append({
-            "topic": int(t),
-            "status": status,
-            "label": labels.get(t, ""),
-            "prev_size": a,
-            "new_size": b,
-            "prev_share": a / n_prev,
-            "new_share": b / n_new,
-            "from_topics": _ids_text(draws_from[t]),
-            "to_topics": _ids_text(goes_to[t]),
-        })
-    return pd.DataFrame(rows, columns=["topic", "status", "label", "prev_size", "new_size",
-                                       "prev_share", "new_share", "from_topics", "to_topics"])
+            status = (
+                "grown" if change > SIZE_TOLERANCE else "shrunk" if change < -SIZE_TOLERANCE else "unchanged"
+            )
+        rows.append(
+            {
+                "topic": int(t),
+                "status": status,
+                "label": labels.get(t, ""),
+                "prev_size": a,
+                "new_size": b,
+                "prev_share": a / n_prev,
+                "new_share": b / n_new,
+                "from_topics": _ids_text(draws_from[t]),
+                "to_topics": _ids_text(goes_to[t]),
+            }
+        )
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "topic",
+            "status",
+            "label",
+            "prev_size",
+            "new_size",
+            "prev_share",
+            "new_share",
+            "from_topics",
+            "to_topics",
+        ],
+    )

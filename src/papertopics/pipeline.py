@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
 from papertopics.assign import assign_nearest
 from papertopics.cluster import cluster_documents
 from papertopics.config import default_config  # noqa: F401  (re-exported for benchmarks)
@@ -20,9 +21,9 @@ from papertopics.topics import fit_topic_model
 
 @dataclass
 class TopicRun:
-    labels: np.ndarray          # cluster labels before BERTopic (-1 outliers)
-    topics: np.ndarray          # final topics (after nr_topics / reduce_outliers)
-    model: Any                  # the fitted BERTopic
+    labels: np.ndarray  # cluster labels before BERTopic (-1 outliers)
+    topics: np.ndarray  # final topics (after nr_topics / reduce_outliers)
+    model: Any  # the fitted BERTopic
     reduced: np.ndarray
     resolved: dict
     assignment: np.ndarray | None = None  # core | nearest | outlier per document
@@ -30,17 +31,35 @@ class TopicRun:
 
 
 def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRun:
-    """reduce -> cluster -> nearest-topic assignment -> c-TF-IDF, as the workflow's stages do, with config's random_state."""
+    """reduce -> cluster -> nearest-topic assignment -> c-TF-IDF, as the workflow's stages do.
+
+    Uses config's random_state.
+    """
     n = len(texts)
     umap = resolve_umap(config["umap"], n)
     resolved = {**resolve_clustering(config, n), "umap": umap}
-    reduced = (vectors if resolved["method"] == "agglomerative"
-               else umap_reduce(vectors, random_state=config["random_state"], **umap))
-    labels, note = cluster_documents(vectors, reduced, method=resolved["method"],
-                                     hdbscan=resolved["hdbscan"], agglomerative=resolved["agglomerative"])
+    reduced = (
+        vectors
+        if resolved["method"] == "agglomerative"
+        else umap_reduce(vectors, random_state=config["random_state"], **umap)
+    )
+    labels, note = cluster_documents(
+        vectors,
+        reduced,
+        method=resolved["method"],
+        hdbscan=resolved["hdbscan"],
+        agglomerative=resolved["agglomerative"],
+    )
     resolved["note"] = note
     grouped, assignment, confidence = assign_nearest(
-        vectors, labels, min_confidence=config["clustering"]["assign_min_confidence"])
-    model, topics = fit_topic_model(texts, vectors, grouped, vectorizer=config["vectorizer"],
-                                    representation=config["representation"], topics=config["topics"])
+        vectors, labels, min_confidence=config["clustering"]["assign_min_confidence"]
+    )
+    model, topics = fit_topic_model(
+        texts,
+        vectors,
+        grouped,
+        vectorizer=config["vectorizer"],
+        representation=config["representation"],
+        topics=config["topics"],
+    )
     return TopicRun(labels, np.asarray(topics), model, reduced, resolved, assignment, confidence)

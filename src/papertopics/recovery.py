@@ -23,8 +23,15 @@ OWNER_FILE = Path(".snakemake/papertopics/run.json")  # host and pid of the run 
 # Intermediates under results/ whose damage is cheap to detect (parquet footer, JSON syntax) and
 # that a rerun rebuilds. Skipped: the history (fit_topics reads it with a warning instead), the
 # embedding cache (it checks its own chunks), the model, logs and the report.
-SKIPPED_FOLDERS = ("results/cache", "results/topics/history", "results/topics/model", "results/logs",
-                   "results/benchmarks", "results/report", "results/report_bundle")
+SKIPPED_FOLDERS = (
+    "results/cache",
+    "results/topics/history",
+    "results/topics/model",
+    "results/logs",
+    "results/benchmarks",
+    "results/report",
+    "results/report_bundle",
+)
 
 
 @dataclass(frozen=True)
@@ -39,10 +46,14 @@ class LiveRun:
         """The one line to act on: wait for (or stop) the live run, or unlock a foreign host's."""
         if self.pid is None:
             again = " ".join(["snakemake", *argv[1:], "--unlock"])
-            return (f"papertopics error: {workdir} is locked by a Snakemake run on host {self.host}; "
-                    f"if that run has ended, run: {again}   and then rerun")
-        return (f"papertopics error: another Snakemake run is working in {workdir} (pid {self.pid}); "
-                f"wait for it to finish, or stop it (kill {self.pid}), then rerun")
+            return (
+                f"papertopics error: {workdir} is locked by a Snakemake run on host {self.host}; "
+                f"if that run has ended, run: {again}   and then rerun"
+            )
+        return (
+            f"papertopics error: another Snakemake run is working in {workdir} (pid {self.pid}); "
+            f"wait for it to finish, or stop it (kill {self.pid}), then rerun"
+        )
 
 
 def lock_files(workdir: Path) -> list[Path]:
@@ -145,7 +156,9 @@ def recover(workdir: Path, say=print) -> LiveRun | None:
     if locks:
         for lock in locks:
             lock.unlink(missing_ok=True)
-        say(f"papertopics: removed the lock left by an interrupted run in {workdir} (no Snakemake runs there)")
+        say(
+            f"papertopics: removed the lock left by an interrupted run in {workdir} (no Snakemake runs there)"
+        )
     for path, reason in damaged_files(workdir):
         path.unlink(missing_ok=True)
         say(f"papertopics: removed damaged {path.relative_to(workdir)} ({reason}); this run rebuilds it")

@@ -15,9 +15,19 @@ def sample_indices(n: int, sample_size: int, random_state: int) -> np.ndarray:
     return np.sort(np.random.default_rng(random_state).choice(n, size=sample_size, replace=False))
 
 
-def umap_reduce(vectors: np.ndarray, *, n_components: int, n_neighbors: int, min_dist: float,
-                metric: str, low_memory: bool, random_state: int, use_cuml: bool = False,
-                fit_sample: int = 0, transform_chunk: int = 20_000) -> np.ndarray:
+def umap_reduce(
+    vectors: np.ndarray,
+    *,
+    n_components: int,
+    n_neighbors: int,
+    min_dist: float,
+    metric: str,
+    low_memory: bool,
+    random_state: int,
+    use_cuml: bool = False,
+    fit_sample: int = 0,
+    transform_chunk: int = 20_000,
+) -> np.ndarray:
     """Reduce with a fixed seed, so the same config gives the same coordinates.
 
     A corpus too small for UMAP's spectral start (fewer than n_neighbors + 2 points) falls
@@ -32,8 +42,16 @@ def umap_reduce(vectors: np.ndarray, *, n_components: int, n_neighbors: int, min
         return pca_reduce(vectors, n_components)
     sampled = bool(fit_sample) and n > fit_sample
     pick = sample_indices(n, fit_sample, random_state) if sampled else np.arange(n)
-    model = _umap_model(len(pick), n_components=n_components, n_neighbors=n_neighbors, min_dist=min_dist,
-                        metric=metric, low_memory=low_memory, random_state=random_state, use_cuml=use_cuml)
+    model = _umap_model(
+        len(pick),
+        n_components=n_components,
+        n_neighbors=n_neighbors,
+        min_dist=min_dist,
+        metric=metric,
+        low_memory=low_memory,
+        random_state=random_state,
+        use_cuml=use_cuml,
+    )
     fitted = np.asarray(model.fit_transform(vectors[pick] if sampled else vectors), dtype=np.float32)
     if not sampled:
         return fitted
@@ -41,18 +59,32 @@ def umap_reduce(vectors: np.ndarray, *, n_components: int, n_neighbors: int, min
     out[pick] = fitted
     rest = np.setdiff1d(np.arange(n), pick)
     for start in range(0, len(rest), transform_chunk):
-        chunk = rest[start:start + transform_chunk]
+        chunk = rest[start : start + transform_chunk]
         out[chunk] = np.asarray(model.transform(vectors[chunk]), dtype=np.float32)
     return out
 
 
-def _umap_model(n: int, *, n_components: int, n_neighbors: int, min_dist: float, metric: str,
-                low_memory: bool, random_state: int, use_cuml: bool):
+def _umap_model(
+    n: int,
+    *,
+    n_components: int,
+    n_neighbors: int,
+    min_dist: float,
+    metric: str,
+    low_memory: bool,
+    random_state: int,
+    use_cuml: bool,
+):
     """One UMAP estimator, CPU (umap-learn) or GPU (cuML), with the same settings."""
     if use_cuml:
         UMAP = gpu_class("cuml.manifold", "UMAP")
-        return UMAP(n_components=n_components, n_neighbors=min(n_neighbors, n - 1), min_dist=min_dist,
-                    metric=metric, random_state=random_state)
+        return UMAP(
+            n_components=n_components,
+            n_neighbors=min(n_neighbors, n - 1),
+            min_dist=min_dist,
+            metric=metric,
+            random_state=random_state,
+        )
     from papertopics.jit import enable_numba_cache
 
     enable_numba_cache()
@@ -90,12 +122,21 @@ def gpu_class(module: str, name: str):
     try:
         return getattr(importlib.import_module(module), name)
     except ImportError as error:
-        raise ConfigError(f"clustering.cuml: true needs RAPIDS cuML on a CUDA machine "
-                          f"(pip install cuml-cu12); {module} failed to import: {error}") from None
+        raise ConfigError(
+            f"clustering.cuml: true needs RAPIDS cuML on a CUDA machine "
+            f"(pip install cuml-cu12); {module} failed to import: {error}"
+        ) from None
 
 
-def reduce_for_clustering_and_map(doc_ids: list[str], vectors: np.ndarray, umap: dict, *, random_state: int,
-                                  use_cuml: bool = False, log=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def reduce_for_clustering_and_map(
+    doc_ids: list[str],
+    vectors: np.ndarray,
+    umap: dict,
+    *,
+    random_state: int,
+    use_cuml: bool = False,
+    log=None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """reduced.parquet (doc_id, u0..) for the clusterer and map2d.parquet (doc_id, x, y) for the
     document map: same neighbours and seed; the map spreads points by umap.map_min_dist."""
     resolved = resolve_umap(umap, len(doc_ids))
@@ -104,6 +145,10 @@ def reduce_for_clustering_and_map(doc_ids: list[str], vectors: np.ndarray, umap:
     reduced = umap_reduce(vectors, random_state=random_state, use_cuml=use_cuml, **resolved)
     table = pd.DataFrame(reduced, columns=[f"u{i}" for i in range(reduced.shape[1])])
     table.insert(0, "doc_id", doc_ids)
-    coords = umap_reduce(vectors, random_state=random_state, use_cuml=use_cuml,
-                         **{**resolved, "n_components": 2, "min_dist": float(umap["map_min_dist"])})
+    coords = umap_reduce(
+        vectors,
+        random_state=random_state,
+        use_cuml=use_cuml,
+        **{**resolved, "n_components": 2, "min_dist": float(umap["map_min_dist"])},
+    )
     return table, pd.DataFrame({"doc_id": doc_ids, "x": coords[:, 0], "y": coords[:, 1]})

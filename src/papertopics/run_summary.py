@@ -39,8 +39,10 @@ def error_lines(failed: dict[str, list[str]]) -> list[str]:
         elif last:
             lines.append(f"{ERROR_PREFIX} {job} failed: {last[:300]} (log: {where})")
         else:
-            lines.append(f"{ERROR_PREFIX} {job} failed; see the Snakemake output above "
-                         f"({', '.join(map(str, logs)) or 'no log'})")
+            lines.append(
+                f"{ERROR_PREFIX} {job} failed; see the Snakemake output above "
+                f"({', '.join(map(str, logs)) or 'no log'})"
+            )
     return lines
 
 
@@ -54,9 +56,11 @@ def success_lines(metrics_path: str | Path, report_index: str | Path) -> list[st
     n_docs, n_topics = metrics.get("n_documents"), metrics.get("n_topics")
     share = metrics.get("outlier_share") or 0.0
     listings = metrics.get("n_listings")
-    summary = (f"papertopics: {n_topics} topic{'s' if n_topics != 1 else ''} in {n_docs} documents"
-               + (f" from {listings} listing{'s' if listings != 1 else ''}" if listings else "")
-               + f"; {share:.0%} outliers")
+    summary = (
+        f"papertopics: {n_topics} topic{'s' if n_topics != 1 else ''} in {n_docs} documents"
+        + (f" from {listings} listing{'s' if listings != 1 else ''}" if listings else "")
+        + f"; {share:.0%} outliers"
+    )
     lines = [summary]
     if report_index.exists():
         lines.append(f"papertopics: report: {os.path.abspath(report_index)}")

@@ -15,7 +15,9 @@ FORCED = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
 DEFAULTS = {"TOKENIZERS_PARALLELISM": "false"}
 
 
-def runtime_environment(repo: Path, environ: MutableMapping[str, str] | None = None) -> MutableMapping[str, str]:
+def runtime_environment(
+    repo: Path, environ: MutableMapping[str, str] | None = None
+) -> MutableMapping[str, str]:
     """Set the variables in environ (default os.environ) and return it; a NUMBA_CACHE_DIR or
     TOKENIZERS_PARALLELISM set by the user wins, the offline switches always hold."""
     environ = os.environ if environ is None else environ

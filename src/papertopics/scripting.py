@@ -41,8 +41,11 @@ def script_run(snakemake):
     try:
         yield log
     except Exception as error:
-        message = (error if isinstance(error, PapertopicsError)
-                   else disk_full_message(error, job_paths(snakemake)) or damaged_input_message(snakemake))
+        message = (
+            error
+            if isinstance(error, PapertopicsError)
+            else disk_full_message(error, job_paths(snakemake)) or damaged_input_message(snakemake)
+        )
         if message is None:
             raise
         # One line on the terminal (not a log record as well), the same line in the rule's log.
@@ -87,8 +90,11 @@ def job_paths(snakemake) -> list[Path]:
     """Where a job writes: any folder named in its params (caches: OpenVINO's model save), then
     its outputs."""
     params = getattr(snakemake, "params", None)
-    paths = [Path(value) for _, value in (params.items() if hasattr(params, "items") else ())
-             if isinstance(value, str) and value and Path(value).is_dir()]
+    paths = [
+        Path(value)
+        for _, value in (params.items() if hasattr(params, "items") else ())
+        if isinstance(value, str) and value and Path(value).is_dir()
+    ]
     return paths + [Path(p) for p in snakemake.output]
 
 
@@ -100,8 +106,11 @@ def disk_full_message(error: BaseException, paths: list[Path]) -> str | None:
     free space left.
     """
     text = str(error)
-    full = ((isinstance(error, OSError) and error.errno in DISK_FULL_ERRNOS)
-            or "No space left on device" in text or "Disk quota exceeded" in text)
+    full = (
+        (isinstance(error, OSError) and error.errno in DISK_FULL_ERRNOS)
+        or "No space left on device" in text
+        or "Disk quota exceeded" in text
+    )
     candidates = []
     if isinstance(error, OSError) and error.filename:
         candidates.append(Path(error.filename))
@@ -117,8 +126,10 @@ def disk_full_message(error: BaseException, paths: list[Path]) -> str | None:
     folder = _existing_folder(where) or Path.cwd()
     free = _free_bytes(folder)
     free_text = f", {free / 2**20:.0f} MB free" if free is not None else ""
-    return (f"no space left on {_mount_point(folder)} (writing {where}{free_text}); "
-            "free some space there and rerun")
+    return (
+        f"no space left on {_mount_point(folder)} (writing {where}{free_text}); "
+        "free some space there and rerun"
+    )
 
 
 def _existing_folder(path: Path) -> Path | None:

@@ -27,8 +27,15 @@ from papertopics.reduce import sample_indices, umap_reduce
 
 log = logging.getLogger(__name__)
 
-__all__ = ["sample_indices", "refit_seeds", "refit_plan", "refit_reduction", "seed_stability", "subsample_stability",
-           "assess_stability"]
+__all__ = [
+    "sample_indices",
+    "refit_seeds",
+    "refit_plan",
+    "refit_reduction",
+    "seed_stability",
+    "subsample_stability",
+    "assess_stability",
+]
 
 
 def refit_seeds(n: int, runs: int, sample_size: int, random_state: int, method: str = "hdbscan") -> list[int]:
@@ -42,8 +49,16 @@ def refit_seeds(n: int, runs: int, sample_size: int, random_state: int, method: 
     return ([random_state] + seeds) if runs and n > sample_size else seeds
 
 
-def refit_reduction(doc_ids: list[str], vectors: np.ndarray, *, umap: dict, seed: int, sample_size: int,
-                    random_state: int, use_cuml: bool = False) -> pd.DataFrame:
+def refit_reduction(
+    doc_ids: list[str],
+    vectors: np.ndarray,
+    *,
+    umap: dict,
+    seed: int,
+    sample_size: int,
+    random_state: int,
+    use_cuml: bool = False,
+) -> pd.DataFrame:
     """Table doc_id, seed, u0..: one UMAP reduction with `seed` of the (sampled) documents.
 
     The sample is drawn with the run's random_state, so every refit covers the same documents.
@@ -57,9 +72,20 @@ def refit_reduction(doc_ids: list[str], vectors: np.ndarray, *, umap: dict, seed
     return frame
 
 
-def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, refits: pd.DataFrame, *,
-                   random_state: int, method: str, hdbscan: dict, agglomerative: dict, threads: int = 1,
-                   use_cuml: bool = False, assign_min_confidence: float | None = None) -> dict:
+def seed_stability(
+    doc_ids: list[str],
+    vectors: np.ndarray,
+    labels: np.ndarray,
+    refits: pd.DataFrame,
+    *,
+    random_state: int,
+    method: str,
+    hdbscan: dict,
+    agglomerative: dict,
+    threads: int = 1,
+    use_cuml: bool = False,
+    assign_min_confidence: float | None = None,
+) -> dict:
     """Compare the run's topics with the topics of every refit (same documents, other seeds).
 
     On a full corpus the reference is the run's own labels; on a sample it is the refit with
@@ -68,8 +94,15 @@ def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, 
     """
     seeds = sorted(set(refits["seed"].tolist())) if len(refits) else []
     if not seeds:
-        return {"n_runs": 0, "ari": None, "mean_jaccard": None, "per_topic": {}, "sampled": False,
-                "measured_by": None, "reference": {"doc_ids": [], "labels": []}}
+        return {
+            "n_runs": 0,
+            "ari": None,
+            "mean_jaccard": None,
+            "per_topic": {},
+            "sampled": False,
+            "measured_by": None,
+            "reference": {"doc_ids": [], "labels": []},
+        }
     index = {doc_id: i for i, doc_id in enumerate(doc_ids)}
 
     def labels_for(seed: int) -> np.ndarray:
@@ -77,8 +110,15 @@ def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, 
         rows = part["doc_id"].map(index).to_numpy()
         coords = part.filter(regex=r"^u\d+$").to_numpy()
         space = vectors[rows] if method == "agglomerative" or coords.shape[1] == 0 else coords
-        result, _ = cluster_documents(vectors[rows], space, method=method, hdbscan=hdbscan,
-                                      agglomerative=agglomerative, threads=threads, use_cuml=use_cuml)
+        result, _ = cluster_documents(
+            vectors[rows],
+            space,
+            method=method,
+            hdbscan=hdbscan,
+            agglomerative=agglomerative,
+            threads=threads,
+            use_cuml=use_cuml,
+        )
         if assign_min_confidence is not None:  # as the run's own topics were made
             result = assign_nearest(vectors[rows], result, min_confidence=assign_min_confidence)[0]
         return result
@@ -97,8 +137,16 @@ def seed_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, 
     return result
 
 
-def subsample_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, *, runs: int, share: float,
-                        random_state: int, agglomerative: dict) -> dict:
+def subsample_stability(
+    doc_ids: list[str],
+    vectors: np.ndarray,
+    labels: np.ndarray,
+    *,
+    runs: int,
+    share: float,
+    random_state: int,
+    agglomerative: dict,
+) -> dict:
     """Stability of a seedless (Ward) clustering: re-cluster `runs` random subsamples of `share`
     of the documents and compare each with the run's topics on the documents it keeps.
 
@@ -109,17 +157,26 @@ def subsample_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndar
     n = len(labels)
     size = int(round(share * n))
     if not runs or size < 2 or size >= n:
-        return {"n_runs": 0, "ari": None, "mean_jaccard": None, "per_topic": {}, "sampled": False,
-                "measured_by": None, "reference": {"doc_ids": [], "labels": []}}
+        return {
+            "n_runs": 0,
+            "ari": None,
+            "mean_jaccard": None,
+            "per_topic": {},
+            "sampled": False,
+            "measured_by": None,
+            "reference": {"doc_ids": [], "labels": []},
+        }
     per_run = []
     for k in range(1, runs + 1):
         pick = sample_indices(n, size, random_state + k)
-        sub, _ = cluster_documents(vectors[pick], vectors[pick], method="agglomerative", hdbscan={},
-                                   agglomerative=agglomerative)
+        sub, _ = cluster_documents(
+            vectors[pick], vectors[pick], method="agglomerative", hdbscan={}, agglomerative=agglomerative
+        )
         per_run.append(stability(labels[pick], [sub]))
     topics = sorted({t for run in per_run for t in run["per_topic"]})
-    per_topic = {t: float(np.mean([run["per_topic"][t] for run in per_run if t in run["per_topic"]]))
-                 for t in topics}
+    per_topic = {
+        t: float(np.mean([run["per_topic"][t] for run in per_run if t in run["per_topic"]])) for t in topics
+    }
     aris = [run["ari"] for run in per_run]
     return {
         "per_topic": per_topic,
@@ -144,18 +201,46 @@ def refit_plan(config: dict, n_documents: int, sample_size: int) -> dict | None:
     return resolve_umap(config["umap"], min(n_documents, sample_size))
 
 
-def assess_stability(doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, refits: pd.DataFrame,
-                     resolved: dict, config: dict, *, random_state: int, runs: int, subsample: float,
-                     threads: int = 1, use_cuml: bool = False) -> dict:
+def assess_stability(
+    doc_ids: list[str],
+    vectors: np.ndarray,
+    labels: np.ndarray,
+    refits: pd.DataFrame,
+    resolved: dict,
+    config: dict,
+    *,
+    random_state: int,
+    runs: int,
+    subsample: float,
+    threads: int = 1,
+    use_cuml: bool = False,
+) -> dict:
     """The run's stability as its clustering allows: seedless Ward by `runs` subsamples of
     `subsample` of the documents; HDBSCAN by the UMAP refits, where a sampled comparison uses
     the HDBSCAN sizes `auto` would pick for the sample (config: the hdbscan section and friends),
     re-clustered with the run's implementation (cuML or not, its threads)."""
     if resolved["method"] == "agglomerative":
-        return subsample_stability(doc_ids, vectors, labels, runs=runs, share=subsample,
-                                   random_state=random_state, agglomerative=resolved["agglomerative"])
+        return subsample_stability(
+            doc_ids,
+            vectors,
+            labels,
+            runs=runs,
+            share=subsample,
+            random_state=random_state,
+            agglomerative=resolved["agglomerative"],
+        )
     n = refits["doc_id"].nunique() if len(refits) else len(doc_ids)
     hdbscan = resolved["hdbscan"] if n == len(doc_ids) else resolve_clustering(config, n)["hdbscan"]
-    return seed_stability(doc_ids, vectors, labels, refits, random_state=random_state, method=resolved["method"],
-                          hdbscan=hdbscan, agglomerative=resolved["agglomerative"], threads=threads,
-                          use_cuml=use_cuml, assign_min_confidence=resolved.get("assign_min_confidence"))
+    return seed_stability(
+        doc_ids,
+        vectors,
+        labels,
+        refits,
+        random_state=random_state,
+        method=resolved["method"],
+        hdbscan=hdbscan,
+        agglomerative=resolved["agglomerative"],
+        threads=threads,
+        use_cuml=use_cuml,
+        assign_min_confidence=resolved.get("assign_min_confidence"),
+    )

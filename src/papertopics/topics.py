@@ -16,7 +16,6 @@ from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.errors import ConfigError
 from papertopics.stopwords import stop_words
 
-
 # BERTopic's LLM representations import transformers (~3 s per process) and papertopics uses
 # none of them; marking their modules absent makes BERTopic take its own "not installed"
 # fallback for those two classes, which is what a `--no-deps` install of bertopic gets.
@@ -54,16 +53,27 @@ def check_vectorizer(vectorizer: dict, labels, nr_topics=None) -> None:
         n_texts = min(n_texts, nr_topics + (1 if -1 in set(np.asarray(labels).tolist()) else 0))
     min_df, max_df = vectorizer["min_df"], vectorizer["max_df"]
     if isinstance(min_df, int) and min_df > n_texts:
-        raise ConfigError(f"vectorizer.min_df: {min_df}, but this corpus gives {n_texts} "
-                          f"topic text(s) (min_df counts topics, not abstracts); use at most "
-                          f"{n_texts}, or 1")
+        raise ConfigError(
+            f"vectorizer.min_df: {min_df}, but this corpus gives {n_texts} "
+            f"topic text(s) (min_df counts topics, not abstracts); use at most "
+            f"{n_texts}, or 1"
+        )
     if isinstance(min_df, int) and isinstance(max_df, float) and max_df * n_texts < min_df:
-        raise ConfigError(f"vectorizer.max_df: {max_df} of {n_texts} topic texts is fewer than "
-                          f"vectorizer.min_df ({min_df}); raise max_df or lower min_df")
+        raise ConfigError(
+            f"vectorizer.max_df: {max_df} of {n_texts} topic texts is fewer than "
+            f"vectorizer.min_df ({min_df}); raise max_df or lower min_df"
+        )
 
 
-def fit_topic_model(texts: list[str], embeddings: np.ndarray, labels: np.ndarray, *,
-                    vectorizer: dict, representation: dict, topics: dict):
+def fit_topic_model(
+    texts: list[str],
+    embeddings: np.ndarray,
+    labels: np.ndarray,
+    *,
+    vectorizer: dict,
+    representation: dict,
+    topics: dict,
+):
     """Fit BERTopic's representation on fixed clusters; returns the model and final labels."""
     BERTopic = import_bertopic()
     from bertopic.cluster import BaseCluster
@@ -91,16 +101,24 @@ def fit_topic_model(texts: list[str], embeddings: np.ndarray, labels: np.ndarray
         assigned, _ = model.fit_transform(texts, embeddings=embeddings, y=np.asarray(labels))
     except ValueError as error:
         if "min_df" in str(error) or "max_df" in str(error) or "no terms remain" in str(error):
-            raise ConfigError(f"vectorizer.min_df/max_df: {' '.join(str(error).split())} "
-                              f"(BERTopic's vectorizer sees one text per topic)") from None
+            raise ConfigError(
+                f"vectorizer.min_df/max_df: {' '.join(str(error).split())} "
+                f"(BERTopic's vectorizer sees one text per topic)"
+            ) from None
         raise
     assigned = np.asarray(assigned)
     strategy = topics["reduce_outliers"]
     if strategy != "none" and (assigned == -1).any() and len(set(assigned.tolist()) - {-1}) > 0:
-        assigned = np.asarray(model.reduce_outliers(
-            texts, assigned, strategy=strategy, embeddings=embeddings))
-        model.update_topics(texts, topics=assigned.tolist(), vectorizer_model=model.vectorizer_model,
-                            ctfidf_model=model.ctfidf_model, top_n_words=representation["top_n_words"])
+        assigned = np.asarray(
+            model.reduce_outliers(texts, assigned, strategy=strategy, embeddings=embeddings)
+        )
+        model.update_topics(
+            texts,
+            topics=assigned.tolist(),
+            vectorizer_model=model.vectorizer_model,
+            ctfidf_model=model.ctfidf_model,
+            top_n_words=representation["top_n_words"],
+        )
     return model, assigned
 
 
@@ -139,12 +157,15 @@ def topic_labels(model, assigned: np.ndarray, label_terms: int, top_n: int) -> d
     """Topic id -> human label; outliers get a label that says what they are."""
     labels = {}
     for topic in sorted(set(assigned.tolist())):
-        labels[topic] = OUTLIER_LABEL if topic == OUTLIER else make_label(top_terms(model, topic, top_n), label_terms)
+        labels[topic] = (
+            OUTLIER_LABEL if topic == OUTLIER else make_label(top_terms(model, topic, top_n), label_terms)
+        )
     return labels
 
 
-def representative_doc_ids(embeddings: np.ndarray, assigned: np.ndarray, doc_ids: list[str],
-                           n: int) -> dict[int, list[str]]:
+def representative_doc_ids(
+    embeddings: np.ndarray, assigned: np.ndarray, doc_ids: list[str], n: int
+) -> dict[int, list[str]]:
     """Per topic, the n documents closest (cosine) to the topic's mean embedding."""
     ids = np.asarray(doc_ids)
     out: dict[int, list[str]] = {}
@@ -158,32 +179,37 @@ def representative_doc_ids(embeddings: np.ndarray, assigned: np.ndarray, doc_ids
     return out
 
 
-def topics_table(model, assigned: np.ndarray, labels: dict[int, str],
-                 representatives: dict[int, list[str]], top_n: int) -> pd.DataFrame:
+def topics_table(
+    model, assigned: np.ndarray, labels: dict[int, str], representatives: dict[int, list[str]], top_n: int
+) -> pd.DataFrame:
     """results/topics/topics.csv: topic, label, size, top_terms ('; '), representative_doc_ids."""
     sizes = pd.Series(assigned).value_counts()
     rows = []
     for topic in sorted(labels):
-        rows.append({
-            "topic": topic,
-            "label": labels[topic],
-            "size": int(sizes.get(topic, 0)),
-            "top_terms": "; ".join(top_terms(model, topic, top_n)) if topic != OUTLIER else "",
-            "representative_doc_ids": ";".join(representatives.get(topic, [])),
-        })
+        rows.append(
+            {
+                "topic": topic,
+                "label": labels[topic],
+                "size": int(sizes.get(topic, 0)),
+                "top_terms": "; ".join(top_terms(model, topic, top_n)) if topic != OUTLIER else "",
+                "representative_doc_ids": ";".join(representatives.get(topic, [])),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def document_table(corpus: pd.DataFrame, assigned: np.ndarray, labels: dict[int, str]) -> pd.DataFrame:
     """results/topics/document_topics.csv: one row per document, raw text for reading."""
-    table = pd.DataFrame({
-        "doc_id": corpus["doc_id"].to_numpy(),
-        "listings": corpus["listings"].to_numpy(),
-        "topic": assigned,
-        "topic_label": [labels[t] for t in assigned.tolist()],
-        "title": corpus["title"].fillna("").to_numpy(),
-        "text": corpus["text_raw"].to_numpy(),
-    })
+    table = pd.DataFrame(
+        {
+            "doc_id": corpus["doc_id"].to_numpy(),
+            "listings": corpus["listings"].to_numpy(),
+            "topic": assigned,
+            "topic_label": [labels[t] for t in assigned.tolist()],
+            "title": corpus["title"].fillna("").to_numpy(),
+            "text": corpus["text_raw"].to_numpy(),
+        }
+    )
     core = {"doc_id", "listings", "title", "text", "text_raw", "topic", "topic_label"}
     for column in corpus.columns:
         if column not in core:

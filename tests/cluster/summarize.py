@@ -89,9 +89,7 @@ def parse_log(path: Path) -> dict[str, Job]:
             elif key == "benchmark":
                 current.benchmark = value
             elif key == "resources":
-                res = dict(
-                    kv.split("=", 1) for kv in (p.strip() for p in value.split(",")) if "=" in kv
-                )
+                res = dict(kv.split("=", 1) for kv in (p.strip() for p in value.split(",")) if "=" in kv)
                 current.cpus_per_task = res.get("cpus_per_task", "")
                 current.mem_mb = res.get("mem_mb", "")
             continue
@@ -177,20 +175,30 @@ def main() -> int:
             others_same += 1
         else:
             others_diff.append(rel)
-    print(f"  (other result files, informational: {others_same} identical, "
-          f"{len(others_diff)} different or missing in the SLURM run"
-          + (": " + ", ".join(others_diff[:8]) + (" ..." if len(others_diff) > 8 else "")
-             if others_diff else "") + ")")
+    print(
+        f"  (other result files, informational: {others_same} identical, "
+        f"{len(others_diff)} different or missing in the SLURM run"
+        + (
+            ": " + ", ".join(others_diff[:8]) + (" ..." if len(others_diff) > 8 else "")
+            if others_diff
+            else ""
+        )
+        + ")"
+    )
 
     local_jobs, slurm_jobs = parse_log(args.local_log), parse_log(args.slurm_log)
     labels = list(dict.fromkeys([*slurm_jobs, *local_jobs]))
     print("\n== Per-job timings ==")
-    print("  wall = Snakemake log, job start to finish seen (1 s resolution; for SLURM: sbatch to"
-          " the status check that saw it end)")
+    print(
+        "  wall = Snakemake log, job start to finish seen (1 s resolution; for SLURM: sbatch to"
+        " the status check that saw it end)"
+    )
     print("  cmd  = benchmark file (the job's command alone), rss = its max RSS in MB")
-    header = (f"  {'job':<44} {'thr':>3} {'cpt':>3} {'mem_mb':>6} {'sbatch':>6} "
-              f"{'local wall':>10} {'local cmd':>9} {'slurm wall':>10} {'slurm cmd':>9} "
-              f"{'slurm rss':>9}")
+    header = (
+        f"  {'job':<44} {'thr':>3} {'cpt':>3} {'mem_mb':>6} {'sbatch':>6} "
+        f"{'local wall':>10} {'local cmd':>9} {'slurm wall':>10} {'slurm cmd':>9} "
+        f"{'slurm rss':>9}"
+    )
     print(header)
     print("  " + "-" * (len(header) - 2))
     totals = {"lw": 0.0, "lc": 0.0, "sw": 0.0, "sc": 0.0}
@@ -201,25 +209,38 @@ def main() -> int:
         sb = read_benchmark(args.slurm / sj.benchmark) if sj and sj.benchmark else None
         lw = lj.seconds if lj else None
         sw = sj.seconds if sj else None
-        for key, val in (("lw", lw), ("lc", lb[0] if lb else None), ("sw", sw),
-                         ("sc", sb[0] if sb else None)):
+        for key, val in (
+            ("lw", lw),
+            ("lc", lb[0] if lb else None),
+            ("sw", sw),
+            ("sc", sb[0] if sb else None),
+        ):
             if val is not None and val == val:
                 totals[key] += val
         flag = " FAILED" if (lj and lj.failed) or (sj and sj.failed) else ""
         sbatch = sj.slurm_jobid if sj and sj.slurm_jobid else ("local" if sj and sj.local else "-")
-        print(f"  {label[:44]:<44} {ref.threads:>3} {(sj.cpus_per_task if sj else '') or '-':>3} "
-              f"{(sj.mem_mb if sj else '') or '-':>6} {sbatch:>6} {fmt(lw, 0):>10} "
-              f"{fmt(lb[0] if lb else None):>9} {fmt(sw, 0):>10} {fmt(sb[0] if sb else None):>9} "
-              f"{fmt(sb[1] if sb else None, 0):>9}{flag}")
+        print(
+            f"  {label[:44]:<44} {ref.threads:>3} {(sj.cpus_per_task if sj else '') or '-':>3} "
+            f"{(sj.mem_mb if sj else '') or '-':>6} {sbatch:>6} {fmt(lw, 0):>10} "
+            f"{fmt(lb[0] if lb else None):>9} {fmt(sw, 0):>10} {fmt(sb[0] if sb else None):>9} "
+            f"{fmt(sb[1] if sb else None, 0):>9}{flag}"
+        )
     print("  " + "-" * (len(header) - 2))
-    print(f"  {'sum':<44} {'':>3} {'':>3} {'':>6} {'':>6} {fmt(totals['lw'], 0):>10} "
-          f"{fmt(totals['lc']):>9} {fmt(totals['sw'], 0):>10} {fmt(totals['sc']):>9}")
+    print(
+        f"  {'sum':<44} {'':>3} {'':>3} {'':>6} {'':>6} {fmt(totals['lw'], 0):>10} "
+        f"{fmt(totals['lc']):>9} {fmt(totals['sw'], 0):>10} {fmt(totals['sc']):>9}"
+    )
 
     submitted = sum(1 for j in slurm_jobs.values() if j.slurm_jobid)
-    mismatched = [j.label for j in slurm_jobs.values()
-                  if j.slurm_jobid and j.cpus_per_task and j.cpus_per_task != str(j.threads)]
-    print(f"\n  SLURM jobs submitted: {submitted}; local-only jobs in the SLURM run: "
-          f"{sum(1 for j in slurm_jobs.values() if j.local)}")
+    mismatched = [
+        j.label
+        for j in slurm_jobs.values()
+        if j.slurm_jobid and j.cpus_per_task and j.cpus_per_task != str(j.threads)
+    ]
+    print(
+        f"\n  SLURM jobs submitted: {submitted}; local-only jobs in the SLURM run: "
+        f"{sum(1 for j in slurm_jobs.values() if j.local)}"
+    )
     if submitted == 0:
         print("  ERROR: the SLURM run submitted no job (did it run with the slurm executor?)")
         ok = False

@@ -6,14 +6,14 @@ rule cluster_documents:
     output:
         clusters="results/cluster/clusters.parquet",
         params="results/cluster/params.json",
+    log:
+        "results/logs/cluster_documents.log",
+    benchmark:
+        "results/benchmarks/cluster_documents.tsv"
     params:
         clustering=config["clustering"],
         hdbscan=config["hdbscan"],
         agglomerative=config["agglomerative"],
         random_state=config["random_state"],
-    log:
-        "results/logs/cluster_documents.log",
-    benchmark:
-        "results/benchmarks/cluster_documents.tsv"
     script:
         "../scripts/cluster_documents.py"

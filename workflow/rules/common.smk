@@ -26,8 +26,10 @@ def load_config_files():
         workflow.configfile(str(own))
         return [own, *given]
     if not given:
-        raise ConfigError(f"no config.yaml in {Path.cwd()}; run with --directory FOLDER, a "
-                          f"folder holding a config.yaml that names its listings")
+        raise ConfigError(
+            f"no config.yaml in {Path.cwd()}; run with --directory FOLDER, a "
+            f"folder holding a config.yaml that names its listings"
+        )
     return given
 
 
@@ -54,6 +56,7 @@ try:
 except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 
+
 # Wildcards only ever take listing names, never a path with a slash.
 wildcard_constraints:
     listing="|".join(re.escape(name) for name in LISTINGS),
@@ -70,8 +73,9 @@ def listing_path(wildcards):
 
 def listing_content(wildcards):
     """The listing's content hash (cached by size, mtime, ctime and inode under .snakemake/)."""
-    return listing_fingerprint(LISTINGS[wildcards.listing].path,
-                               Path(".snakemake/papertopics/listing-hashes.json"))
+    return listing_fingerprint(
+        LISTINGS[wildcards.listing].path, Path(".snakemake/papertopics/listing-hashes.json")
+    )
 
 
 def listing_spec(wildcards):
@@ -99,8 +103,13 @@ def stability_refits(wildcards):
 
     n = n_documents()
     evaluation = config["evaluation"]
-    seeds = refit_seeds(n, evaluation["stability_runs"], evaluation["stability_sample"],
-                        config["random_state"], resolve_method(config["clustering"], n))
+    seeds = refit_seeds(
+        n,
+        evaluation["stability_runs"],
+        evaluation["stability_sample"],
+        config["random_state"],
+        resolve_method(config["clustering"], n),
+    )
     return [f"results/evaluation/refits/{seed}.parquet" for seed in seeds]
 
 
@@ -119,6 +128,12 @@ onsuccess:
 
 
 onerror:
-    at_exit_print(error_lines({
-        f"{job.rule.name}" + "".join(f" {k}={v}" for k, v in job.wildcards.items()): [str(f) for f in job.log]
-        for job in getattr(getattr(workflow, "scheduler", None), "failed", ())}))
+    at_exit_print(
+        error_lines(
+            {
+                f"{job.rule.name}"
+                + "".join(f" {k}={v}" for k, v in job.wildcards.items()): [str(f) for f in job.log]
+                for job in getattr(getattr(workflow, "scheduler", None), "failed", ())
+            }
+        )
+    )

@@ -5,11 +5,11 @@ checkpoint build_corpus:
     output:
         corpus="results/corpus/corpus.parquet",
         stats="results/corpus/corpus_stats.json",
-    params:
-        listings=list(LISTINGS),
     log:
         "results/logs/build_corpus.log",
     benchmark:
         "results/benchmarks/build_corpus.tsv"
+    params:
+        listings=list(LISTINGS),
     script:
         "../scripts/build_corpus.py"

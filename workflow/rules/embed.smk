@@ -5,6 +5,13 @@ rule embed_shard:
     output:
         shard="results/embed/shards/{shard}.parquet",
         stats="results/embed/shards/{shard}.json",
+    log:
+        "results/logs/embed_shard/{shard}.log",
+    benchmark:
+        "results/benchmarks/embed_shard/{shard}.tsv"
+    threads: config["embedding"]["threads"]
+    resources:
+        mem_mb=4000,
     params:
         shard_size=config["embedding"]["shard_size"],
         model=config["embedding"]["model"],
@@ -16,13 +23,6 @@ rule embed_shard:
         # null: $PAPERTOPICS_CACHE_DIR, else the user cache folder (papertopics.embed.user_cache);
         # resolved in the job, so moving the cache never reruns anything (it is content-keyed).
         cache_dir=config["embedding"]["cache_dir"],
-    threads: config["embedding"]["threads"]
-    resources:
-        mem_mb=4000,
-    log:
-        "results/logs/embed_shard/{shard}.log",
-    benchmark:
-        "results/benchmarks/embed_shard/{shard}.tsv"
     script:
         "../scripts/embed_shard.py"
 

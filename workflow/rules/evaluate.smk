@@ -5,17 +5,17 @@ rule refit_reduction:
         embeddings="results/embed/embeddings.parquet",
     output:
         refit="results/evaluation/refits/{seed}.parquet",
+    log:
+        "results/logs/refit_reduction/{seed}.log",
+    benchmark:
+        "results/benchmarks/refit_reduction/{seed}.tsv"
+    threads: 1
     params:
         umap=config["umap"],
         # only what decides whether and how UMAP runs: an outlier or cohesion tweak keeps the refits
         clustering={key: config["clustering"][key] for key in ("method", "small_corpus", "cuml")},
         sample=config["evaluation"]["stability_sample"],
         random_state=config["random_state"],
-    threads: 1
-    log:
-        "results/logs/refit_reduction/{seed}.log",
-    benchmark:
-        "results/benchmarks/refit_reduction/{seed}.tsv"
     script:
         "../scripts/refit_reduction.py"
 
@@ -30,6 +30,10 @@ rule assess_stability:
         refits=stability_refits,
     output:
         stability="results/evaluation/stability.json",
+    log:
+        "results/logs/assess_stability.log",
+    benchmark:
+        "results/benchmarks/assess_stability.tsv"
     params:
         clustering=config["clustering"],
         hdbscan=config["hdbscan"],
@@ -37,10 +41,6 @@ rule assess_stability:
         runs=config["evaluation"]["stability_runs"],
         subsample=config["evaluation"]["stability_subsample"],
         random_state=config["random_state"],
-    log:
-        "results/logs/assess_stability.log",
-    benchmark:
-        "results/benchmarks/assess_stability.tsv"
     script:
         "../scripts/assess_stability.py"
 
@@ -59,13 +59,13 @@ rule evaluate_topics:
         topics="results/topics/topics.csv",
     output:
         metrics="results/metrics.json",
-    params:
-        top_n=config["evaluation"]["npmi_top_n"],
-        vectorizer=config["vectorizer"],
-        random_state=config["random_state"],
     log:
         "results/logs/evaluate_topics.log",
     benchmark:
         "results/benchmarks/evaluate_topics.tsv"
+    params:
+        top_n=config["evaluation"]["npmi_top_n"],
+        vectorizer=config["vectorizer"],
+        random_state=config["random_state"],
     script:
         "../scripts/evaluate_topics.py"

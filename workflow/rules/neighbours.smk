@@ -8,11 +8,11 @@ rule find_neighbours:
         embeddings="results/embed/embeddings.parquet",
     output:
         neighbours="results/topics/neighbours.csv",
-    params:
-        k=config["report"]["similar_papers"],
     log:
         "results/logs/find_neighbours.log",
     benchmark:
         "results/benchmarks/find_neighbours.tsv"
+    params:
+        k=config["report"]["similar_papers"],
     script:
         "../scripts/find_neighbours.py"

@@ -4,6 +4,10 @@ rule parse_listing:
         listing_path,
     output:
         "results/parse/{listing}.parquet",
+    log:
+        "results/logs/parse_listing/{listing}.log",
+    benchmark:
+        "results/benchmarks/parse_listing/{listing}.tsv"
     params:
         spec=listing_spec,
         max_chars=config["parse"]["max_chars"],
@@ -11,9 +15,5 @@ rule parse_listing:
         content=listing_content,
         # an English-only model gets a warning for a listing in another script
         embedding_model=config["embedding"]["model"],
-    log:
-        "results/logs/parse_listing/{listing}.log",
-    benchmark:
-        "results/benchmarks/parse_listing/{listing}.tsv"
     script:
         "../scripts/parse_listing.py"

@@ -5,14 +5,14 @@ rule reduce_embeddings:
     output:
         reduced="results/reduce/reduced.parquet",
         map2d="results/reduce/map2d.parquet",
-    params:
-        umap=config["umap"],
-        cuml=config["clustering"]["cuml"],
-        random_state=config["random_state"],
-    threads: 1  # UMAP with a fixed random_state runs single-threaded; the refits use the other cores
     log:
         "results/logs/reduce_embeddings.log",
     benchmark:
         "results/benchmarks/reduce_embeddings.tsv"
+    threads: 1  # UMAP with a fixed random_state runs single-threaded; the refits use the other cores
+    params:
+        umap=config["umap"],
+        cuml=config["clustering"]["cuml"],
+        random_state=config["random_state"],
     script:
         "../scripts/reduce_embeddings.py"

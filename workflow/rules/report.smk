@@ -35,14 +35,14 @@ rule render_report:
             caption="../report/topic-report.rst",
             category="Topics",
         ),
-    params:
-        report=config["report"],
-        listings=list(LISTINGS),
-        random_state=config["random_state"],
     log:
         "results/logs/render_report.log",
     benchmark:
         "results/benchmarks/render_report.tsv"
+    params:
+        report=config["report"],
+        listings=list(LISTINGS),
+        random_state=config["random_state"],
     script:
         "../scripts/render_report.py"
 

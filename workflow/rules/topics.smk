@@ -11,6 +11,10 @@ rule fit_topics:
         changes="results/topics/changes.csv",
         snapshot=directory("results/topics/snapshot"),
         hierarchy="results/topics/hierarchy.csv",
+    log:
+        "results/logs/fit_topics.log",
+    benchmark:
+        "results/benchmarks/fit_topics.tsv"
     params:
         vectorizer=config["vectorizer"],
         representation=config["representation"],
@@ -18,10 +22,5 @@ rule fit_topics:
         mixed_cohesion=config["clustering"]["mixed_cohesion"],
         embedding_model=config["embedding"]["model"],
         history="results/topics/history",
-    log:
-        "results/logs/fit_topics.log",
-    benchmark:
-        "results/benchmarks/fit_topics.tsv"
     script:
         "../scripts/fit_topics.py"
-

@@ -14,11 +14,18 @@ with script_run(snakemake) as log:
     p = snakemake.params
     shard = int(snakemake.wildcards.shard)
     corpus = pd.read_parquet(snakemake.input.corpus, columns=["doc_id", "text"])
-    part = corpus.iloc[shard * p.shard_size:(shard + 1) * p.shard_size]
+    part = corpus.iloc[shard * p.shard_size : (shard + 1) * p.shard_size]
     vectors, stats = embed_texts(
-        part["text"].tolist(), model=p.model, backend=p.backend, precision=p.precision,
-        batch_size=p.batch_size, max_seq_length=p.max_seq_length, device=p.device,
-        threads=snakemake.threads, cache_dir=cache_root(p.cache_dir), log=log,
+        part["text"].tolist(),
+        model=p.model,
+        backend=p.backend,
+        precision=p.precision,
+        batch_size=p.batch_size,
+        max_seq_length=p.max_seq_length,
+        device=p.device,
+        threads=snakemake.threads,
+        cache_dir=cache_root(p.cache_dir),
+        log=log,
     )
     save_embeddings(snakemake.output.shard, part["doc_id"].tolist(), vectors)
     write_json(snakemake.output.stats, stats)

@@ -10,17 +10,28 @@ from papertopics.artifacts import load_embeddings, read_json, write_json
 from papertopics.evaluation import build_metrics
 from papertopics.scripting import script_run
 
-
 with script_run(snakemake) as log:
     p, i = snakemake.params, snakemake.input
     metrics = build_metrics(
-        corpus=pd.read_parquet(i.corpus), corpus_stats=read_json(i.corpus_stats), embed_stats=read_json(i.embed_stats),
-        cluster_params=read_json(i.cluster_params), stability=read_json(i.stability),
+        corpus=pd.read_parquet(i.corpus),
+        corpus_stats=read_json(i.corpus_stats),
+        embed_stats=read_json(i.embed_stats),
+        cluster_params=read_json(i.cluster_params),
+        stability=read_json(i.stability),
         documents=pd.read_csv(i.documents, usecols=lambda c: c in ("doc_id", "topic", "assignment")),
-        topics=pd.read_csv(i.topics, keep_default_na=False), vectors=load_embeddings(i.embeddings)[1],
+        topics=pd.read_csv(i.topics, keep_default_na=False),
+        vectors=load_embeddings(i.embeddings)[1],
         reduced=pd.read_parquet(i.reduced).drop(columns="doc_id").to_numpy(),
-        vectorizer=p.vectorizer, top_n=p.top_n, random_state=p.random_state)
+        vectorizer=p.vectorizer,
+        top_n=p.top_n,
+        random_state=p.random_state,
+    )
     write_json(snakemake.output.metrics, metrics)
-    log.info("metrics: %d topics, outliers %.3f, NPMI %s, diversity %s, stability ARI %s",
-             metrics["n_topics"], metrics["outlier_share"], metrics["npmi"], metrics["topic_diversity"],
-             metrics["stability"]["ari"])
+    log.info(
+        "metrics: %d topics, outliers %.3f, NPMI %s, diversity %s, stability ARI %s",
+        metrics["n_topics"],
+        metrics["outlier_share"],
+        metrics["npmi"],
+        metrics["topic_diversity"],
+        metrics["stability"]["ari"],
+    )

@@ -17,12 +17,24 @@ with script_run(snakemake) as log:
     corpus = pd.read_parquet(snakemake.input.corpus)
     doc_ids, vectors = load_embeddings(snakemake.input.embeddings)
     clusters = pd.read_parquet(snakemake.input.clusters)
-    assert corpus["doc_id"].tolist() == doc_ids == clusters["doc_id"].tolist(), "stage outputs disagree on order"
-    fitted = fit_topic_tables(corpus, vectors, clusters["cluster"].to_numpy(), load_snapshot(p.history),
-                              vectorizer=p.vectorizer, representation=p.representation, topics=p.topics,
-                              assignment=clusters["assignment"].to_numpy(), confidence=clusters["confidence"].to_numpy(),
-                              mixed_cohesion=p.mixed_cohesion)
-    fitted.model.save(out.model, serialization="safetensors", save_ctfidf=True, save_embedding_model=p.embedding_model)
+    assert corpus["doc_id"].tolist() == doc_ids == clusters["doc_id"].tolist(), (
+        "stage outputs disagree on order"
+    )
+    fitted = fit_topic_tables(
+        corpus,
+        vectors,
+        clusters["cluster"].to_numpy(),
+        load_snapshot(p.history),
+        vectorizer=p.vectorizer,
+        representation=p.representation,
+        topics=p.topics,
+        assignment=clusters["assignment"].to_numpy(),
+        confidence=clusters["confidence"].to_numpy(),
+        mixed_cohesion=p.mixed_cohesion,
+    )
+    fitted.model.save(
+        out.model, serialization="safetensors", save_ctfidf=True, save_embedding_model=p.embedding_model
+    )
     fitted.topics.to_csv(out.topics, index=False)
     fitted.documents.to_csv(out.documents, index=False)
     fitted.changes.to_csv(out.changes, index=False)

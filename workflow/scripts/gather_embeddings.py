@@ -10,5 +10,10 @@ with script_run(snakemake) as log:
     doc_ids, vectors, stats = gather_shards(snakemake.input.shards)
     save_embeddings(snakemake.output.embeddings, doc_ids, vectors)
     write_json(snakemake.output.stats, stats)
-    log.info("embeddings: %d documents from %d shards (%d computed, %d reused)",
-             len(doc_ids), stats["shards"], stats["computed"], stats["reused"])
+    log.info(
+        "embeddings: %d documents from %d shards (%d computed, %d reused)",
+        len(doc_ids),
+        stats["shards"],
+        stats["computed"],
+        stats["reused"],
+    )

@@ -10,9 +10,11 @@ from papertopics.scripting import script_run
 
 with script_run(snakemake) as log:
     spec = snakemake.params.spec
-    listing = ListingSpec(name=spec["name"], path=Path(spec["path"]), format=spec["format"],
-                          columns=spec["columns"])
-    table = read_listing(listing, max_chars=snakemake.params.max_chars,
-                         embedding_model=snakemake.params.embedding_model)
+    listing = ListingSpec(
+        name=spec["name"], path=Path(spec["path"]), format=spec["format"], columns=spec["columns"]
+    )
+    table = read_listing(
+        listing, max_chars=snakemake.params.max_chars, embedding_model=snakemake.params.embedding_model
+    )
     table.to_parquet(snakemake.output[0], index=False)
     log.info("%s: %d abstracts", listing.path, len(table))

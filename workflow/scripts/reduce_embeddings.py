@@ -10,7 +10,8 @@ from papertopics.scripting import script_run
 with script_run(snakemake) as log:
     p = snakemake.params
     doc_ids, vectors = load_embeddings(snakemake.input.embeddings)
-    reduced, map2d = reduce_for_clustering_and_map(doc_ids, vectors, p.umap, random_state=p.random_state,
-                                                   use_cuml=p.cuml, log=log)
+    reduced, map2d = reduce_for_clustering_and_map(
+        doc_ids, vectors, p.umap, random_state=p.random_state, use_cuml=p.cuml, log=log
+    )
     reduced.to_parquet(snakemake.output.reduced, index=False)
     map2d.to_parquet(snakemake.output.map2d, index=False)

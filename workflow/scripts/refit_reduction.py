@@ -11,6 +11,13 @@ with script_run(snakemake) as log:
     p = snakemake.params
     doc_ids, vectors = load_embeddings(snakemake.input.embeddings)
     umap = refit_plan({"clustering": p.clustering, "umap": p.umap}, len(doc_ids), p.sample)
-    table = refit_reduction(doc_ids, vectors, umap=umap, seed=int(snakemake.wildcards.seed), sample_size=p.sample,
-                            random_state=p.random_state, use_cuml=p.clustering["cuml"])
+    table = refit_reduction(
+        doc_ids,
+        vectors,
+        umap=umap,
+        seed=int(snakemake.wildcards.seed),
+        sample_size=p.sample,
+        random_state=p.random_state,
+        use_cuml=p.clustering["cuml"],
+    )
     table.to_parquet(snakemake.output.refit, index=False)

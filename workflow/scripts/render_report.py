@@ -14,12 +14,26 @@ from papertopics.scripting import script_run
 with script_run(snakemake) as log:
     started = time.perf_counter()
     p, i, out = snakemake.params, snakemake.input, snakemake.output
-    inputs = read_inputs(documents=i.documents, topics=i.topics, map2d=i.map2d, metrics=i.metrics, model=i.model,
-                         changes=i.changes, hierarchy=i.hierarchy, listings=p.listings, title=p.report["title"],
-                         max_hover_chars=p.report["max_hover_chars"],
-                         neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
-                         corpus_stats=getattr(i, "corpus_stats", None))  # listing headers as titles
+    inputs = read_inputs(
+        documents=i.documents,
+        topics=i.topics,
+        map2d=i.map2d,
+        metrics=i.metrics,
+        model=i.model,
+        changes=i.changes,
+        hierarchy=i.hierarchy,
+        listings=p.listings,
+        title=p.report["title"],
+        max_hover_chars=p.report["max_hover_chars"],
+        neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
+        corpus_stats=getattr(i, "corpus_stats", None),
+    )  # listing headers as titles
     written = write_report(inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle)
     total = sum(path.stat().st_size for path in written.values())
-    log.info("report: %d files, %.2f MB, topic vectors from %s, in %.1f s", len(written), total / 1e6,
-             inputs.vectors.source, time.perf_counter() - started)
+    log.info(
+        "report: %d files, %.2f MB, topic vectors from %s, in %.1f s",
+        len(written),
+        total / 1e6,
+        inputs.vectors.source,
+        time.perf_counter() - started,
+    )

@@ -25,8 +25,21 @@ uninterrupted run's by float rounding (~1e-6 fp32, ~1e-4 bf16/fp16).
 """
 
 from papertopics.embed.encode import embed_texts
-from papertopics.embed.model import (BACKENDS, DEFAULT_MODEL, PRECISIONS, model_identity, resolve_backend,
-                                     resolve_model_path)
+from papertopics.embed.model import (
+    BACKENDS,
+    DEFAULT_MODEL,
+    PRECISIONS,
+    model_identity,
+    resolve_backend,
+    resolve_model_path,
+)
 
-__all__ = ["BACKENDS", "DEFAULT_MODEL", "PRECISIONS", "embed_texts", "model_identity", "resolve_backend",
-           "resolve_model_path"]
+__all__ = [
+    "BACKENDS",
+    "DEFAULT_MODEL",
+    "PRECISIONS",
+    "embed_texts",
+    "model_identity",
+    "resolve_backend",
+    "resolve_model_path",
+]

@@ -1,9 +1,10 @@
 """Encoders behind `papertopics.embed.embed_texts`: OpenVINO, torch and the sentence-transformers reference.
 
 Kept apart from the cache logic: a run whose abstracts are all cached loads no model and
-imports neither transformers nor openvino (only torch, to ask whether CUDA is there). The OpenVINO encoder takes batches of token ids of
-one exact length (no padding), so a text's vector does not depend on which other texts share
-its batch: the cache then mixes vectors from different runs without changing a single bit.
+imports neither transformers nor openvino (only torch, to ask whether CUDA is there).
+The OpenVINO encoder takes batches of token ids of one exact length (no padding), so a text's
+vector does not depend on which other texts share its batch:
+the cache then mixes vectors from different runs without changing a single bit.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def read_model_spec(path: pathlib.Path) -> ModelSpec:
     if pooling_dir is not None and (pooling_dir / "config.json").exists():
         pcfg = _read_json(pooling_dir / "config.json")
         hidden = int(pcfg.get("word_embedding_dimension") or hidden)
-        enabled = [k[len("pooling_mode_"):] for k, v in pcfg.items() if k.startswith("pooling_mode_") and v is True]
+        enabled = [
+            k[len("pooling_mode_") :] for k, v in pcfg.items() if k.startswith("pooling_mode_") and v is True
+        ]
         unsupported += [f"pooling {m}" for m in enabled if m not in _POOLING_ORDER]
         pooling = tuple(m for m in _POOLING_ORDER if m in enabled)
         if not pooling:
@@ -85,7 +88,7 @@ def _read_json(path: pathlib.Path):
         raise ConfigError(f"embedding.model: cannot read {path}: {exc}") from None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def cpu_has_bf16() -> bool:
     """True where bf16 matmuls run natively (avx512_bf16 or AMX); elsewhere bf16 is emulated and slow."""
     try:
@@ -159,8 +162,8 @@ def _as_arrays(ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     input_ids = np.zeros((len(ids), width), dtype=np.int64)
     mask = np.zeros((len(ids), width), dtype=np.int64)
     for row, x in enumerate(ids):
-        input_ids[row, :len(x)] = x
-        mask[row, :len(x)] = 1
+        input_ids[row, : len(x)] = x
+        mask[row, : len(x)] = 1
     return input_ids, mask
 
 
@@ -265,8 +268,11 @@ class SentenceTransformersEncoder(Encoder):
     def encode(self, texts, ids):
         self.apply_threads()
         vecs = self.model.encode(
-            list(texts), batch_size=max(1, len(texts)), convert_to_numpy=True,
-            normalize_embeddings=True, show_progress_bar=False,
+            list(texts),
+            batch_size=max(1, len(texts)),
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
         )
         return np.asarray(vecs, dtype=np.float32)
 

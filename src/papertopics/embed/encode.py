@@ -12,7 +12,13 @@ import numpy as np
 
 from papertopics.embed import backends as eb
 from papertopics.embed import cache
-from papertopics.embed.model import DEFAULT_MODEL, model_identity, model_spec, resolve_backend, resolve_model_path
+from papertopics.embed.model import (
+    DEFAULT_MODEL,
+    model_identity,
+    model_spec,
+    resolve_backend,
+    resolve_model_path,
+)
 from papertopics.errors import ConfigError
 
 PROGRESS_SECONDS = 5.0
@@ -70,19 +76,31 @@ def embed_texts(
     todo = [k for k in first if k not in found]
     log.info(
         "embedding %d texts: %d from cache, %d to compute (%s %s on %s, batch %d, seq %d, threads %s)",
-        len(texts), len(texts) - len(todo), len(todo), backend, precision, device, batch_size,
-        max_seq_length, threads or "default",
+        len(texts),
+        len(texts) - len(todo),
+        len(todo),
+        backend,
+        precision,
+        device,
+        batch_size,
+        max_seq_length,
+        threads or "default",
     )
 
     load_seconds = encode_seconds = 0.0
     if todo:
         t_load = time.perf_counter()
-        encoder, tokenizer = _get_encoder(path, spec, backend, precision, max_seq_length, device, threads,
-                                          cache_dir, model_id)
+        encoder, tokenizer = _get_encoder(
+            path, spec, backend, precision, max_seq_length, device, threads, cache_dir, model_id
+        )
         load_seconds = time.perf_counter() - t_load
         t_enc = time.perf_counter()
-        writer = cache.ChunkWriter(vec_dir, spec.dim, cache_flush_docs, cache_flush_seconds) if vec_dir else None
-        found.update(_encode(todo, [texts[first[k]] for k in todo], encoder, tokenizer, batch_size, writer, log))
+        writer = (
+            cache.ChunkWriter(vec_dir, spec.dim, cache_flush_docs, cache_flush_seconds) if vec_dir else None
+        )
+        found.update(
+            _encode(todo, [texts[first[k]] for k in todo], encoder, tokenizer, batch_size, writer, log)
+        )
         encode_seconds = time.perf_counter() - t_enc
         if vec_dir is not None:
             cache.compact(vec_dir, log)
@@ -92,17 +110,29 @@ def embed_texts(
         vectors[i] = found[key]
     seconds = time.perf_counter() - t_start
     stats = {
-        "computed": len(todo), "reused": len(texts) - len(todo),
-        "backend": backend, "precision": precision, "device": device,
+        "computed": len(todo),
+        "reused": len(texts) - len(todo),
+        "backend": backend,
+        "precision": precision,
+        "device": device,
         "seconds": round(seconds, 3),
         "docs_per_s": round(len(todo) / encode_seconds, 2) if encode_seconds > 0 else 0.0,
-        "load_seconds": round(load_seconds, 3), "encode_seconds": round(encode_seconds, 3),
-        "threads": threads, "batch_size": batch_size, "max_seq_length": max_seq_length,
-        "model": str(path), "model_id": model_id,
+        "load_seconds": round(load_seconds, 3),
+        "encode_seconds": round(encode_seconds, 3),
+        "threads": threads,
+        "batch_size": batch_size,
+        "max_seq_length": max_seq_length,
+        "model": str(path),
+        "model_id": model_id,
     }
     if todo:
-        log.info("embedding: %d computed, %d reused in %.1f s (%.1f abstracts/s while encoding)",
-                 stats["computed"], stats["reused"], seconds, stats["docs_per_s"])
+        log.info(
+            "embedding: %d computed, %d reused in %.1f s (%.1f abstracts/s while encoding)",
+            stats["computed"],
+            stats["reused"],
+            seconds,
+            stats["docs_per_s"],
+        )
     return vectors, stats
 
 
@@ -172,14 +202,14 @@ def _plan_batches(ids: list[list[int]], batch_size: int, exact: bool = True) -> 
     length-sorted batches of batch_size with a little padding, as sentence-transformers does."""
     if not exact:
         order = sorted(range(len(ids)), key=lambda j: -len(ids[j]))
-        return [order[s:s + batch_size] for s in range(0, len(order), batch_size)]
+        return [order[s : s + batch_size] for s in range(0, len(order), batch_size)]
     by_length: dict[int, list[int]] = {}
     for j, row in enumerate(ids):
         by_length.setdefault(len(row), []).append(j)
     batches = []
     for length in sorted(by_length, reverse=True):
         group = by_length[length]
-        batches += [group[s:s + batch_size] for s in range(0, len(group), batch_size)]
+        batches += [group[s : s + batch_size] for s in range(0, len(group), batch_size)]
     return batches
 
 
@@ -197,4 +227,6 @@ class _Progress:
             self.last = now
             rate = self.done / (now - self.start)
             eta = (self.total - self.done) / rate if rate > 0 else math.inf
-            self.log.info("embedding: %d/%d computed (%.1f abstracts/s, ETA %.0f s)", self.done, self.total, rate, eta)
+            self.log.info(
+                "embedding: %d/%d computed (%.1f abstracts/s, ETA %.0f s)", self.done, self.total, rate, eta
+            )

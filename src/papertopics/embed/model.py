@@ -25,7 +25,8 @@ def resolve_model_path(model: str) -> pathlib.Path:
     folder. Never downloads: a hub id such as `sentence-transformers/all-MiniLM-L6-v2` is an error."""
     if not isinstance(model, str) or not model.strip():
         raise ConfigError(
-            f"embedding.model: expected the package name {DEFAULT_MODEL!r} or a local model folder, got {model!r}"
+            f"embedding.model: expected the package name {DEFAULT_MODEL!r} or a local model folder, "
+            f"got {model!r}"
         )
     name = model.strip()
     if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]*", name):
@@ -38,7 +39,8 @@ def resolve_model_path(model: str) -> pathlib.Path:
                 raise ConfigError(f"embedding.model: installed package {name!r} has no model/config.json")
         elif name.replace("_", "-") == DEFAULT_MODEL and not pathlib.Path(name).is_dir():
             raise ConfigError(
-                f"embedding.model: package {DEFAULT_MODEL} is not installed (pip install {DEFAULT_MODEL}==0.1.0)"
+                f"embedding.model: package {DEFAULT_MODEL} is not installed "
+                f"(pip install {DEFAULT_MODEL}==0.1.0)"
             )
     folder = pathlib.Path(name).expanduser()
     if folder.is_dir():
@@ -57,8 +59,10 @@ def model_identity(path: pathlib.Path, cache_dir: pathlib.Path | None = None) ->
     ~0.3 s, so the result is memoised by path + file sizes and mtimes, in memory and in cache_dir."""
     path = pathlib.Path(path).resolve()
     files = sorted(
-        p for p in path.rglob("*")
-        if p.is_file() and not any(part.startswith(".") or part == "__pycache__" for part in p.relative_to(path).parts)
+        p
+        for p in path.rglob("*")
+        if p.is_file()
+        and not any(part.startswith(".") or part == "__pycache__" for part in p.relative_to(path).parts)
         and not p.name.upper().startswith("README")
     )
     signature = [[p.relative_to(path).as_posix(), p.stat().st_size, p.stat().st_mtime_ns] for p in files]
@@ -73,7 +77,11 @@ def model_identity(path: pathlib.Path, cache_dir: pathlib.Path | None = None) ->
         except (OSError, ValueError):
             memo = {}
         entry = memo.get(str(path))
-        if isinstance(entry, dict) and entry.get("signature") == signature and isinstance(entry.get("id"), str):
+        if (
+            isinstance(entry, dict)
+            and entry.get("signature") == signature
+            and isinstance(entry.get("id"), str)
+        ):
             _MODEL_IDS[memo_key] = entry["id"]
             return entry["id"]
     digest = hashlib.sha256()
@@ -97,8 +105,9 @@ def model_spec(path: pathlib.Path) -> eb.ModelSpec:
     return _SPECS[str(path)]
 
 
-def resolve_backend(backend: str = "auto", precision: str = "auto", device: str = "auto",
-                    spec: eb.ModelSpec | None = None) -> tuple[str, str, str, list[str]]:
+def resolve_backend(
+    backend: str = "auto", precision: str = "auto", device: str = "auto", spec: eb.ModelSpec | None = None
+) -> tuple[str, str, str, list[str]]:
     """(backend, precision, device, notes): what "auto" means on this machine, plus fallbacks the
     user should hear about. CUDA -> torch fp16; CPU with native bf16 -> OpenVINO bf16; other CPUs
     -> torch fp32 (bf16 would be emulated there, slower than fp32)."""
@@ -116,13 +125,17 @@ def resolve_backend(backend: str = "auto", precision: str = "auto", device: str 
         if device == "auto":
             device = "cuda" if has_cuda else "cpu"
         elif not has_cuda:
-            raise ConfigError(f"embedding.device: {device!r} requested but torch sees no CUDA device; use auto or cpu")
+            raise ConfigError(
+                f"embedding.device: {device!r} requested but torch sees no CUDA device; use auto or cpu"
+            )
     on_gpu = device.startswith("cuda")
     rebuildable = spec is None or spec.rebuildable
     if backend == "auto":
         if not rebuildable:
             backend = "sentence-transformers"
-            notes.append(f"embedding: model has {', '.join(spec.unsupported)}; using the sentence-transformers backend")
+            notes.append(
+                f"embedding: model has {', '.join(spec.unsupported)}; using the sentence-transformers backend"
+            )
         elif on_gpu:
             backend = "torch"
         else:
@@ -135,10 +148,15 @@ def resolve_backend(backend: str = "auto", precision: str = "auto", device: str 
             "use sentence-transformers"
         )
     if backend == "openvino" and on_gpu:
-        raise ConfigError("embedding.backend: openvino runs on CPU here; with a CUDA device use torch or auto")
+        raise ConfigError(
+            "embedding.backend: openvino runs on CPU here; with a CUDA device use torch or auto"
+        )
     if backend == "sentence-transformers":
         if precision not in ("auto", "fp32"):
-            raise ConfigError(f"embedding.precision: the sentence-transformers backend is the fp32 reference, got {precision!r}")
+            raise ConfigError(
+                "embedding.precision: the sentence-transformers backend is the fp32 reference, "
+                f"got {precision!r}"
+            )
         return backend, "fp32", device, notes
     if on_gpu:
         return backend, ("fp16" if precision == "auto" else precision), device, notes
@@ -149,6 +167,8 @@ def resolve_backend(backend: str = "auto", precision: str = "auto", device: str 
             precision = "bf16"
         else:
             if precision == "bf16":
-                notes.append("embedding: this CPU lacks avx512_bf16/AMX, so bf16 would be emulated; using fp32")
+                notes.append(
+                    "embedding: this CPU lacks avx512_bf16/AMX, so bf16 would be emulated; using fp32"
+                )
             precision = "fp32"
     return backend, precision, device, notes

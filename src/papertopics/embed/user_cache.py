@@ -27,7 +27,14 @@ ENV_VAR = "PAPERTOPICS_CACHE_DIR"
 # Libraries whose upgrade can change a vector by more than rounding: the runtimes (openvino,
 # torch), the model code and conversion (transformers, sentence-transformers, optimum-intel)
 # and the tokenizer. A new version of any of them starts a new vector cache and a new IR.
-VECTOR_LIBRARIES = ("openvino", "torch", "transformers", "sentence-transformers", "tokenizers", "optimum-intel")
+VECTOR_LIBRARIES = (
+    "openvino",
+    "torch",
+    "transformers",
+    "sentence-transformers",
+    "tokenizers",
+    "optimum-intel",
+)
 
 
 def cache_root(configured: str | os.PathLike | None = None, base: Path | None = None) -> Path:

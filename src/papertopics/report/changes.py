@@ -18,8 +18,10 @@ from papertopics.report.summary import percent
 # Display order of the statuses (tiles, legend); each has a CSS class `status-<name>`.
 STATUSES = ("new", "grown", "shrunk", "unchanged", "merged", "split", "vanished")
 
-FIRST_RUN = ("This is the first run in this results folder: every topic is new; rerun after adding a "
-             "listing or changing settings to see what changed")
+FIRST_RUN = (
+    "This is the first run in this results folder: every topic is new; rerun after adding a "
+    "listing or changing settings to see what changed"
+)
 
 
 def _tolerance() -> float:
@@ -83,11 +85,17 @@ def summary_line(changes: pd.DataFrame) -> str:
     n_prev, n_new = int(changes["prev_size"].sum()), int(changes["new_size"].sum())
     topics_prev = int(((changes["prev_size"] > 0) & (changes["topic"] >= 0)).sum())
     topics_new = int(((changes["new_size"] > 0) & (changes["topic"] >= 0)).sum())
-    same = " Every topic is unchanged." if set(changes.loc[changes["topic"] >= 0, "status"]) == {"unchanged"} else ""
-    return (f"Compared with the previous run in this results folder: {topics_prev} topics in {n_prev:,} "
-            f"documents then, {topics_new} topics in {n_new:,} documents now.{same} Topic ids are stable, so "
-            "the same id is the same topic in both runs. Shares are of each run's own corpus, so a topic "
-            "that grew only as much as the corpus counts as unchanged.")
+    same = (
+        " Every topic is unchanged."
+        if set(changes.loc[changes["topic"] >= 0, "status"]) == {"unchanged"}
+        else ""
+    )
+    return (
+        f"Compared with the previous run in this results folder: {topics_prev} topics in {n_prev:,} "
+        f"documents then, {topics_new} topics in {n_new:,} documents now.{same} Topic ids are stable, so "
+        "the same id is the same topic in both runs. Shares are of each run's own corpus, so a topic "
+        "that grew only as much as the corpus counts as unchanged."
+    )
 
 
 def status_tiles(changes: pd.DataFrame) -> list[dict]:
@@ -96,9 +104,17 @@ def status_tiles(changes: pd.DataFrame) -> list[dict]:
     counts = changes.loc[changes["topic"] >= 0, "status"].value_counts()
     meanings = status_meanings()
     names = [*STATUSES, *sorted(status for status in counts.index if status not in STATUSES)]
-    return [{"status": status, "css": status_class(status), "count": int(counts.get(status, 0)),
-             "value": f"{int(counts.get(status, 0)):,}", "label": status or "(none)",
-             "detail": meanings.get(status)} for status in names]
+    return [
+        {
+            "status": status,
+            "css": status_class(status),
+            "count": int(counts.get(status, 0)),
+            "value": f"{int(counts.get(status, 0)):,}",
+            "label": status or "(none)",
+            "detail": meanings.get(status),
+        }
+        for status in names
+    ]
 
 
 def status_class(status: str) -> str:
@@ -120,24 +136,41 @@ def change_rows(changes: pd.DataFrame, topics: pd.DataFrame) -> list[dict]:
             label = OUTLIER_LABEL
         else:
             label = (current.get(topic) if exists else "") or row.label or f"Topic {topic}"
-        rows.append({
-            "topic": topic, "number": "\u2013" if topic < 0 else topic,
-            "anchor": "outliers" if topic < 0 else str(topic),
-            "label": label, "exists": exists, "is_outliers": topic < 0,
-            "color": topic_color(topic), "status": row.status or "(none)", "css": status_class(row.status),
-            "prev_size": int(row.prev_size), "new_size": int(row.new_size),
-            "prev_percent": percent(row.prev_share), "new_percent": percent(row.new_share),
-            "change": change, "change_sign": 0 if change == "0 pp" else 1 if row.new_share > row.prev_share else -1,
-            "from_topics": [{"id": t, "anchor": "outliers" if t < 0 else str(t), "listed": t in listed}
-                            for t in _ids(row.from_topics) if t != topic],
-            "to_topics": [{"id": t, "anchor": "outliers" if t < 0 else str(t), "listed": t in listed}
-                          for t in _ids(row.to_topics) if t != topic],
-        })
+        rows.append(
+            {
+                "topic": topic,
+                "number": "\u2013" if topic < 0 else topic,
+                "anchor": "outliers" if topic < 0 else str(topic),
+                "label": label,
+                "exists": exists,
+                "is_outliers": topic < 0,
+                "color": topic_color(topic),
+                "status": row.status or "(none)",
+                "css": status_class(row.status),
+                "prev_size": int(row.prev_size),
+                "new_size": int(row.new_size),
+                "prev_percent": percent(row.prev_share),
+                "new_percent": percent(row.new_share),
+                "change": change,
+                "change_sign": 0 if change == "0 pp" else 1 if row.new_share > row.prev_share else -1,
+                "from_topics": [
+                    {"id": t, "anchor": "outliers" if t < 0 else str(t), "listed": t in listed}
+                    for t in _ids(row.from_topics)
+                    if t != topic
+                ],
+                "to_topics": [
+                    {"id": t, "anchor": "outliers" if t < 0 else str(t), "listed": t in listed}
+                    for t in _ids(row.to_topics)
+                    if t != topic
+                ],
+            }
+        )
     return rows
 
 
-def listing_share_rows(documents: pd.DataFrame, topics: pd.DataFrame, listings: list[str],
-                       changes: pd.DataFrame | None) -> list[dict]:
+def listing_share_rows(
+    documents: pd.DataFrame, topics: pd.DataFrame, listings: list[str], changes: pd.DataFrame | None
+) -> list[dict]:
     """Each listing's share of its documents in every current topic (a column sums to 100 %)."""
     order = [int(t) for t in topics["topic"] if t >= 0] + [int(t) for t in topics["topic"] if t < 0]
     counts = listing_counts(documents, listings, order)
@@ -150,10 +183,23 @@ def listing_share_rows(documents: pd.DataFrame, topics: pd.DataFrame, listings: 
         for name in listings:
             count, total = int(counts.loc[topic, name]), int(totals[name])
             share = count / total if total else 0.0
-            cells.append({"count": count, "percent": percent(share), "alpha": round(0.06 + 0.4 * share, 3)
-                          if count else 0.0})
-        rows.append({"topic": topic, "number": "\u2013" if topic < 0 else topic,
-                     "label": labels[topic], "color": topic_color(topic), "is_outliers": topic < 0,
-                     "status": status.get(topic), "css": status_class(status.get(topic, "")),
-                     "cells": cells})
+            cells.append(
+                {
+                    "count": count,
+                    "percent": percent(share),
+                    "alpha": round(0.06 + 0.4 * share, 3) if count else 0.0,
+                }
+            )
+        rows.append(
+            {
+                "topic": topic,
+                "number": "\u2013" if topic < 0 else topic,
+                "label": labels[topic],
+                "color": topic_color(topic),
+                "is_outliers": topic < 0,
+                "status": status.get(topic),
+                "css": status_class(status.get(topic, "")),
+                "cells": cells,
+            }
+        )
     return rows

@@ -8,19 +8,50 @@ from papertopics.constants import OUTLIER_COLOR
 
 # Tableau 10 and its light half, then D3's darker tones; no greys (grey means "outlier").
 _TOPIC_PALETTE = [
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-    "#9c755f", "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-    "#bcbd22", "#a0cbe8", "#ffbe7d", "#ff9d9a", "#86bcb6", "#8cd17d", "#f1ce63", "#d4a6c8",
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#17becf",
+    "#bcbd22",
+    "#a0cbe8",
+    "#ffbe7d",
+    "#ff9d9a",
+    "#86bcb6",
+    "#8cd17d",
+    "#f1ce63",
+    "#d4a6c8",
 ]
 
-_LISTING_PALETTE = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
-                    "#1f78b4", "#b2df8a", "#fb9a99"]
+_LISTING_PALETTE = [
+    "#1b9e77",
+    "#d95f02",
+    "#7570b3",
+    "#e7298a",
+    "#66a61e",
+    "#e6ab02",
+    "#a6761d",
+    "#1f78b4",
+    "#b2df8a",
+    "#fb9a99",
+]
 
 
 def _golden_hue(index: int, lightness: float = 0.5, saturation: float = 0.6) -> str:
     hue = (index * 0.618033988749895) % 1.0
     red, green, blue = colorsys.hls_to_rgb(hue, lightness, saturation)
-    return "#{:02x}{:02x}{:02x}".format(round(red * 255), round(green * 255), round(blue * 255))
+    return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
 
 
 def topic_color(topic: int) -> str:
@@ -37,5 +68,7 @@ def topic_colors(topics) -> dict[int, str]:
 
 
 def listing_colors(listings: list[str]) -> dict[str, str]:
-    return {name: (_LISTING_PALETTE[i] if i < len(_LISTING_PALETTE) else _golden_hue(i + 3))
-            for i, name in enumerate(listings)}
+    return {
+        name: (_LISTING_PALETTE[i] if i < len(_LISTING_PALETTE) else _golden_hue(i + 3))
+        for i, name in enumerate(listings)
+    }

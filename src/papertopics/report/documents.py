@@ -38,7 +38,9 @@ def document_headlines(documents: pd.DataFrame, max_chars: int = 200) -> list[st
 
 def packed(values: np.ndarray, dtype: str) -> str:
     """A numeric array as base64 of its little-endian bytes (read with a JS typed array)."""
-    return base64.b64encode(np.ascontiguousarray(values, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()).decode("ascii")
+    return base64.b64encode(
+        np.ascontiguousarray(values, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
+    ).decode("ascii")
 
 
 def chunk_of_rows(topics: np.ndarray, size: int = CHUNK_DOCUMENTS) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -48,7 +50,7 @@ def chunk_of_rows(topics: np.ndarray, size: int = CHUNK_DOCUMENTS) -> tuple[np.n
     for topic in np.unique(topics):
         rows = np.flatnonzero(topics == topic)
         for start in range(0, len(rows), size):
-            part = rows[start:start + size]
+            part = rows[start : start + size]
             chunk[part] = len(groups)
             groups.append(part)
     return chunk, groups
@@ -56,8 +58,13 @@ def chunk_of_rows(topics: np.ndarray, size: int = CHUNK_DOCUMENTS) -> tuple[np.n
 
 def topic_anchors(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame) -> pd.DataFrame:
     """Where each topic's name goes: the median of its (core) points, so a few strays do not pull it."""
-    frame = pd.DataFrame({"topic": documents["topic"].to_numpy(), "x": map2d["x"].to_numpy(dtype=float),
-                          "y": map2d["y"].to_numpy(dtype=float)})
+    frame = pd.DataFrame(
+        {
+            "topic": documents["topic"].to_numpy(),
+            "x": map2d["x"].to_numpy(dtype=float),
+            "y": map2d["y"].to_numpy(dtype=float),
+        }
+    )
     if "assignment" in documents.columns:
         core = documents["assignment"].isin(["core", ""]).to_numpy()
         has_core = frame[core].groupby("topic").size()
@@ -87,8 +94,13 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
         given = region.notna().all()
     if given:
         region_of = dict(zip(anchors["topic"].astype(int), region.astype(int)))
-        names = {int(r): str(l) for r, l in zip(pd.to_numeric(topics["region"], errors="coerce").fillna(-1),
-                                                 topics["region_label"].fillna("").astype(str))}
+        names = {
+            int(r): str(label)
+            for r, label in zip(
+                pd.to_numeric(topics["region"], errors="coerce").fillna(-1),
+                topics["region_label"].fillna("").astype(str),
+            )
+        }
     elif len(anchors) <= REGIONS_MAX:
         region_of = {int(t): i for i, t in enumerate(anchors["topic"])}
         names = {}
@@ -103,16 +115,25 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
     for region, members in frame.groupby("region"):
         members = members.sort_values("size", ascending=False)
         weights = members["size"].to_numpy(dtype=float) + 1e-9
-        label = names.get(int(region)) or (truncate(members["label"].iloc[0], 34)
-                                            + (f" & {len(members) - 1} more" if len(members) > 1 else ""))
-        rows.append({"region": int(region), "label": label, "size": int(members["size"].sum()),
-                     "x": float(np.average(members["x"], weights=weights)),
-                     "y": float(np.average(members["y"], weights=weights))})
+        label = names.get(int(region)) or (
+            truncate(members["label"].iloc[0], 34)
+            + (f" & {len(members) - 1} more" if len(members) > 1 else "")
+        )
+        rows.append(
+            {
+                "region": int(region),
+                "label": label,
+                "size": int(members["size"].sum()),
+                "x": float(np.average(members["x"], weights=weights)),
+                "y": float(np.average(members["y"], weights=weights)),
+            }
+        )
     return region_of, pd.DataFrame(rows)
 
 
-def visualize_documents(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame, *,
-                        height: int = 720, **_ignored) -> go.Figure:
+def visualize_documents(
+    documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame, *, height: int = 720, **_ignored
+) -> go.Figure:
     """One empty trace per topic (outliers first, grey, underneath) plus a 'search matches' trace.
 
     The page script fills the coordinates from the packed arrays of `document_payload`.
@@ -121,35 +142,72 @@ def visualize_documents(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd
     kind = go.Scattergl if webgl else go.Scatter
     marker_size = 5 if len(documents) > 20000 else 6 if webgl else 10
     present = set(documents["topic"].astype(int))
-    order = [t for t in topics["topic"].astype(int) if t < 0] + [t for t in topics["topic"].astype(int) if t >= 0]
+    order = [t for t in topics["topic"].astype(int) if t < 0] + [
+        t for t in topics["topic"].astype(int) if t >= 0
+    ]
     figure = go.Figure()
     for topic in order:
         if topic not in present:
             continue
         outlier = topic < 0
-        figure.add_trace(kind(
-            x=[], y=[], customdata=[], hoverinfo="none", mode="markers", name=f"topic {topic}",
-            showlegend=False, meta={"topic": int(topic)},
-            marker={"size": marker_size - 1 if outlier else marker_size, "color": topic_color(topic),
+        figure.add_trace(
+            kind(
+                x=[],
+                y=[],
+                customdata=[],
+                hoverinfo="none",
+                mode="markers",
+                name=f"topic {topic}",
+                showlegend=False,
+                meta={"topic": int(topic)},
+                marker={
+                    "size": marker_size - 1 if outlier else marker_size,
+                    "color": topic_color(topic),
                     "opacity": 0.5 if outlier else 0.85,
-                    "line": {"width": 0 if webgl else 0.5, "color": "#ffffff"}},
-        ))
-    figure.add_trace(kind(
-        x=[], y=[], customdata=[], hoverinfo="none", mode="markers",
-        name="search matches", meta={"topic": None, "role": "matches"}, showlegend=False,
-        marker={"size": marker_size + 6, "color": "rgba(0,0,0,0)", "line": {"width": 2, "color": "#111111"}},
-    ))
+                    "line": {"width": 0 if webgl else 0.5, "color": "#ffffff"},
+                },
+            )
+        )
+    figure.add_trace(
+        kind(
+            x=[],
+            y=[],
+            customdata=[],
+            hoverinfo="none",
+            mode="markers",
+            name="search matches",
+            meta={"topic": None, "role": "matches"},
+            showlegend=False,
+            marker={
+                "size": marker_size + 6,
+                "color": "rgba(0,0,0,0)",
+                "line": {"width": 2, "color": "#111111"},
+            },
+        )
+    )
     figure.update_layout(
-        template="plotly_white", height=height, margin={"l": 6, "r": 6, "t": 6, "b": 6},
-        xaxis={"visible": False}, yaxis={"visible": False, "scaleanchor": "x", "scaleratio": 1},
-        showlegend=False, dragmode="pan", uirevision="keep",
+        template="plotly_white",
+        height=height,
+        margin={"l": 6, "r": 6, "t": 6, "b": 6},
+        xaxis={"visible": False},
+        yaxis={"visible": False, "scaleanchor": "x", "scaleratio": 1},
+        showlegend=False,
+        dragmode="pan",
+        uirevision="keep",
     )
     return figure
 
 
-def document_payload(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame,
-                     listings: list[str], display_names: dict[str, str] | None = None, *,
-                     max_hover_chars: int = 300, has_neighbours: bool = False) -> dict:
+def document_payload(
+    documents: pd.DataFrame,
+    map2d: pd.DataFrame,
+    topics: pd.DataFrame,
+    listings: list[str],
+    display_names: dict[str, str] | None = None,
+    *,
+    max_hover_chars: int = 300,
+    has_neighbours: bool = False,
+) -> dict:
     """What the page needs at once (no abstracts): packed arrays and the names on the map."""
     display_names = display_names or {}
     index = {name: i for i, name in enumerate(listings)}
@@ -158,14 +216,32 @@ def document_payload(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.Da
     nearest = (documents["assignment"].to_numpy() == "nearest") if "assignment" in documents.columns else None
     anchors = topic_anchors(documents, map2d, topics)
     region_of, regions = topic_regions(topics, anchors)
-    topic_list = [{"topic": int(row.topic), "label": str(row.label), "size": int(row.size),
-                   "color": topic_color(int(row.topic)), "region": int(region_of.get(int(row.topic), -1)),
-                   "x": round(float(row.x), 4), "y": round(float(row.y), 4)}
-                  for row in anchors.itertuples()]
+    topic_list = [
+        {
+            "topic": int(row.topic),
+            "label": str(row.label),
+            "size": int(row.size),
+            "color": topic_color(int(row.topic)),
+            "region": int(region_of.get(int(row.topic), -1)),
+            "x": round(float(row.x), 4),
+            "y": round(float(row.y), 4),
+        }
+        for row in anchors.itertuples()
+    ]
     outliers = topics[topics["topic"] < 0]
-    topic_list += [{"topic": int(t), "label": str(l), "size": int(s), "color": topic_color(int(t)), "region": -1,
-                    "x": None, "y": None} for t, l, s in zip(outliers["topic"], outliers["label"], outliers["size"])
-                   if int(s) > 0]
+    topic_list += [
+        {
+            "topic": int(t),
+            "label": str(label),
+            "size": int(s),
+            "color": topic_color(int(t)),
+            "region": -1,
+            "x": None,
+            "y": None,
+        }
+        for t, label, s in zip(outliers["topic"], outliers["label"], outliers["size"])
+        if int(s) > 0
+    ]
     return {
         "n": len(documents),
         "doc_id": documents["doc_id"].tolist(),
@@ -177,7 +253,9 @@ def document_payload(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.Da
         "chunk": packed(chunk, "u2"),
         "n_chunks": len(groups),
         "chunk_folder": CHUNK_FOLDER,
-        "listings": [[index[name] for name in split_listings(cell) if name in index] for cell in documents["listings"]],
+        "listings": [
+            [index[name] for name in split_listings(cell) if name in index] for cell in documents["listings"]
+        ],
         "listing_names": [display_names.get(name, name) for name in listings],
         "topics": topic_list,
         "regions": regions.round(4).to_dict("records"),
@@ -187,8 +265,9 @@ def document_payload(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.Da
     }
 
 
-def document_chunks(documents: pd.DataFrame, extra_columns: list[str],
-                    neighbours: pd.DataFrame | None = None) -> list[dict]:
+def document_chunks(
+    documents: pd.DataFrame, extra_columns: list[str], neighbours: pd.DataFrame | None = None
+) -> list[dict]:
     """Per data file: its rows, and per row the title, abstract, metadata and similar papers."""
     chunk, groups = chunk_of_rows(documents["topic"].to_numpy(dtype=np.int64))
     row_of = pd.Series(np.arange(len(documents)), index=documents["doc_id"].to_numpy())
@@ -205,9 +284,15 @@ def document_chunks(documents: pd.DataFrame, extra_columns: list[str],
     out = []
     for rows in groups:
         rows = rows.tolist()
-        out.append({"rows": rows, "title": [title[r] for r in rows], "text": [text[r] for r in rows],
-                    "extra": {column: [values[r] for r in rows] for column, values in extra.items()},
-                    "similar": [similar.get(r, []) for r in rows]})
+        out.append(
+            {
+                "rows": rows,
+                "title": [title[r] for r in rows],
+                "text": [text[r] for r in rows],
+                "extra": {column: [values[r] for r in rows] for column, values in extra.items()},
+                "similar": [similar.get(r, []) for r in rows],
+            }
+        )
     return out
 
 
@@ -221,6 +306,12 @@ def chunk_script(index: int, chunk: dict) -> bytes:
     """
     raw = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
     data = gzip.compress(raw, compresslevel=6, mtime=0)
-    for byte, escaped in ((b"\\", b"\\\\"), (b'"', b'\\"'), (b"\n", b"\\n"), (b"\r", b"\\r"), (b"\x00", b"\\x00")):
+    for byte, escaped in (
+        (b"\\", b"\\\\"),
+        (b'"', b'\\"'),
+        (b"\n", b"\\n"),
+        (b"\r", b"\\r"),
+        (b"\x00", b"\\x00"),
+    ):
         data = data.replace(byte, escaped)
-    return b"papertopicsChunk(%d,\"" % int(index) + data + b"\");\n"
+    return b'papertopicsChunk(%d,"' % int(index) + data + b'");\n'

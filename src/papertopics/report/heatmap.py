@@ -22,15 +22,24 @@ def visualize_heatmap(topics: pd.DataFrame, vectors: TopicVectors) -> go.Figure:
     labels = dict(zip(ids, table["label"]))
     names = [plotly_text(short_label(t, labels[t], 40)) for t in ordered]
     off_diagonal = matrix[~np.eye(len(matrix), dtype=bool)] if len(matrix) > 1 else np.array([0.0])
-    figure = go.Figure(go.Heatmap(
-        z=np.round(matrix, 4), x=names, y=names, colorscale="Blues",
-        zmin=float(max(0.0, off_diagonal.min())), zmax=1.0,
-        hovertemplate="%{y}<br>%{x}<br>cosine similarity %{z:.3f}<extra></extra>",
-        colorbar={"title": {"text": "similarity"}, "thickness": 14},
-    ))
+    figure = go.Figure(
+        go.Heatmap(
+            z=np.round(matrix, 4),
+            x=names,
+            y=names,
+            colorscale="Blues",
+            zmin=float(max(0.0, off_diagonal.min())),
+            zmax=1.0,
+            hovertemplate="%{y}<br>%{x}<br>cosine similarity %{z:.3f}<extra></extra>",
+            colorbar={"title": {"text": "similarity"}, "thickness": 14},
+        )
+    )
     cell = max(14, min(64, 760 // max(len(ids), 1)))
     figure.update_layout(
-        template="plotly_white", autosize=False, width=len(ids) * cell + 420, height=len(ids) * cell + 300,
+        template="plotly_white",
+        autosize=False,
+        width=len(ids) * cell + 420,
+        height=len(ids) * cell + 300,
         margin={"l": 10, "r": 10, "t": 20, "b": 10},
         xaxis={"tickangle": -45, "automargin": True, "tickfont": {"size": 10}, "side": "bottom"},
         yaxis={"automargin": True, "tickfont": {"size": 10}, "autorange": "reversed"},

@@ -22,8 +22,17 @@ TOPIC_COLUMNS = ("topic", "label", "size", "top_terms", "representative_doc_ids"
 # how a document got its topic (core | nearest | outlier) and how sure that is.
 ASSIGNMENT_COLUMNS = ("assignment", "confidence")
 NEIGHBOUR_COLUMNS = ("doc_id", "rank", "neighbour_id", "similarity")
-CHANGE_COLUMNS = ("topic", "status", "label", "prev_size", "new_size", "prev_share", "new_share",
-                  "from_topics", "to_topics")
+CHANGE_COLUMNS = (
+    "topic",
+    "status",
+    "label",
+    "prev_size",
+    "new_size",
+    "prev_share",
+    "new_share",
+    "from_topics",
+    "to_topics",
+)
 
 
 class ReportInputError(PapertopicsError):
@@ -56,8 +65,11 @@ class ReportInputs:
         self.listings = list(dict.fromkeys([*map(str, self.listings or []), *seen]))
         if self.neighbours is not None:
             self.neighbours = normalise_neighbours(self.neighbours, self.documents)
-        self.listing_titles = {str(name): " ".join(str(title).split())
-                               for name, title in (self.listing_titles or {}).items() if str(title).strip()}
+        self.listing_titles = {
+            str(name): " ".join(str(title).split())
+            for name, title in (self.listing_titles or {}).items()
+            if str(title).strip()
+        }
         if self.vectors is None:
             self.vectors = vectors_from_documents(self.documents, self.topics)
         if not self.title:
@@ -65,8 +77,11 @@ class ReportInputs:
 
     @property
     def extra_columns(self) -> list[str]:
-        return [column for column in self.documents.columns
-                if column not in DOCUMENT_COLUMNS and column not in ASSIGNMENT_COLUMNS]
+        return [
+            column
+            for column in self.documents.columns
+            if column not in DOCUMENT_COLUMNS and column not in ASSIGNMENT_COLUMNS
+        ]
 
     def display_names(self) -> dict[str, str]:
         """What a listing is called on screen: its header line where it has one (the file name
@@ -79,8 +94,7 @@ def display_names(listings: list[str], titles: dict[str, str]) -> dict[str, str]
     names = {}
     for name in listings:
         title = titles.get(name, "")
-        names[name] = (title if title and shared.get(title, 0) == 1
-                       else f"{title} ({name})" if title else name)
+        names[name] = title if title and shared.get(title, 0) == 1 else f"{title} ({name})" if title else name
     return names
 
 
@@ -134,12 +148,20 @@ def normalise_topics(topics: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFr
     missing = sorted(set(documents["topic"]) - known)
     if missing:
         labels = documents.drop_duplicates("topic").set_index("topic")["topic_label"]
-        extra = pd.DataFrame({"topic": missing, "label": [labels.get(t, "") for t in missing],
-                              "size": [int(sizes.get(t, 0)) for t in missing],
-                              "top_terms": "", "representative_doc_ids": ""})
+        extra = pd.DataFrame(
+            {
+                "topic": missing,
+                "label": [labels.get(t, "") for t in missing],
+                "size": [int(sizes.get(t, 0)) for t in missing],
+                "top_terms": "",
+                "representative_doc_ids": "",
+            }
+        )
         topics = pd.concat([topics, extra], ignore_index=True)
-    topics["label"] = [label or (OUTLIER_LABEL if topic == OUTLIER else f"Topic {topic}")
-                       for topic, label in zip(topics["topic"], topics["label"])]
+    topics["label"] = [
+        label or (OUTLIER_LABEL if topic == OUTLIER else f"Topic {topic}")
+        for topic, label in zip(topics["topic"], topics["label"])
+    ]
     return topics.sort_values("topic").reset_index(drop=True)
 
 
@@ -149,8 +171,10 @@ def normalise_map(map2d: pd.DataFrame, documents: pd.DataFrame) -> pd.DataFrame:
     map2d["doc_id"] = map2d["doc_id"].astype(str)
     missing = set(documents["doc_id"]) - set(map2d["doc_id"])
     if missing:
-        raise ReportInputError(f"2-D map: {len(missing)} documents have no coordinates "
-                               f"(e.g. {sorted(missing)[0]}); rerun reduce_embeddings")
+        raise ReportInputError(
+            f"2-D map: {len(missing)} documents have no coordinates "
+            f"(e.g. {sorted(missing)[0]}); rerun reduce_embeddings"
+        )
     return documents[["doc_id"]].merge(map2d, on="doc_id", how="left")
 
 
@@ -178,7 +202,9 @@ def normalise_changes(changes: pd.DataFrame) -> pd.DataFrame:
         values = changes[column] if column in changes.columns else pd.Series(0, index=changes.index)
         changes[column] = pd.to_numeric(values, errors="coerce").fillna(0).astype(int)
     for column, size in (("prev_share", "prev_size"), ("new_share", "new_size")):
-        values = changes[column] if column in changes.columns else pd.Series(float("nan"), index=changes.index)
+        values = (
+            changes[column] if column in changes.columns else pd.Series(float("nan"), index=changes.index)
+        )
         changes[column] = pd.to_numeric(values, errors="coerce")
         total = changes[size].sum()
         # A table without shares (or with blanks): the share of the run's documents, from the sizes.
@@ -198,12 +224,21 @@ def read_table(path: str | Path) -> pd.DataFrame:
     return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[], encoding="utf-8")
 
 
-def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path | None = None,
-                metrics: str | Path | None = None, model: str | Path | None = None,
-                listings: list[str] | None = None, title: str | None = None,
-                max_hover_chars: int = 300, changes: str | Path | None = None,
-                neighbours: str | Path | None = None, corpus_stats: str | Path | None = None,
-                hierarchy: str | Path | None = None) -> ReportInputs:
+def read_inputs(
+    *,
+    documents: str | Path,
+    topics: str | Path,
+    map2d: str | Path | None = None,
+    metrics: str | Path | None = None,
+    model: str | Path | None = None,
+    listings: list[str] | None = None,
+    title: str | None = None,
+    max_hover_chars: int = 300,
+    changes: str | Path | None = None,
+    neighbours: str | Path | None = None,
+    corpus_stats: str | Path | None = None,
+    hierarchy: str | Path | None = None,
+) -> ReportInputs:
     """ReportInputs from the files of results/ (see docs/report.md)."""
     vectors = None
     if model is not None and (Path(model) / "topics.json").is_file():
@@ -213,7 +248,9 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
     if vectors is not None and vectors.ctfidf is None and vectors.embeddings is None:
         vectors = None  # nothing to compare topics with: fall back to the documents' words
     if vectors is not None and "model_topic" in topic_table.columns:
-        vectors = renumber(vectors, dict(zip(topic_table["model_topic"].astype(int), topic_table["topic"].astype(int))))
+        vectors = renumber(
+            vectors, dict(zip(topic_table["model_topic"].astype(int), topic_table["topic"].astype(int)))
+        )
     inputs = ReportInputs(
         documents=document_table,
         topics=topic_table,
@@ -238,8 +275,11 @@ def read_inputs(*, documents: str | Path, topics: str | Path, map2d: str | Path 
 def read_listing_titles(path: str | Path) -> dict[str, str]:
     """{listing name: header line} from corpus_stats.json (build_corpus keeps each listing's header)."""
     stats = json.loads(Path(path).read_text(encoding="utf-8"))
-    return {str(name): str(entry.get("title") or "") for name, entry in (stats.get("listings") or {}).items()
-            if isinstance(entry, dict)}
+    return {
+        str(name): str(entry.get("title") or "")
+        for name, entry in (stats.get("listings") or {}).items()
+        if isinstance(entry, dict)
+    }
 
 
 def renumber(vectors: TopicVectors, stable_of: dict[int, int]) -> TopicVectors:

@@ -25,7 +25,7 @@ def classical_mds(distances: np.ndarray, n_components: int = 2) -> np.ndarray:
     if n < 2:
         return coords
     centring = np.eye(n) - np.ones((n, n)) / n
-    gram = -0.5 * centring @ (distances ** 2) @ centring
+    gram = -0.5 * centring @ (distances**2) @ centring
     values, vectors = np.linalg.eigh((gram + gram.T) / 2)
     order = np.argsort(values)[::-1][:n_components]
     for k, index in enumerate(order):
@@ -50,25 +50,49 @@ def visualize_intertopic(topics: pd.DataFrame, vectors: TopicVectors, *, height:
     hover = []
     for topic, label, size, terms in zip(ids, table["label"], table["size"], table["top_terms"]):
         terms = ", ".join(term.strip() for term in str(terms).split(";") if term.strip())
-        hover.append(f"<b>{plotly_text(short_label(topic, label, 80))}</b><br>{int(size)} documents"
-                     + (f"<br>{plotly_lines(terms, 60, 240)}" if terms else ""))
-    figure.add_trace(go.Scatter(
-        x=np.round(coords[:, 0], 5), y=np.round(coords[:, 1], 5), mode="markers+text",
-        text=[plotly_text(truncate(str(label), 26)) for label in table["label"]], textposition="middle center",
-        textfont={"size": 10, "color": "#1a1a1a"},
-        customdata=ids, hovertext=hover, hoverinfo="text",
-        marker={"size": sizes, "sizemode": "area", "sizeref": 2.0 * max_size / (70.0 ** 2),
-                "sizemin": 6, "color": [topic_color(topic) for topic in ids], "opacity": 0.75,
-                "line": {"width": 1, "color": "#ffffff"}},
-        showlegend=False,
-    ))
+        hover.append(
+            f"<b>{plotly_text(short_label(topic, label, 80))}</b><br>{int(size)} documents"
+            + (f"<br>{plotly_lines(terms, 60, 240)}" if terms else "")
+        )
+    figure.add_trace(
+        go.Scatter(
+            x=np.round(coords[:, 0], 5),
+            y=np.round(coords[:, 1], 5),
+            mode="markers+text",
+            text=[plotly_text(truncate(str(label), 26)) for label in table["label"]],
+            textposition="middle center",
+            textfont={"size": 10, "color": "#1a1a1a"},
+            customdata=ids,
+            hovertext=hover,
+            hoverinfo="text",
+            marker={
+                "size": sizes,
+                "sizemode": "area",
+                "sizeref": 2.0 * max_size / (70.0**2),
+                "sizemin": 6,
+                "color": [topic_color(topic) for topic in ids],
+                "opacity": 0.75,
+                "line": {"width": 1, "color": "#ffffff"},
+            },
+            showlegend=False,
+        )
+    )
     span = float(np.abs(coords).max()) if len(ids) > 1 else 1.0
     pad = span * 1.25 or 1.0
-    axis = {"range": [-pad, pad], "zeroline": True, "zerolinecolor": "#d9d9d9", "showgrid": False,
-            "showticklabels": False, "title": None}
+    axis = {
+        "range": [-pad, pad],
+        "zeroline": True,
+        "zerolinecolor": "#d9d9d9",
+        "showgrid": False,
+        "showticklabels": False,
+        "title": None,
+    }
     figure.update_layout(
-        template="plotly_white", height=height, margin={"l": 20, "r": 20, "t": 30, "b": 20},
-        xaxis=axis, yaxis={**axis, "scaleanchor": "x", "scaleratio": 1},
+        template="plotly_white",
+        height=height,
+        margin={"l": 20, "r": 20, "t": 30, "b": 20},
+        xaxis=axis,
+        yaxis={**axis, "scaleanchor": "x", "scaleratio": 1},
         hoverlabel={"align": "left"},
     )
     return figure

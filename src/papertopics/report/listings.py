@@ -48,18 +48,32 @@ def single_listing_topics(topics: pd.DataFrame, counts: pd.DataFrame) -> pd.Data
     for topic, row in counts.iterrows():
         present = [listing for listing, n in row.items() if n > 0]
         if topic >= 0 and len(present) == 1:
-            rows.append({"topic": int(topic), "label": labels.get(topic, ""), "size": int(row.sum()),
-                         "listing": present[0]})
+            rows.append(
+                {
+                    "topic": int(topic),
+                    "label": labels.get(topic, ""),
+                    "size": int(row.sum()),
+                    "listing": present[0],
+                }
+            )
     return pd.DataFrame(rows, columns=["topic", "label", "size", "listing"])
 
 
-def visualize_listing_shares(topics: pd.DataFrame, documents: pd.DataFrame, listings: list[str],
-                             *, bar_height: int = 9, names: dict[str, str] | None = None) -> go.Figure:
+def visualize_listing_shares(
+    topics: pd.DataFrame,
+    documents: pd.DataFrame,
+    listings: list[str],
+    *,
+    bar_height: int = 9,
+    names: dict[str, str] | None = None,
+) -> go.Figure:
     """Grouped horizontal bars (a heatmap beyond six listings): share of each listing per topic.
 
     `names`: what each listing is called on screen (its header line), by listing name."""
     shown = names or {}
-    order = [t for t in topics["topic"].astype(int) if t >= 0] + [t for t in topics["topic"].astype(int) if t < 0]
+    order = [t for t in topics["topic"].astype(int) if t >= 0] + [
+        t for t in topics["topic"].astype(int) if t < 0
+    ]
     labels = dict(zip(topics["topic"].astype(int), topics["label"]))
     counts = listing_counts(documents, listings, order)
     shares = listing_shares(documents, listings, order)
@@ -68,34 +82,61 @@ def visualize_listing_shares(topics: pd.DataFrame, documents: pd.DataFrame, list
     if len(listings) <= 6:
         colors = listing_colors(listings)
         for listing in listings:
-            figure.add_trace(go.Bar(
-                y=names, x=(shares[listing] * 100).round(2).tolist(), orientation="h",
-                name=plotly_text(shown.get(listing, listing)), marker_color=colors[listing],
-                hoverinfo="text",
-                hovertext=[f"{name}<br>{plotly_text(shown.get(listing, listing))}: {int(n)} documents ({100 * share:.1f}%)"
-                           for name, n, share in zip(names, counts[listing], shares[listing])],
-            ))
+            figure.add_trace(
+                go.Bar(
+                    y=names,
+                    x=(shares[listing] * 100).round(2).tolist(),
+                    orientation="h",
+                    name=plotly_text(shown.get(listing, listing)),
+                    marker_color=colors[listing],
+                    hoverinfo="text",
+                    hovertext=[
+                        f"{name}<br>{plotly_text(shown.get(listing, listing))}: "
+                        f"{int(n)} documents ({100 * share:.1f}%)"
+                        for name, n, share in zip(names, counts[listing], shares[listing])
+                    ],
+                )
+            )
         height = max(360, len(order) * (bar_height * len(listings) + 14) + 140)
-        figure.update_layout(barmode="group", bargap=0.25, bargroupgap=0.05,
-                             xaxis={"title": {"text": "share of the listing's documents (%)"},
-                                    "ticksuffix": "%", "gridcolor": "#eeeeee"},
-                             yaxis={"autorange": "reversed", "automargin": True, "tickfont": {"size": 11}},
-                             legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0})
+        figure.update_layout(
+            barmode="group",
+            bargap=0.25,
+            bargroupgap=0.05,
+            xaxis={
+                "title": {"text": "share of the listing's documents (%)"},
+                "ticksuffix": "%",
+                "gridcolor": "#eeeeee",
+            },
+            yaxis={"autorange": "reversed", "automargin": True, "tickfont": {"size": 11}},
+            legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 0},
+        )
     else:
-        figure.add_trace(go.Heatmap(
-            z=(shares.to_numpy() * 100).round(2), x=[plotly_text(shown.get(l, l)) for l in listings], y=names,
-            customdata=counts.to_numpy(), colorscale="Blues",
-            hovertemplate="%{y}<br>%{x}: %{customdata} documents (%{z:.1f}%)<extra></extra>",
-            hoverongaps=False,
-            colorbar={"title": {"text": "%"}}))
+        figure.add_trace(
+            go.Heatmap(
+                z=(shares.to_numpy() * 100).round(2),
+                x=[plotly_text(shown.get(name, name)) for name in listings],
+                y=names,
+                customdata=counts.to_numpy(),
+                colorscale="Blues",
+                hovertemplate="%{y}<br>%{x}: %{customdata} documents (%{z:.1f}%)<extra></extra>",
+                hoverongaps=False,
+                colorbar={"title": {"text": "%"}},
+            )
+        )
         height = max(360, len(order) * 22 + 200)
-        figure.update_layout(yaxis={"autorange": "reversed", "automargin": True},
-                             xaxis={"tickangle": -45, "automargin": True})
+        figure.update_layout(
+            yaxis={"autorange": "reversed", "automargin": True}, xaxis={"tickangle": -45, "automargin": True}
+        )
     if order and order[-1] < 0:
-        figure.add_hrect(y0=len(order) - 1.5, y1=len(order) - 0.5, fillcolor=OUTLIER_COLOR,
-                         opacity=0.12, line_width=0, layer="below")
-    figure.update_layout(template="plotly_white", height=height,
-                         margin={"l": 10, "r": 20, "t": 40, "b": 40})
+        figure.add_hrect(
+            y0=len(order) - 1.5,
+            y1=len(order) - 0.5,
+            fillcolor=OUTLIER_COLOR,
+            opacity=0.12,
+            line_width=0,
+            layer="below",
+        )
+    figure.update_layout(template="plotly_white", height=height, margin={"l": 10, "r": 20, "t": 40, "b": 40})
     return figure
 
 
@@ -110,8 +151,20 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     """
     from scipy.stats import false_discovery_control, norm
 
-    columns = ["topic", "label", "before", "before_total", "after", "after_total", "share_before",
-               "share_after", "change", "status", "p_value", "q_value"]
+    columns = [
+        "topic",
+        "label",
+        "before",
+        "before_total",
+        "after",
+        "after_total",
+        "share_before",
+        "share_after",
+        "change",
+        "status",
+        "p_value",
+        "q_value",
+    ]
     if len(listings) < 2:
         return pd.DataFrame(columns=columns)
     order = [int(t) for t in topics["topic"] if int(t) >= 0]
@@ -124,23 +177,44 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     share_after = after / n_after if n_after else np.zeros_like(after)
     share_before = before / n_before if n_before else np.zeros_like(before)
     pooled = (after + before) / max(n_after + n_before, 1.0)
-    spread = np.sqrt(pooled * (1 - pooled) * ((1 / n_after if n_after else 0) + (1 / n_before if n_before else 0)))
+    spread = np.sqrt(
+        pooled * (1 - pooled) * ((1 / n_after if n_after else 0) + (1 / n_before if n_before else 0))
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
         z = np.where(spread > 0, (share_after - share_before) / spread, 0.0)
     p_values = 2 * norm.sf(np.abs(z))
     q_values = false_discovery_control(p_values) if len(p_values) else p_values
     labels = dict(zip(topics["topic"].astype(int), topics["label"]))
     change = share_after - share_before
-    status = np.where((before == 0) & (after > 0), "new",
-                      np.where((after == 0) & (before > 0), "gone",
-                               np.where(change > 0, "rising", np.where(change < 0, "falling", "unchanged"))))
-    table = pd.DataFrame({
-        "topic": order, "label": [labels.get(t, "") for t in order],
-        "before": before.astype(int), "before_total": int(n_before), "after": after.astype(int),
-        "after_total": int(n_after), "share_before": share_before, "share_after": share_after,
-        "change": change, "status": status, "p_value": p_values, "q_value": q_values,
-    }, columns=columns)
-    return table.reindex(table["change"].abs().sort_values(ascending=False, kind="stable").index).reset_index(drop=True)
+    status = np.where(
+        (before == 0) & (after > 0),
+        "new",
+        np.where(
+            (after == 0) & (before > 0),
+            "gone",
+            np.where(change > 0, "rising", np.where(change < 0, "falling", "unchanged")),
+        ),
+    )
+    table = pd.DataFrame(
+        {
+            "topic": order,
+            "label": [labels.get(t, "") for t in order],
+            "before": before.astype(int),
+            "before_total": int(n_before),
+            "after": after.astype(int),
+            "after_total": int(n_after),
+            "share_before": share_before,
+            "share_after": share_after,
+            "change": change,
+            "status": status,
+            "p_value": p_values,
+            "q_value": q_values,
+        },
+        columns=columns,
+    )
+    return table.reindex(table["change"].abs().sort_values(ascending=False, kind="stable").index).reset_index(
+        drop=True
+    )
 
 
 def p_text(p: float) -> str:

@@ -91,8 +91,10 @@ def read_saved_model(path: str | Path) -> TopicVectors:
     topics_json = json.loads((path / "topics.json").read_text(encoding="utf-8"))
     representations = topics_json.get("topic_representations") or {}
     topics = sorted(int(topic) for topic in representations)
-    words = {int(topic): [(str(word), float(score)) for word, score in pairs if word]
-             for topic, pairs in representations.items()}
+    words = {
+        int(topic): [(str(word), float(score)) for word, score in pairs if word]
+        for topic, pairs in representations.items()
+    }
 
     embeddings = None
     embeddings_path = path / "topic_embeddings.safetensors"
@@ -103,7 +105,9 @@ def read_saved_model(path: str | Path) -> TopicVectors:
         if "topic_embeddings" in tensors and len(tensors["topic_embeddings"]) == len(topics):
             embeddings = np.asarray(tensors["topic_embeddings"], dtype=np.float32)
         else:
-            log.warning("%s: topic embeddings do not match the %d topics; not used", embeddings_path, len(topics))
+            log.warning(
+                "%s: topic embeddings do not match the %d topics; not used", embeddings_path, len(topics)
+            )
 
     ctfidf = None
     ctfidf_path = path / "ctfidf.safetensors"
@@ -121,7 +125,8 @@ def read_saved_model(path: str | Path) -> TopicVectors:
 
 
 _TOKEN = re.compile(r"(?u)\b[a-zA-Z][a-zA-Z0-9\-]+\b")
-_STOP_WORDS = frozenset("""
+_STOP_WORDS = frozenset(
+    """
 a about above after again against all also am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had
 has have having he her here hers herself him himself his how i if in into is it its itself just
@@ -131,7 +136,8 @@ those through to too under until up very was we were what when where which while
 will with would you your yours yourself yourselves via across within without upon among may might
 must shall we our us paper propose proposed method methods approach results show model models based
 using use used new work
-""".split())
+""".split()
+)
 
 
 def vectors_from_documents(documents: pd.DataFrame, topics: pd.DataFrame, top_n: int = 10) -> TopicVectors:
@@ -147,8 +153,9 @@ def vectors_from_documents(documents: pd.DataFrame, topics: pd.DataFrame, top_n:
     for topic in topic_ids:
         counter: Counter = Counter()
         for text in documents.loc[documents["topic"] == topic, "text"]:
-            counter.update(token for token in (t.lower() for t in _TOKEN.findall(str(text)))
-                           if token not in _STOP_WORDS)
+            counter.update(
+                token for token in (t.lower() for t in _TOKEN.findall(str(text))) if token not in _STOP_WORDS
+            )
         counters.append(counter)
     vocabulary = sorted(set().union(*counters)) if counters else []
     column = {term: j for j, term in enumerate(vocabulary)}

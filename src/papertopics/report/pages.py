@@ -39,9 +39,11 @@ NAV = [
 # A constant (no listing text in it), so it is written as is. 'unsafe-eval': Plotly's WebGL
 # engine (regl, for scattergl) compiles its draw calls with `new Function`; without it the
 # document map of a large corpus shows "WebGL is not supported". No inline script may run.
-CSP = Markup("default-src 'none'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
-             "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'none'; "
-             "base-uri 'none'; form-action 'none'")
+CSP = Markup(
+    "default-src 'none'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; font-src 'self' data:; connect-src 'none'; "
+    "base-uri 'none'; form-action 'none'"
+)
 
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
@@ -55,8 +57,9 @@ def escape_script_json(text: str) -> str:
 
 def script_json(value) -> Markup:
     """A value serialised for `<script type="application/json">` (NaN is not JSON: refused)."""
-    return Markup(escape_script_json(json.dumps(value, ensure_ascii=False, separators=(",", ":"),
-                                                allow_nan=False)))
+    return Markup(
+        escape_script_json(json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+    )
 
 
 def figure_json(figure: go.Figure) -> str:
@@ -70,8 +73,11 @@ def page_data(figure: go.Figure | None = None, **values) -> Markup:
     if figure is not None:
         parts.append('"figure":' + figure_json(figure))
     for key, value in values.items():
-        parts.append(json.dumps(key) + ":" + json.dumps(value, ensure_ascii=False, separators=(",", ":"),
-                                                         allow_nan=False))
+        parts.append(
+            json.dumps(key)
+            + ":"
+            + json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        )
     return Markup(escape_script_json("{" + ",".join(parts) + "}"))
 
 
@@ -79,14 +85,42 @@ def page_data(figure: go.Figure | None = None, **values) -> Markup:
 def environment():
     from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
-    return Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                       undefined=StrictUndefined, trim_blocks=False, lstrip_blocks=False,
-                       keep_trailing_newline=True)
+    return Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=False,
+        lstrip_blocks=False,
+        keep_trailing_newline=True,
+    )
 
 
-def render_page(template: str, *, page: str, page_title: str, report_title: str, footer: str,
-                data_json: Markup | None = None, uses_plotly: bool = True, **context) -> str:
-    return environment().get_template(template).render(
-        page=page, page_title=page_title, report_title=report_title, nav=NAV, csp=CSP,
-        version=__version__, footer=footer, data_json=data_json, uses_plotly=uses_plotly,
-        outlier_label=OUTLIER_LABEL, outlier_color=OUTLIER_COLOR, **context)
+def render_page(
+    template: str,
+    *,
+    page: str,
+    page_title: str,
+    report_title: str,
+    footer: str,
+    data_json: Markup | None = None,
+    uses_plotly: bool = True,
+    **context,
+) -> str:
+    return (
+        environment()
+        .get_template(template)
+        .render(
+            page=page,
+            page_title=page_title,
+            report_title=report_title,
+            nav=NAV,
+            csp=CSP,
+            version=__version__,
+            footer=footer,
+            data_json=data_json,
+            uses_plotly=uses_plotly,
+            outlier_label=OUTLIER_LABEL,
+            outlier_color=OUTLIER_COLOR,
+            **context,
+        )
+    )

@@ -15,17 +15,35 @@ from papertopics.constants import REPORT_PAGES
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
-from papertopics.report.documents import (CHUNK_FOLDER, chunk_script, document_chunks, document_payload,
-                                          visualize_documents)
+from papertopics.report.documents import (
+    CHUNK_FOLDER,
+    chunk_script,
+    document_chunks,
+    document_payload,
+    visualize_documents,
+)
 from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.hierarchy import visualize_hierarchy
 from papertopics.report.inputs import ReportInputs
 from papertopics.report.intertopic import visualize_intertopic
-from papertopics.report.listings import (listing_counts, listing_totals, listing_trends, p_text,
-                                         single_listing_topics, visualize_listing_shares)
+from papertopics.report.listings import (
+    listing_counts,
+    listing_totals,
+    listing_trends,
+    p_text,
+    single_listing_topics,
+    visualize_listing_shares,
+)
 from papertopics.report.pages import page_data, render_page
-from papertopics.report.summary import (clustering_note, flatten_metrics, listing_rows, overlap_note,
-                                        percent, summary_tiles, topic_cards)
+from papertopics.report.summary import (
+    clustering_note,
+    flatten_metrics,
+    listing_rows,
+    overlap_note,
+    percent,
+    summary_tiles,
+    topic_cards,
+)
 from papertopics.report.text import short_label
 
 log = logging.getLogger(__name__)
@@ -48,21 +66,43 @@ def copy_assets(out_dir: Path) -> list[Path]:
 
 
 def _footer(inputs: ReportInputs) -> str:
-    return (f"papertopics · {len(inputs.documents):,} documents from {len(inputs.listings)} listing(s) · "
-            "every file of this report is local: it opens offline")
+    return (
+        f"papertopics · {len(inputs.documents):,} documents from {len(inputs.listings)} listing(s) · "
+        "every file of this report is local: it opens offline"
+    )
 
 
-def _figure_page(inputs: ReportInputs, page: str, heading: str, intro: str, figure, note: str | None = None) -> str:
-    return render_page("figure.html", page=page, page_title=heading, report_title=inputs.title,
-                       footer=_footer(inputs), data_json=page_data(figure), heading=heading, intro=intro,
-                       note=note)
+def _figure_page(
+    inputs: ReportInputs, page: str, heading: str, intro: str, figure, note: str | None = None
+) -> str:
+    return render_page(
+        "figure.html",
+        page=page,
+        page_title=heading,
+        report_title=inputs.title,
+        footer=_footer(inputs),
+        data_json=page_data(figure),
+        heading=heading,
+        intro=intro,
+        note=note,
+    )
 
 
 def index_page(inputs: ReportInputs) -> str:
     return render_page(
-        "index.html", page="index", page_title="Overview", report_title=inputs.title, footer=_footer(inputs),
-        data_json=None, uses_plotly=False, tiles=summary_tiles(inputs), note=clustering_note(inputs.metrics),
-        listing_rows=listing_rows(inputs), cards=topic_cards(inputs), metrics=flatten_metrics(inputs.metrics))
+        "index.html",
+        page="index",
+        page_title="Overview",
+        report_title=inputs.title,
+        footer=_footer(inputs),
+        data_json=None,
+        uses_plotly=False,
+        tiles=summary_tiles(inputs),
+        note=clustering_note(inputs.metrics),
+        listing_rows=listing_rows(inputs),
+        cards=topic_cards(inputs),
+        metrics=flatten_metrics(inputs.metrics),
+    )
 
 
 def documents_page(inputs: ReportInputs) -> str:
@@ -70,15 +110,32 @@ def documents_page(inputs: ReportInputs) -> str:
         raise ValueError("the document map needs 2-D coordinates (map2d)")
     figure = visualize_documents(inputs.documents, inputs.map2d, inputs.topics)
     names = inputs.display_names()
-    docs = document_payload(inputs.documents, inputs.map2d, inputs.topics, inputs.listings, names,
-                            max_hover_chars=inputs.max_hover_chars,
-                            has_neighbours=inputs.neighbours is not None and len(inputs.neighbours) > 0)
+    docs = document_payload(
+        inputs.documents,
+        inputs.map2d,
+        inputs.topics,
+        inputs.listings,
+        names,
+        max_hover_chars=inputs.max_hover_chars,
+        has_neighbours=inputs.neighbours is not None and len(inputs.neighbours) > 0,
+    )
     totals = listing_totals(inputs.documents, inputs.listings)
-    options = [{"index": i, "name": names[name], "count": int(totals[name])} for i, name in enumerate(inputs.listings)]
-    return render_page("documents.html", page="documents", page_title="Document map", report_title=inputs.title,
-                       footer=_footer(inputs), data_json=page_data(figure, docs=docs), main_class="page wide",
-                       listing_options=options, n_documents=len(inputs.documents),
-                       n_topics=int((inputs.topics["topic"] >= 0).sum()))
+    options = [
+        {"index": i, "name": names[name], "count": int(totals[name])}
+        for i, name in enumerate(inputs.listings)
+    ]
+    return render_page(
+        "documents.html",
+        page="documents",
+        page_title="Document map",
+        report_title=inputs.title,
+        footer=_footer(inputs),
+        data_json=page_data(figure, docs=docs),
+        main_class="page wide",
+        listing_options=options,
+        n_documents=len(inputs.documents),
+        n_topics=int((inputs.topics["topic"] >= 0).sum()),
+    )
 
 
 def write_document_chunks(inputs: ReportInputs, out_dir: Path) -> list[Path]:
@@ -104,25 +161,53 @@ def listings_page(inputs: ReportInputs) -> str:
     single = single_listing_topics(topics, counts)
     rows = []
     for topic in order:
-        cells = [{"count": int(counts.loc[topic, name]),
-                  "percent": percent(counts.loc[topic, name] / totals[name] if totals[name] else 0.0)}
-                 for name in inputs.listings]
-        rows.append({"name": short_label(int(topic), labels[topic], 70), "color": topic_color(int(topic)),
-                     "cells": cells, "size": int((inputs.documents["topic"] == topic).sum()),
-                     "is_outliers": topic < 0})
-    intro = ("For every listing, the share of its documents in each topic. Topics found in one listing "
-             "only, and the documents each listing contributes, are listed below.")
+        cells = [
+            {
+                "count": int(counts.loc[topic, name]),
+                "percent": percent(counts.loc[topic, name] / totals[name] if totals[name] else 0.0),
+            }
+            for name in inputs.listings
+        ]
+        rows.append(
+            {
+                "name": short_label(int(topic), labels[topic], 70),
+                "color": topic_color(int(topic)),
+                "cells": cells,
+                "size": int((inputs.documents["topic"] == topic).sum()),
+                "is_outliers": topic < 0,
+            }
+        )
+    intro = (
+        "For every listing, the share of its documents in each topic. Topics found in one listing "
+        "only, and the documents each listing contributes, are listed below."
+    )
     names = inputs.display_names()
     figure = visualize_listing_shares(topics, inputs.documents, inputs.listings, names=names)
     return render_page(
-        "listings.html", page="listings", page_title="Listings", report_title=inputs.title,
-        footer=_footer(inputs), data_json=page_data(figure), intro=intro,
+        "listings.html",
+        page="listings",
+        page_title="Listings",
+        report_title=inputs.title,
+        footer=_footer(inputs),
+        data_json=page_data(figure),
+        intro=intro,
         listings=[names[name] for name in inputs.listings],
-        n_listings=len(inputs.listings), trends=trend_rows(inputs), trend_note=trend_note(inputs),
-        single=[{**row, "listing": names.get(row["listing"], row["listing"]), "color": topic_color(int(row["topic"]))}
-                for row in single.to_dict("records")],
-        table_rows=rows, totals=[int(totals[name]) for name in inputs.listings],
-        n_documents=len(inputs.documents), overlap_note=overlap_note(inputs.documents))
+        n_listings=len(inputs.listings),
+        trends=trend_rows(inputs),
+        trend_note=trend_note(inputs),
+        single=[
+            {
+                **row,
+                "listing": names.get(row["listing"], row["listing"]),
+                "color": topic_color(int(row["topic"])),
+            }
+            for row in single.to_dict("records")
+        ],
+        table_rows=rows,
+        totals=[int(totals[name]) for name in inputs.listings],
+        n_documents=len(inputs.documents),
+        overlap_note=overlap_note(inputs.documents),
+    )
 
 
 # The listings page leads with at most this many topics whose share moved most.
@@ -134,23 +219,35 @@ def trend_note(inputs: ReportInputs) -> str:
     if len(inputs.listings) < 2:
         return ""
     latest, earlier = names[inputs.listings[-1]], [names[name] for name in inputs.listings[:-1]]
-    return (f"{latest} (the last listing in the configuration) against {', '.join(earlier)}: the topics whose "
-            "share of the listing's documents moved most. The p-value (two-proportion z-test) says how "
-            "likely a change this large is by chance given the listings' sizes; q is the same after "
-            "correcting for testing every topic (Benjamini-Hochberg), and q < 0.05 is marked clear.")
+    return (
+        f"{latest} (the last listing in the configuration) against {', '.join(earlier)}: the topics whose "
+        "share of the listing's documents moved most. The p-value (two-proportion z-test) says how "
+        "likely a change this large is by chance given the listings' sizes; q is the same after "
+        "correcting for testing every topic (Benjamini-Hochberg), and q < 0.05 is marked clear."
+    )
 
 
 def trend_rows(inputs: ReportInputs) -> list[dict]:
     table = listing_trends(inputs.documents, inputs.listings, inputs.topics).head(TREND_ROWS)
     rows = []
     for row in table.itertuples():
-        rows.append({"topic": int(row.topic), "label": short_label(int(row.topic), row.label, 70),
-                     "color": topic_color(int(row.topic)), "status": row.status,
-                     "before": f"{row.before} of {row.before_total}", "after": f"{row.after} of {row.after_total}",
-                     "share_before": percent(row.share_before), "share_after": percent(row.share_after),
-                     "change": f"{100 * row.change:+.1f} pp", "direction": "up" if row.change > 0 else "down",
-                     "p_value": p_text(row.p_value), "clear": bool(row.q_value < 0.05),
-                     "q_value": f"{row.q_value:.3f}" if row.q_value >= 0.001 else "< 0.001"})
+        rows.append(
+            {
+                "topic": int(row.topic),
+                "label": short_label(int(row.topic), row.label, 70),
+                "color": topic_color(int(row.topic)),
+                "status": row.status,
+                "before": f"{row.before} of {row.before_total}",
+                "after": f"{row.after} of {row.after_total}",
+                "share_before": percent(row.share_before),
+                "share_after": percent(row.share_after),
+                "change": f"{100 * row.change:+.1f} pp",
+                "direction": "up" if row.change > 0 else "down",
+                "p_value": p_text(row.p_value),
+                "clear": bool(row.q_value < 0.05),
+                "q_value": f"{row.q_value:.3f}" if row.q_value >= 0.001 else "< 0.001",
+            }
+        )
     return rows
 
 
@@ -159,14 +256,20 @@ def changes_page(inputs: ReportInputs) -> str:
     changes = inputs.changes
     totals = listing_totals(inputs.documents, inputs.listings)
     return render_page(
-        "changes.html", page="changes", page_title="What changed", report_title=inputs.title,
-        footer=_footer(inputs), data_json=None, uses_plotly=False,
+        "changes.html",
+        page="changes",
+        page_title="What changed",
+        report_title=inputs.title,
+        footer=_footer(inputs),
+        data_json=None,
+        uses_plotly=False,
         summary=summary_line(changes) if changes is not None else None,
         tiles=status_tiles(changes) if changes is not None else [],
         rows=change_rows(changes, inputs.topics) if changes is not None else None,
         listings=[inputs.display_names()[name] for name in inputs.listings],
         totals=[int(totals[name]) for name in inputs.listings],
-        listing_rows=listing_share_rows(inputs.documents, inputs.topics, inputs.listings, changes))
+        listing_rows=listing_share_rows(inputs.documents, inputs.topics, inputs.listings, changes),
+    )
 
 
 def link_folder(files, folder: str | Path) -> Path:
@@ -182,7 +285,9 @@ def link_folder(files, folder: str | Path) -> Path:
     for source in files:
         source = Path(source)
         # The document map's data files keep their sub-folder (data/docs-<k>.js).
-        target = folder / (f"{CHUNK_FOLDER}/{source.name}" if source.parent.name == CHUNK_FOLDER else source.name)
+        target = folder / (
+            f"{CHUNK_FOLDER}/{source.name}" if source.parent.name == CHUNK_FOLDER else source.name
+        )
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.link(source, target)
@@ -198,33 +303,54 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
     vectors = inputs.vectors
     basis = vectors.similarity_basis()
     outliers = int((inputs.documents["topic"] < 0).sum())
-    outlier_note = (f"The {outliers} outlier documents are not a topic and are not drawn here; "
-                    "see the overview and the document map." if outliers else None)
+    outlier_note = (
+        f"The {outliers} outlier documents are not a topic and are not drawn here; "
+        "see the overview and the document map."
+        if outliers
+        else None
+    )
     builders = {
         "index": lambda: index_page(inputs),
         "documents": lambda: documents_page(inputs),
         "listings": lambda: listings_page(inputs),
         "changes": lambda: changes_page(inputs),
         "intertopic": lambda: _figure_page(
-            inputs, "intertopic", "Intertopic distance map",
+            inputs,
+            "intertopic",
+            "Intertopic distance map",
             f"Each bubble is a topic, its area proportional to its documents; topics are placed by classical "
             f"multidimensional scaling of the cosine distances between their {basis}, so near bubbles are "
             "similar topics. Hover for the top terms.",
-            visualize_intertopic(inputs.topics, vectors), outlier_note),
+            visualize_intertopic(inputs.topics, vectors),
+            outlier_note,
+        ),
         "barchart": lambda: _figure_page(
-            inputs, "barchart", "Topic keywords",
+            inputs,
+            "barchart",
+            "Topic keywords",
             "The terms that set each topic apart (class-based TF-IDF, as BERTopic computes it), best first.",
-            visualize_barchart(inputs.topics, vectors), outlier_note),
+            visualize_barchart(inputs.topics, vectors),
+            outlier_note,
+        ),
         "hierarchy": lambda: _figure_page(
-            inputs, "hierarchy", "Topic hierarchy",
+            inputs,
+            "hierarchy",
+            "Topic hierarchy",
             f"Topics merged step by step, the closest pair first (average linkage on cosine distances of "
-            f"the {basis}). Each joint is named after the phrase its papers share; hover it to see the topics it joins.",
-            visualize_hierarchy(inputs.topics, vectors, merges=inputs.hierarchy), outlier_note),
+            f"the {basis}). Each joint is named after the phrase its papers share; "
+            "hover it to see the topics it joins.",
+            visualize_hierarchy(inputs.topics, vectors, merges=inputs.hierarchy),
+            outlier_note,
+        ),
         "heatmap": lambda: _figure_page(
-            inputs, "heatmap", "Topic similarity",
+            inputs,
+            "heatmap",
+            "Topic similarity",
             f"Cosine similarity between every pair of topics ({basis}), rows in the hierarchy's order so "
             "groups of related topics form blocks.",
-            visualize_heatmap(inputs.topics, vectors), outlier_note),
+            visualize_heatmap(inputs.topics, vectors),
+            outlier_note,
+        ),
     }
     written = {}
     for name in PAGES:
@@ -232,7 +358,9 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
         path = out_dir / f"{name}.html"
         atomic_write_text(path, builders[name]())  # a failed job leaves no partial page
         written[name] = path
-        log.info("%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started)
+        log.info(
+            "%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started
+        )
     if inputs.map2d is not None:
         for path in write_document_chunks(inputs, out_dir):
             written[f"{CHUNK_FOLDER}/{path.name}"] = path

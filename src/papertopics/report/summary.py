@@ -41,7 +41,10 @@ def format_value(key: str, value) -> str:
 METRIC_NAMES = {
     "npmi": ("coherence (NPMI)", "-1 to 1; higher: a topic's top terms occur together in abstracts"),
     "topic_diversity": ("topic diversity", "share of distinct terms among all topics' top terms"),
-    "cohesion_per_topic": ("cohesion", "0 to 1; 0: members no more alike than random abstracts of this corpus"),
+    "cohesion_per_topic": (
+        "cohesion",
+        "0 to 1; 0: members no more alike than random abstracts of this corpus",
+    ),
     "silhouette": ("silhouette", "-1 to 1; higher: documents sit closer to their own topic"),
     "silhouette_space": ("silhouette measured in", "the space the documents were clustered in"),
     "stability.ari": ("stability (ARI)", "agreement of the clustering with refits on other seeds"),
@@ -105,7 +108,9 @@ def quality_tiles(metrics: dict) -> list[dict]:
             tiles.append({"label": name, "value": f"{values[path]:.3g}", "detail": meaning})
     for path, value in values.items():  # any other top-level number a later stage adds
         if "." not in path and path not in CORPUS_KEYS and path not in METRIC_NAMES and _is_number(value):
-            tiles.append({"label": path.replace("_", " "), "value": format_value(path, value), "detail": None})
+            tiles.append(
+                {"label": path.replace("_", " "), "value": format_value(path, value), "detail": None}
+            )
     return tiles
 
 
@@ -123,7 +128,11 @@ def per_topic_metrics(metrics: dict) -> list[tuple[str, dict[int, float]]]:
 
 def _stability_by_subsamples(metrics: dict) -> str | None:
     """'subsamples of 90%' when stability was measured by perturbation (Ward), else None."""
-    how = (metrics.get("stability") or {}).get("measured_by") if isinstance(metrics.get("stability"), dict) else None
+    how = (
+        (metrics.get("stability") or {}).get("measured_by")
+        if isinstance(metrics.get("stability"), dict)
+        else None
+    )
     return how if isinstance(how, str) and how.startswith("subsamples") else None
 
 
@@ -152,11 +161,18 @@ def summary_tiles(inputs: ReportInputs) -> list[dict]:
     n_topics = int(documents.loc[documents["topic"] >= 0, "topic"].nunique())
     shown = ", ".join(inputs.display_names().values())
     tiles = [
-        {"label": "listings", "value": f"{len(inputs.listings):,}", "detail": shown if len(shown) <= 40 else None},
+        {
+            "label": "listings",
+            "value": f"{len(inputs.listings):,}",
+            "detail": shown if len(shown) <= 40 else None,
+        },
         {"label": "documents", "value": f"{n_docs:,}", "detail": None},
         {"label": "topics", "value": f"{n_topics:,}", "detail": None},
-        {"label": "outliers", "value": percent(n_outliers / n_docs if n_docs else 0.0),
-         "detail": f"{n_outliers:,} documents without a topic"},
+        {
+            "label": "outliers",
+            "value": percent(n_outliers / n_docs if n_docs else 0.0),
+            "detail": f"{n_outliers:,} documents without a topic",
+        },
     ]
     duplicates = _metric(metrics, "n_duplicates_merged")
     if duplicates is not None:
@@ -178,9 +194,14 @@ def _representatives(inputs: ReportInputs, topic: int, ids: str) -> list[dict]:
     out = []
     for doc_id in chosen[:N_REPRESENTATIVES]:
         row = by_id.loc[doc_id]
-        out.append({"doc_id": doc_id, "headline": headline(row["title"], row["text"], 220),
-                    "text": row["text"],
-                    "listings": ", ".join(names.get(name, name) for name in split_listings(row["listings"]))})
+        out.append(
+            {
+                "doc_id": doc_id,
+                "headline": headline(row["title"], row["text"], 220),
+                "text": row["text"],
+                "listings": ", ".join(names.get(name, name) for name in split_listings(row["listings"])),
+            }
+        )
     return out
 
 
@@ -192,7 +213,9 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
     totals = listing_totals(inputs.documents, inputs.listings)
     single = single_listing_topics(topics, counts)
     names = inputs.display_names()
-    only_in = {topic: names.get(listing, listing) for topic, listing in zip(single["topic"], single["listing"])}
+    only_in = {
+        topic: names.get(listing, listing) for topic, listing in zip(single["topic"], single["listing"])
+    }
     n_docs = max(len(inputs.documents), 1)
     rows = topics.set_index("topic")
     scores = per_topic_metrics(inputs.metrics)
@@ -203,19 +226,36 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
         for listing in inputs.listings:
             count, total = int(counts.loc[topic, listing]), int(totals[listing])
             share = count / total if total else 0.0
-            shares.append({"listing": names[listing], "count": count, "total": total, "percent": percent(share),
-                           "width": round(100 * share, 1)})
-        cards.append({
-            "topic": int(topic), "number": "–" if topic < 0 else int(topic),
-            "anchor": "outliers" if topic < 0 else int(topic),
-            "label": row["label"], "is_outliers": topic < 0, "color": topic_color(int(topic)),
-            "size": int(row["size"]), "percent": percent(int(row["size"]) / n_docs),
-            "terms": [term.strip() for term in row["top_terms"].split(";") if term.strip()],
-            "representatives": _representatives(inputs, int(topic), row["representative_doc_ids"]),
-            "listing_shares": shares, "only_in": only_in.get(topic),
-            "scores": [{"name": name, "value": format_value(name, values[topic])}
-                       for name, values in scores if values.get(topic) is not None],
-        })
+            shares.append(
+                {
+                    "listing": names[listing],
+                    "count": count,
+                    "total": total,
+                    "percent": percent(share),
+                    "width": round(100 * share, 1),
+                }
+            )
+        cards.append(
+            {
+                "topic": int(topic),
+                "number": "–" if topic < 0 else int(topic),
+                "anchor": "outliers" if topic < 0 else int(topic),
+                "label": row["label"],
+                "is_outliers": topic < 0,
+                "color": topic_color(int(topic)),
+                "size": int(row["size"]),
+                "percent": percent(int(row["size"]) / n_docs),
+                "terms": [term.strip() for term in row["top_terms"].split(";") if term.strip()],
+                "representatives": _representatives(inputs, int(topic), row["representative_doc_ids"]),
+                "listing_shares": shares,
+                "only_in": only_in.get(topic),
+                "scores": [
+                    {"name": name, "value": format_value(name, values[topic])}
+                    for name, values in scores
+                    if values.get(topic) is not None
+                ],
+            }
+        )
     return cards
 
 
@@ -228,9 +268,15 @@ def listing_rows(inputs: ReportInputs) -> list[dict]:
     for listing in inputs.listings:
         present = [t for t in topics if t >= 0 and counts.loc[t, listing] > 0]
         here = single.loc[single["listing"] == listing, "topic"].tolist()
-        rows.append({"name": inputs.display_names()[listing], "documents": int(totals[listing]), "topics": len(present),
-                     "outliers": int(counts.loc[-1, listing]) if -1 in counts.index else 0,
-                     "only_here": ", ".join(str(t) for t in here) or "–"})
+        rows.append(
+            {
+                "name": inputs.display_names()[listing],
+                "documents": int(totals[listing]),
+                "topics": len(present),
+                "outliers": int(counts.loc[-1, listing]) if -1 in counts.index else 0,
+                "only_here": ", ".join(str(t) for t in here) or "–",
+            }
+        )
     return rows
 
 
@@ -238,5 +284,7 @@ def overlap_note(documents: pd.DataFrame) -> str:
     shared = int(documents["listings"].map(lambda cell: len(split_listings(cell)) > 1).sum())
     if not shared:
         return "No abstract appears in more than one listing."
-    return (f"{shared} abstract(s) appear in more than one listing; each counts once in every listing "
-            "it appears in, so a column sums to that listing's documents.")
+    return (
+        f"{shared} abstract(s) appear in more than one listing; each counts once in every listing "
+        "it appears in, so a column sums to that listing's documents."
+    )

@@ -11,8 +11,24 @@ import html
 import re
 import textwrap
 
-_ABBREVIATIONS = ("e.g.", "i.e.", "et al.", "etc.", "vs.", "cf.", "Fig.", "fig.", "Eq.", "eq.",
-                  "Sec.", "approx.", "resp.", "w.r.t.", "a.k.a.", "No.")
+_ABBREVIATIONS = (
+    "e.g.",
+    "i.e.",
+    "et al.",
+    "etc.",
+    "vs.",
+    "cf.",
+    "Fig.",
+    "fig.",
+    "Eq.",
+    "eq.",
+    "Sec.",
+    "approx.",
+    "resp.",
+    "w.r.t.",
+    "a.k.a.",
+    "No.",
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9\\$])")
 _SPACES = re.compile(r"\s+")
 
@@ -72,6 +88,6 @@ def plotly_lines(text: str, width: int = 72, max_chars: int | None = None) -> st
 
 
 def short_label(topic: int, label: str, max_chars: int = 48) -> str:
-    """"3 · label" for legends and axes; the outlier group keeps its own label."""
+    """ "3 · label" for legends and axes; the outlier group keeps its own label."""
     label = truncate(label, max_chars)
     return label if topic < 0 else f"{topic} \u00b7 {label}"
