@@ -35,6 +35,18 @@ MOSTLY = 0.5
 MIN_CARRIED = 0.2
 # grown / shrunk: the topic's share of the corpus changed by more than this, relative.
 SIZE_TOLERANCE = 0.2
+# results/topics/changes.csv, one row per topic of either run.
+CHANGE_COLUMNS = (
+    "topic",
+    "status",
+    "label",
+    "prev_size",
+    "new_size",
+    "prev_share",
+    "new_share",
+    "from_topics",
+    "to_topics",
+)
 
 
 @dataclass(frozen=True)
@@ -334,15 +346,5 @@ def topic_changes(
         )
     return pd.DataFrame(
         rows,
-        columns=[
-            "topic",
-            "status",
-            "label",
-            "prev_size",
-            "new_size",
-            "prev_share",
-            "new_share",
-            "from_topics",
-            "to_topics",
-        ],
+        columns=list(CHANGE_COLUMNS),
     )

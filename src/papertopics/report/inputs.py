@@ -14,6 +14,7 @@ import pandas as pd
 
 from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.errors import PapertopicsError
+from papertopics.identity import CHANGE_COLUMNS
 from papertopics.report.model_files import TopicVectors, read_saved_model, vectors_from_documents
 
 DOCUMENT_COLUMNS = ("doc_id", "listings", "topic", "topic_label", "title", "text")
@@ -22,17 +23,6 @@ TOPIC_COLUMNS = ("topic", "label", "size", "top_terms", "representative_doc_ids"
 # how a document got its topic (core | nearest | outlier) and how sure that is.
 ASSIGNMENT_COLUMNS = ("assignment", "confidence")
 NEIGHBOUR_COLUMNS = ("doc_id", "rank", "neighbour_id", "similarity")
-CHANGE_COLUMNS = (
-    "topic",
-    "status",
-    "label",
-    "prev_size",
-    "new_size",
-    "prev_share",
-    "new_share",
-    "from_topics",
-    "to_topics",
-)
 
 
 class ReportInputError(PapertopicsError):
