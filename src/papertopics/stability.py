@@ -72,6 +72,19 @@ def refit_reduction(
     return frame
 
 
+def not_measured() -> dict:
+    """stability.json when there is nothing to compare (no refits, or too few documents)."""
+    return {
+        "n_runs": 0,
+        "ari": None,
+        "mean_jaccard": None,
+        "per_topic": {},
+        "sampled": False,
+        "measured_by": None,
+        "reference": {"doc_ids": [], "labels": []},
+    }
+
+
 def seed_stability(
     doc_ids: list[str],
     vectors: np.ndarray,
@@ -94,15 +107,7 @@ def seed_stability(
     """
     seeds = sorted(set(refits["seed"].tolist())) if len(refits) else []
     if not seeds:
-        return {
-            "n_runs": 0,
-            "ari": None,
-            "mean_jaccard": None,
-            "per_topic": {},
-            "sampled": False,
-            "measured_by": None,
-            "reference": {"doc_ids": [], "labels": []},
-        }
+        return not_measured()
     index = {doc_id: i for i, doc_id in enumerate(doc_ids)}
 
     def labels_for(seed: int) -> np.ndarray:
@@ -157,15 +162,7 @@ def subsample_stability(
     n = len(labels)
     size = int(round(share * n))
     if not runs or size < 2 or size >= n:
-        return {
-            "n_runs": 0,
-            "ari": None,
-            "mean_jaccard": None,
-            "per_topic": {},
-            "sampled": False,
-            "measured_by": None,
-            "reference": {"doc_ids": [], "labels": []},
-        }
+        return not_measured()
     per_run = []
     for k in range(1, runs + 1):
         pick = sample_indices(n, size, random_state + k)
