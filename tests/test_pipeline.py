@@ -105,6 +105,8 @@ def test_every_rule_logs_and_benchmarks(seed_run):
         "gather_embeddings",
         "reduce_embeddings",
         "cluster_documents",
+        "count_terms",
+        "index_phrases",
         "fit_topics",
         "evaluate_topics",
         "render_report",
@@ -148,6 +150,12 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
         }
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
         assert planned_rules(seed_run) == {"render_report"}
+        # min_df counts topics: the per-corpus term counts stay; a tokenising change recounts them
+        fit_and_after = {"fit_topics", "evaluate_topics", "render_report", "advance_history"}
+        config.write_text(original + "vectorizer:\n  min_df: 2\n")
+        assert planned_rules(seed_run) == fit_and_after
+        config.write_text(original + "vectorizer:\n  extra_stop_words: [learning]\n")
+        assert planned_rules(seed_run) == fit_and_after | {"count_terms"}
     finally:
         config.write_text(original)
 

@@ -60,16 +60,26 @@ def embedded_json(page: str, element_id: str = "report-data"):
 
 def read_chunk(path: Path) -> tuple[int, dict]:
     """A data file of the document map: papertopicsChunk(k,"<gzip bytes, escaped>");"""
-    import gzip
-
     match = re.fullmatch(rb'papertopicsChunk\((\d+),"(.*)"\);\n', path.read_bytes(), re.S)
     assert match, path
+    return int(match.group(1)), unpack_literal(match.group(2))
+
+
+def read_headlines(folder: Path) -> list[str]:
+    """data/headlines.js: papertopicsHeadlines("<gzip bytes, escaped>");"""
+    match = re.fullmatch(rb'papertopicsHeadlines\("(.*)"\);\n', (folder / "headlines.js").read_bytes(), re.S)
+    assert match
+    return unpack_literal(match.group(1))
+
+
+def unpack_literal(body: bytes):
+    import gzip
+
     escapes = {b"\\\\": b"\\", b'\\"': b'"', b"\\n": b"\n", b"\\r": b"\r", b"\\x00": b"\x00"}
-    body = match.group(2)
     # Only the five escapes occur, and no raw quote, line break or NUL is left in the literal.
     assert not re.search(rb'(?<!\\)"|[\n\r\x00]', re.sub(rb"\\\\", b"", body))
     data = re.sub(rb'\\(\\|"|n|r|x00)', lambda m: escapes[m.group(0)], body)
-    return int(match.group(1)), json.loads(gzip.decompress(data))
+    return json.loads(gzip.decompress(data))
 
 
 def unpack(text: str, dtype: str) -> np.ndarray:
@@ -352,7 +362,7 @@ def test_every_page_and_asset_is_written_once(rendered):
     )
     n_chunks = len(chunk_of_rows(report.documents["topic"].to_numpy())[1])
     assert sorted(path.name for path in (folder / CHUNK_FOLDER).iterdir()) == sorted(
-        f"docs-{k}.js" for k in range(n_chunks)
+        [f"docs-{k}.js" for k in range(n_chunks)] + ["headlines.js"]
     )
     assert (folder / "plotly.min.js").read_bytes() == plotly_js_path().read_bytes()
 
@@ -391,12 +401,12 @@ def test_hostile_text_is_escaped_in_every_page(rendered):
     assert "hovertext" not in json.dumps(data["figure"]) and "window.__pwned" not in json.dumps(
         data["figure"]
     )
-    assert data["docs"]["headline"][0] == headline(
-        "", report.documents.loc[0, "text"], 150
-    )  # raw, for textContent
+    headlines = read_headlines(folder / CHUNK_FOLDER)  # raw, for textContent
+    assert data["docs"]["headline_file"] == "data/headlines.js" and "headline" not in data["docs"]
+    assert headlines[0] == headline("", report.documents.loc[0, "text"], 150)
     # The abstracts are in the data files, raw too, gzip-compressed inside one JS call: no text is code.
     texts = {}
-    for path in (folder / CHUNK_FOLDER).iterdir():
+    for path in (folder / CHUNK_FOLDER).glob("docs-*.js"):
         _, chunk = read_chunk(path)
         texts.update(zip(chunk["rows"], chunk["text"]))
     assert texts[0] == report.documents.loc[0, "text"] and sorted(texts) == list(range(len(report.documents)))
@@ -530,7 +540,7 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
         p.name for p in (out / CHUNK_FOLDER).iterdir()
     )
     similar = {}
-    for path in (out / CHUNK_FOLDER).iterdir():
+    for path in (out / CHUNK_FOLDER).glob("docs-*.js"):
         _, chunk = read_chunk(path)
         similar.update(zip(chunk["rows"], chunk["similar"]))
     assert similar[0] == [[1, 0.5]]

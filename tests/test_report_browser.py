@@ -576,6 +576,34 @@ def test_document_map_points_search_filter_and_click(browser, small_report):
 
 
 @pytest.mark.browser
+def test_search_answers_from_the_titles_before_the_abstracts_are_read(browser, small_report, tmp_path):
+    """On a big listing the abstracts take seconds to read: a search shows the documents whose
+    title (headline) matches at once. Here the abstracts' files are missing altogether."""
+    inputs, folder = small_report
+    copy = tmp_path / "report"
+    shutil.copytree(folder, copy)
+    for path in (copy / "data").glob("docs-*.js"):
+        path.unlink()
+    documents = inputs.documents
+    titles = documents["title"].str.lower()
+    found = {
+        word: int(titles.str.contains(word, regex=False).sum()) for word in set(" ".join(titles).split())
+    }
+    word, expected = max(
+        ((w, k) for w, k in found.items() if k < len(documents) / 2 and len(w) > 3), key=lambda x: x[1]
+    )
+    assert expected > 1
+    page, _ = open_page(browser, copy, "documents")
+    try:
+        page.type_text("#search", word)
+        page.wait_for(f"document.getElementById('figure').getAttribute('data-matches') === '{expected}'")
+        assert page.evaluate("document.getElementById('figure').data.at(-1).x.length") == expected
+        page.wait_for("document.getElementById('status').textContent.includes('could not load')")
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
 def test_document_map_opens_a_topic_or_a_document_from_the_address(browser, small_report):
     inputs, folder = small_report
     doc_id = inputs.documents.loc[5, "doc_id"]

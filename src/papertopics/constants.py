@@ -6,3 +6,11 @@ OUTLIER_COLOR = "#a3a3a3"  # grey on every page; no topic colour is grey
 
 # The report's pages (results/report/<name>.html); report.smk builds its outputs from this list.
 REPORT_PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings", "changes")
+
+# Version of the pickled naming.NameIndex (results/corpus/name_index.pkl): bump it when the
+# class changes, so that index_phrases reruns instead of fit_topics reading a stale pickle.
+NAME_INDEX_VERSION = 1
+
+# The keys of `vectorizer` that decide how abstracts are tokenised (rule count_terms);
+# min_df/max_df count topics and act at each fit.
+TOKENISING_KEYS = ("ngram_range", "domain_stop_words", "extra_stop_words")

@@ -57,10 +57,14 @@ def fit_topic_tables(
     assignment: np.ndarray | None = None,
     confidence: np.ndarray | None = None,
     mixed_cohesion: float | None = None,
+    terms=None,
+    index: NameIndex | None = None,
 ) -> FittedTopics:
     """corpus (doc_id, text, ...) and vectors in the same order, clusters from cluster_documents,
     previous: history.load_snapshot's answer (None on a first run); assignment and confidence
-    (clusters.parquet) go to document_topics.csv; topics below mixed_cohesion are named "Mixed: ..."."""
+    (clusters.parquet) go to document_topics.csv; topics below mixed_cohesion are named "Mixed: ...".
+    terms (rule count_terms) and index (rule index_phrases) are per-corpus precomputations,
+    computed here when not given."""
     doc_ids = corpus["doc_id"].tolist()
     model, assigned = fit_topic_model(
         corpus["text"].tolist(),
@@ -69,11 +73,13 @@ def fit_topic_tables(
         vectorizer=vectorizer,
         representation=representation,
         topics=topics,
+        terms=terms,
     )
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
     # Names: phrases from the abstracts and titles (papertopics.naming); keywords are the fallback.
-    index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    if index is None:
+        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
     named = name_topics(
         index,
         assigned,

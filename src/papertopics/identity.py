@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import linear_sum_assignment
 
 from papertopics.constants import OUTLIER
 
@@ -164,6 +163,8 @@ def match_topics(
     Fresh ids start above max(previous ids, ``id_floor``); pass the largest id ever issued as
     ``id_floor`` so an id retired two runs ago is never handed to a different topic. -1 -> -1.
     """
+    from scipy.optimize import linear_sum_assignment  # 0.5 s to import: the report never calls it
+
     p_ids, n_ids = prev.ids(), new.ids()
     mapping: dict[int, int] = {OUTLIER: OUTLIER}
     if not n_ids:

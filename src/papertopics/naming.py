@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import sparse
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from papertopics.constants import OUTLIER, OUTLIER_LABEL
+from papertopics.constants import NAME_INDEX_VERSION, OUTLIER, OUTLIER_LABEL
 from papertopics.stopwords import DOMAIN_STOP_WORDS
 
 MAX_WORDS = 4  # longest candidate phrase (words)
@@ -312,6 +312,23 @@ class NameIndex:
             acronyms,
         )
         index.key_index = {k: i for i, k in enumerate(index.keys)}
+        return index
+
+    def save(self, path) -> None:
+        """Pickled with NAME_INDEX_VERSION (rule index_phrases; fit_topics loads it)."""
+        import pickle
+
+        with open(path, "wb") as handle:
+            pickle.dump((NAME_INDEX_VERSION, self), handle, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def load(cls, path) -> NameIndex:
+        import pickle
+
+        with open(path, "rb") as handle:
+            version, index = pickle.load(handle)
+        if version != NAME_INDEX_VERSION or not isinstance(index, cls):
+            raise ValueError(f"{path}: a name index of another papertopics version; delete it and rerun")
         return index
 
     def counts(self, groups: list[np.ndarray]) -> sparse.csr_matrix:

@@ -97,3 +97,16 @@ def resolve_clustering(config: dict, n_documents: int) -> dict:
         "hdbscan": resolve_hdbscan(config["hdbscan"], n_documents),
         "agglomerative": resolve_agglomerative(config["agglomerative"], n_documents),
     }
+
+
+def refit_seeds(n: int, runs: int, sample_size: int, random_state: int, method: str = "hdbscan") -> list[int]:
+    """Seeds to refit: the K next seeds, plus the run's own seed when comparing on a sample.
+
+    The Snakefile asks at DAG time, which is why this lives here, in a module without numpy.
+
+    None for agglomerative clustering: it never sees UMAP, so there is nothing to refit.
+    """
+    if method == "agglomerative":
+        return []
+    seeds = [random_state + k for k in range(1, runs + 1)]
+    return ([random_state] + seeds) if runs and n > sample_size else seeds

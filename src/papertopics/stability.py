@@ -22,7 +22,7 @@ import pandas as pd
 from papertopics.assign import assign_nearest
 from papertopics.cluster import cluster_documents
 from papertopics.evaluation import stability
-from papertopics.params import resolve_clustering, resolve_method, resolve_umap
+from papertopics.params import refit_seeds, resolve_clustering, resolve_method, resolve_umap
 from papertopics.reduce import sample_indices, umap_reduce
 
 log = logging.getLogger(__name__)
@@ -36,17 +36,6 @@ __all__ = [
     "subsample_stability",
     "assess_stability",
 ]
-
-
-def refit_seeds(n: int, runs: int, sample_size: int, random_state: int, method: str = "hdbscan") -> list[int]:
-    """Seeds to refit: the K next seeds, plus the run's own seed when comparing on a sample.
-
-    None for agglomerative clustering: it never sees UMAP, so there is nothing to refit.
-    """
-    if method == "agglomerative":
-        return []
-    seeds = [random_state + k for k in range(1, runs + 1)]
-    return ([random_state] + seeds) if runs and n > sample_size else seeds
 
 
 def refit_reduction(

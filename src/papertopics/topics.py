@@ -1,8 +1,10 @@
 """BERTopic on clusters computed upstream: keywords, labels and the tables users read.
 
-UMAP and HDBSCAN run in their own stages (so a relabel does not refit them); here BERTopic
-gets the cluster labels as `y` with its identity reduction and pass-through clusterer, which
-is BERTopic's documented "manual topic modeling" path, and adds c-TF-IDF on top.
+UMAP and HDBSCAN run in their own stages (so a relabel does not refit them); here c-TF-IDF
+is added on top of the given clusters. By default that is papertopics.ctfidf (BERTopic's
+c-TF-IDF and model folder, without BERTopic's 5 s import); with topics.nr_topics or
+topics.reduce_outliers, BERTopic itself gets the cluster labels as `y` with its identity
+reduction and pass-through clusterer (its documented "manual topic modeling" path).
 """
 
 from __future__ import annotations
@@ -73,8 +75,58 @@ def fit_topic_model(
     vectorizer: dict,
     representation: dict,
     topics: dict,
+    terms=None,
 ):
-    """Fit BERTopic's representation on fixed clusters; returns the model and final labels."""
+    """c-TF-IDF keywords on fixed clusters; returns the model and the final (model) topic ids.
+
+    By default the model is papertopics.ctfidf's reproduction of BERTopic's c-TF-IDF (no
+    BERTopic import: ~5 s per run); BERTopic itself runs when topics.nr_topics or
+    topics.reduce_outliers ask for its topic merging or outlier reassignment. `terms`: the
+    corpus's papertopics.terms.TermCounts (rule count_terms), counted here when not given.
+    """
+    check_vectorizer(vectorizer, labels, topics["nr_topics"])
+    if topics["nr_topics"] is None and topics["reduce_outliers"] == "none":
+        from papertopics.ctfidf import fit_topic_terms
+        from papertopics.terms import count_terms
+
+        try:
+            model = fit_topic_terms(
+                terms if terms is not None else count_terms(texts, vectorizer),
+                embeddings,
+                np.asarray(labels),
+                vectorizer,
+                reduce_frequent_words=representation["reduce_frequent_words"],
+                bm25_weighting=representation["bm25_weighting"],
+                top_n_words=representation["top_n_words"],
+            )
+        except ValueError as error:
+            raise vectorizer_error(error) from None
+        return model, model.doc_topics
+    return fit_bertopic(
+        texts, embeddings, labels, vectorizer=vectorizer, representation=representation, topics=topics
+    )
+
+
+def vectorizer_error(error: ValueError) -> Exception:
+    """min_df/max_df leaving no terms is a config problem: say which keys; else re-raise as is."""
+    if "min_df" in str(error) or "max_df" in str(error) or "no terms remain" in str(error):
+        return ConfigError(
+            f"vectorizer.min_df/max_df: {' '.join(str(error).split())} "
+            f"(BERTopic's vectorizer sees one text per topic)"
+        )
+    return error
+
+
+def fit_bertopic(
+    texts: list[str],
+    embeddings: np.ndarray,
+    labels: np.ndarray,
+    *,
+    vectorizer: dict,
+    representation: dict,
+    topics: dict,
+):
+    """BERTopic's own fit on fixed clusters, then its topic merging / outlier reassignment."""
     BERTopic = import_bertopic()
     from bertopic.cluster import BaseCluster
     from bertopic.dimensionality import BaseDimensionalityReduction
@@ -96,16 +148,10 @@ def fit_topic_model(
         language="multilingual",
         verbose=False,
     )
-    check_vectorizer(vectorizer, labels, topics["nr_topics"])
     try:
         assigned, _ = model.fit_transform(texts, embeddings=embeddings, y=np.asarray(labels))
     except ValueError as error:
-        if "min_df" in str(error) or "max_df" in str(error) or "no terms remain" in str(error):
-            raise ConfigError(
-                f"vectorizer.min_df/max_df: {' '.join(str(error).split())} "
-                f"(BERTopic's vectorizer sees one text per topic)"
-            ) from None
-        raise
+        raise vectorizer_error(error) from None
     assigned = np.asarray(assigned)
     strategy = topics["reduce_outliers"]
     if strategy != "none" and (assigned == -1).any() and len(set(assigned.tolist()) - {-1}) > 0:

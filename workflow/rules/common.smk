@@ -98,8 +98,7 @@ def n_documents():
 
 def stability_refits(wildcards):
     """One refit file per seed (none when the corpus is clustered by Ward, which has no seed)."""
-    from papertopics.params import resolve_method
-    from papertopics.stability import refit_seeds
+    from papertopics.params import refit_seeds, resolve_method
 
     n = n_documents()
     evaluation = config["evaluation"]

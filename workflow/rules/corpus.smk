@@ -1,3 +1,6 @@
+from papertopics.constants import NAME_INDEX_VERSION, TOKENISING_KEYS
+
+
 checkpoint build_corpus:
     """All listings merged; an abstract present in several listings is one document."""
     input:
@@ -13,3 +16,37 @@ checkpoint build_corpus:
         listings=list(LISTINGS),
     script:
         "../scripts/build_corpus.py"
+
+
+rule count_terms:
+    """Each abstract's term counts, once per corpus: a fit sums its topics' rows (c-TF-IDF)
+    instead of tokenising every abstract again. Only the tokenising settings are params, so a
+    min_df/max_df tweak keeps this."""
+    input:
+        corpus="results/corpus/corpus.parquet",
+    output:
+        terms="results/corpus/term_counts.npz",
+    log:
+        "results/logs/count_terms.log",
+    benchmark:
+        "results/benchmarks/count_terms.tsv"
+    params:
+        vectorizer={key: config["vectorizer"][key] for key in TOKENISING_KEYS},
+    script:
+        "../scripts/count_terms.py"
+
+
+rule index_phrases:
+    """Candidate topic names (phrases, acronyms) counted in every abstract, once per corpus."""
+    input:
+        corpus="results/corpus/corpus.parquet",
+    output:
+        index="results/corpus/name_index.pkl",
+    log:
+        "results/logs/index_phrases.log",
+    benchmark:
+        "results/benchmarks/index_phrases.tsv"
+    params:
+        version=NAME_INDEX_VERSION,
+    script:
+        "../scripts/index_phrases.py"

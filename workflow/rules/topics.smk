@@ -1,9 +1,12 @@
 rule fit_topics:
-    """BERTopic on the given clusters: c-TF-IDF keywords, labels, stable ids, model and tables."""
+    """c-TF-IDF on the given clusters (BERTopic's, from per-corpus term counts), names, stable
+    ids; the BERTopic model folder and the tables."""
     input:
         corpus="results/corpus/corpus.parquet",
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
+        terms="results/corpus/term_counts.npz",
+        names="results/corpus/name_index.pkl",
     output:
         model=directory("results/topics/model"),
         documents="results/topics/document_topics.csv",

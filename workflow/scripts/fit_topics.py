@@ -1,6 +1,7 @@
 """fit_topics: c-TF-IDF keywords and labels on the clusters; stable ids; model and tables.
 
-Inputs: corpus, embeddings, clusters; results/topics/history (the last finished run's topics).
+Inputs: corpus, embeddings, clusters, term counts and phrase index (per corpus);
+results/topics/history (the last finished run's topics).
 Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, hierarchy.csv, snapshot/
 (this run's topics; advance_history makes it the history once the report is written).
 """
@@ -10,7 +11,9 @@ import pandas as pd
 from papertopics.artifacts import load_embeddings
 from papertopics.fit import fit_topic_tables
 from papertopics.history import load_snapshot, save_snapshot
+from papertopics.naming import NameIndex
 from papertopics.scripting import script_run
+from papertopics.terms import TermCounts
 
 with script_run(snakemake) as log:
     p, out = snakemake.params, snakemake.output
@@ -31,6 +34,8 @@ with script_run(snakemake) as log:
         assignment=clusters["assignment"].to_numpy(),
         confidence=clusters["confidence"].to_numpy(),
         mixed_cohesion=p.mixed_cohesion,
+        terms=TermCounts.load(snakemake.input.terms),
+        index=NameIndex.load(snakemake.input.names),
     )
     fitted.model.save(
         out.model, serialization="safetensors", save_ctfidf=True, save_embedding_model=p.embedding_model

@@ -28,6 +28,7 @@ WEBGL_THRESHOLD = 1000
 # Documents per data file: a click loads one file, so a file stays small whatever the topic size.
 CHUNK_DOCUMENTS = 1500
 CHUNK_FOLDER = "data"
+HEADLINES_FILE = "headlines.js"
 # Zoomed out, the map names regions: about this many (the hierarchy's cut, or derived here).
 REGIONS_MIN, REGIONS_MAX = 6, 15
 
@@ -245,7 +246,8 @@ def document_payload(
     return {
         "n": len(documents),
         "doc_id": documents["doc_id"].tolist(),
-        "headline": document_headlines(documents, min(150, max_hover_chars)),
+        # the headlines (tooltips, lists, the first search) are gzip-packed in a data file
+        "headline_file": f"{CHUNK_FOLDER}/{HEADLINES_FILE}",
         "topic": topic_array.tolist(),
         "x": packed(map2d["x"].to_numpy(dtype=float), "f4"),
         "y": packed(map2d["y"].to_numpy(dtype=float), "f4"),
@@ -265,10 +267,20 @@ def document_payload(
     }
 
 
+def headline_length(max_hover_chars: int) -> int:
+    return min(150, max_hover_chars)
+
+
 def document_chunks(
-    documents: pd.DataFrame, extra_columns: list[str], neighbours: pd.DataFrame | None = None
+    documents: pd.DataFrame,
+    extra_columns: list[str],
+    neighbours: pd.DataFrame | None = None,
+    headlines: list[str] | None = None,
 ) -> list[dict]:
-    """Per data file: its rows, and per row the title, abstract, metadata and similar papers."""
+    """Per data file: its rows, and per row the title, abstract, metadata and similar papers.
+
+    A title equal to the document's headline (data/headlines.js) is sent as null: the page has it.
+    """
     chunk, groups = chunk_of_rows(documents["topic"].to_numpy(dtype=np.int64))
     row_of = pd.Series(np.arange(len(documents)), index=documents["doc_id"].to_numpy())
     similar: dict[int, list] = {}
@@ -280,6 +292,8 @@ def document_chunks(
             similar.setdefault(row, []).append([other, sim])
     columns = [column for column in extra_columns if documents[column].astype(str).str.len().gt(0).any()]
     title, text = documents["title"].tolist(), documents["text"].tolist()
+    if headlines is not None:
+        title = [None if t == h else t for t, h in zip(title, headlines)]
     extra = {column: documents[column].tolist() for column in columns}
     out = []
     for rows in groups:
@@ -296,6 +310,11 @@ def document_chunks(
     return out
 
 
+def headlines_script(headlines: list[str]) -> bytes:
+    """data/headlines.js: every document's headline, packed like the chunks (1/3 of the bytes)."""
+    return packed_call(b"papertopicsHeadlines(", headlines)
+
+
 def chunk_script(index: int, chunk: dict) -> bytes:
     """A data file: one call with the chunk's JSON, gzip-compressed, as a string of raw bytes.
 
@@ -304,8 +323,13 @@ def chunk_script(index: int, chunk: dict) -> bytes:
     75k abstracts); the script maps the characters back to bytes and inflates them. No listing text
     is ever code: the literal holds compressed bytes only, with `\\`, `"`, line breaks and NUL escaped.
     """
-    raw = json.dumps(chunk, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    data = gzip.compress(raw, compresslevel=6, mtime=0)
+    return packed_call(b"papertopicsChunk(%d," % int(index), chunk)
+
+
+def packed_call(call: bytes, value) -> bytes:
+    """`call"<gzip bytes of value's JSON, as windows-1252 characters>");` (see chunk_script)."""
+    raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    data = gzip.compress(raw, compresslevel=9, mtime=0)
     for byte, escaped in (
         (b"\\", b"\\\\"),
         (b'"', b'\\"'),
@@ -314,4 +338,4 @@ def chunk_script(index: int, chunk: dict) -> bytes:
         (b"\x00", b"\\x00"),
     ):
         data = data.replace(byte, escaped)
-    return b'papertopicsChunk(%d,"' % int(index) + data + b'");\n'
+    return call + b'"' + data + b'");\n'

@@ -6,6 +6,9 @@ listing's shares always sum to 100 %.
 
 from __future__ import annotations
 
+from collections import Counter
+from itertools import chain
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -24,12 +27,9 @@ def listing_counts(documents: pd.DataFrame, listings: list[str], topics: list[in
 
 
 def listing_totals(documents: pd.DataFrame, listings: list[str]) -> pd.Series:
-    totals = pd.Series(0, index=listings, dtype=int)
-    for cell in documents["listings"]:
-        for name in split_listings(cell):
-            if name in totals.index:
-                totals[name] += 1
-    return totals
+    """Documents per listing (a document in several listings counts in each)."""
+    counted = Counter(chain.from_iterable(map(split_listings, documents["listings"])))
+    return pd.Series([counted.get(name, 0) for name in listings], index=listings, dtype=int)
 
 
 def listing_shares(documents: pd.DataFrame, listings: list[str], topics: list[int]) -> pd.DataFrame:
@@ -149,8 +149,6 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     evidence than 300 of 4,000) and Benjamini-Hochberg q-values over the topics; sorted by the size
     of the change. Empty with fewer than two listings.
     """
-    from scipy.stats import false_discovery_control, norm
-
     columns = [
         "topic",
         "label",
@@ -167,6 +165,8 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     ]
     if len(listings) < 2:
         return pd.DataFrame(columns=columns)
+    from scipy.stats import false_discovery_control, norm  # ~1 s to import: only when comparing
+
     order = [int(t) for t in topics["topic"] if int(t) >= 0]
     counts = listing_counts(documents, listings, order)
     totals = listing_totals(documents, listings)

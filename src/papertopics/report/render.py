@@ -17,9 +17,13 @@ from papertopics.report.changes import change_rows, listing_share_rows, status_t
 from papertopics.report.colors import topic_color
 from papertopics.report.documents import (
     CHUNK_FOLDER,
+    HEADLINES_FILE,
     chunk_script,
     document_chunks,
+    document_headlines,
     document_payload,
+    headline_length,
+    headlines_script,
     visualize_documents,
 )
 from papertopics.report.heatmap import visualize_heatmap
@@ -144,8 +148,12 @@ def write_document_chunks(inputs: ReportInputs, out_dir: Path) -> list[Path]:
     if folder.exists():
         shutil.rmtree(folder)  # files of a previous, bigger report must not linger
     folder.mkdir(parents=True)
-    written = []
-    for index, chunk in enumerate(document_chunks(inputs.documents, inputs.extra_columns, inputs.neighbours)):
+    headlines = document_headlines(inputs.documents, headline_length(inputs.max_hover_chars))
+    path = folder / HEADLINES_FILE
+    path.write_bytes(headlines_script(headlines))
+    written = [path]
+    chunks = document_chunks(inputs.documents, inputs.extra_columns, inputs.neighbours, headlines)
+    for index, chunk in enumerate(chunks):
         path = folder / f"docs-{index}.js"
         path.write_bytes(chunk_script(index, chunk))
         written.append(path)

@@ -198,10 +198,11 @@
     };
     function install(chunk) {
       chunk.rows.forEach(function (row, j) {
-        titles[row] = chunk.title[j];
+        // null: the title is the headline (sent once, in data/headlines.js)
+        titles[row] = chunk.title[j] === null ? docs.headline[row] : chunk.title[j];
         texts[row] = chunk.text[j];
         similar[row] = chunk.similar[j] || [];
-        var parts = [chunk.title[j], chunk.text[j], docs.doc_id[row]];
+        var parts = [titles[row], chunk.text[j], docs.doc_id[row]];
         Object.keys(chunk.extra).forEach(function (column) {
           (extra[column] = extra[column] || new Array(n))[row] = chunk.extra[column][j];
           parts.push(chunk.extra[column][j]);
@@ -231,10 +232,14 @@
         };
         document.head.appendChild(script);
       });
-      entry.promise.catch(function (error) { status.textContent = String(error.message || error); });
+      entry.promise.catch(function (error) {
+        loadError = String(error.message || error);
+        status.textContent = loadError;
+      });
       return entry.promise;
     }
     var everything = null;
+    var loadError = '';
     function loadAll() {
       if (!everything) {
         var all = [];
@@ -255,9 +260,16 @@
       return state.listing === '' || docs.listings[row].indexOf(Number(state.listing)) !== -1;
     }
 
+    // Until its data file is read, a document is searched by its headline (title or first
+    // words) and id, so a search answers at once on a big listing and refines as files arrive.
+    var headHay = new Array(n);
     function matches(row, terms) {
+      var hay = haystack[row];
+      if (hay === undefined) {
+        hay = headHay[row] || (headHay[row] = (docs.headline[row] + '\n' + docs.doc_id[row]).toLowerCase());
+      }
       for (var k = 0; k < terms.length; k++) {
-        if (haystack[row].indexOf(terms[k]) === -1) { return false; }
+        if (hay.indexOf(terms[k]) === -1) { return false; }
       }
       return true;
     }
@@ -489,17 +501,29 @@
 
     /* --- search and listing filter --- */
     var drawn = { listing: '', matches: 0 };
-    var applied = 0;
+    var reading = false;
+
+    // Reads every data file for a search, redrawing the matches about twice a second meanwhile.
+    function readForSearch() {
+      if (reading) { return; }
+      reading = true;
+      var last = performance.now();
+      for (var k = 0; k < docs.n_chunks; k++) {
+        loadChunk(k).then(function () {
+          if (performance.now() - last > 500 && loadedChunks < docs.n_chunks) {
+            last = performance.now();
+            if (state.query.trim()) { apply(); }
+          }
+        }, function () {});
+      }
+      loadAll().then(function () { reading = false; if (state.query.trim()) { apply(); } }, function () { reading = false; });
+    }
 
     function apply() {
-      var ticket = ++applied;
       var terms = state.query.toLowerCase().split(/\s+/).filter(Boolean);
       var searching = terms.length > 0;
-      if (searching && loadedChunks < docs.n_chunks) {
-        status.textContent = 'loading the abstracts to search them\u2026';
-        loadAll().then(function () { if (ticket === applied) { apply(); } });
-        return;
-      }
+      var partial = searching && loadedChunks < docs.n_chunks;
+      if (partial) { readForSearch(); }
       var shown = 0;
       for (var r = 0; r < n; r++) { if (inListing(r)) { shown++; } }
       if (state.listing !== drawn.listing) {
@@ -534,6 +558,11 @@
       }
       var text = shown + ' of ' + n + ' documents shown';
       if (searching) { text += ' \u00b7 ' + found.length + (found.length === 1 ? ' match' : ' matches'); }
+      if (partial && loadError) {
+        text += ' in the titles \u00b7 ' + loadError;
+      } else if (partial) {
+        text += ' so far (titles; reading the abstracts: ' + loadedChunks + ' of ' + docs.n_chunks + ' files)\u2026';
+      }
       status.textContent = text;
       container.setAttribute('data-matches', String(found.length));
       container.setAttribute('data-shown', String(shown));
@@ -698,6 +727,26 @@
     return fromHash();
   }
 
+  // data/headlines.js: papertopicsHeadlines("<gzip bytes>") with every document's headline.
+  function loadHeadlines(src) {
+    return new Promise(function (resolve, reject) {
+      var payload = null;
+      window.papertopicsHeadlines = function (bytes) { payload = bytes; };
+      var script = document.createElement('script');
+      script.src = src;
+      script.charset = 'windows-1252';  // one character per byte, as the data files
+      script.onload = function () {
+        script.remove();
+        if (payload === null) { reject(new Error(src + ' holds no data')); return; }
+        gunzipText(latin1Bytes(payload)).then(function (json) { resolve(JSON.parse(json)); }, reject);
+      };
+      script.onerror = function () {
+        reject(new Error('could not load ' + src + ': keep the data folder beside this page'));
+      };
+      document.head.appendChild(script);
+    });
+  }
+
   /* ---------- start ---------- */
 
   // A blocked script, style or request is a bug of the report: make it loud (the tests fail on it).
@@ -717,7 +766,12 @@
     if (!data || !data.figure || !container) { markReady(); return; }
     var isMap = document.body.getAttribute('data-page') === 'documents';
     var packed = isMap ? prepareDocuments(data) : null;
+    // The headlines load while the points are drawn; the map's tooltips and lists wait for them.
+    var headlines = isMap && data.docs.headline_file ? loadHeadlines(data.docs.headline_file) : null;
     plot(container, data.figure, isMap ? MAP_CONFIG : PLOT_CONFIG).then(function () {
+      return headlines;
+    }).then(function (list) {
+      if (list) { data.docs.headline = list; }
       return isMap ? documentMap(container, data, packed) : null;
     }).then(function () {
       markReady();

@@ -1,0 +1,143 @@
+"""papertopics.ctfidf reproduces BERTopic's c-TF-IDF and saved folder, and BERTopic loads it.
+
+fit_topics uses the reproduction so that a relabel or re-cluster does not pay BERTopic's 5 s
+import; these tests are what keeps it honest against the BERTopic version that is installed.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from test_grouping import _seeds
+
+from papertopics.config import default_config
+from papertopics.topics import fit_bertopic, fit_topic_model
+
+CONFIG = default_config()
+# Unigrams: the per-abstract counts equal BERTopic's joined-text counts exactly (bigrams differ
+# by those spanning two abstracts; see test_bigrams_differ_only_by_pairs_spanning_two_abstracts).
+UNIGRAMS = default_config(vectorizer={"ngram_range": [1, 1]})
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    """Both fits on the 37 seed abstracts in 5 groups of distinct sizes, and 2 outliers."""
+    texts, vectors = _seeds()
+    labels = np.random.default_rng(0).permutation(np.repeat([3, 1, 4, 0, 2, -1], [12, 9, 7, 5, 2, 2]))
+    args = {
+        "vectorizer": UNIGRAMS["vectorizer"],
+        "representation": UNIGRAMS["representation"],
+        "topics": UNIGRAMS["topics"],
+    }
+    ours, our_topics = fit_topic_model(texts, vectors, labels, **args)
+    theirs, their_topics = fit_bertopic(texts, vectors, labels, **args)
+    return texts, vectors, labels, ours, np.asarray(our_topics), theirs, np.asarray(their_topics)
+
+
+def _members(topics):
+    return {t: frozenset(np.flatnonzero(topics == t).tolist()) for t in set(topics.tolist())}
+
+
+def test_default_fit_does_not_import_bertopic():
+    """The point of the reproduction: the default fit_topics never pays for the import."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, numpy as np\n"
+        "from papertopics.config import default_config\n"
+        "from papertopics.topics import fit_topic_model\n"
+        "c = default_config()\n"
+        "texts = ['graph neural networks for molecules', 'diffusion models for images'] * 3\n"
+        "fit_topic_model(texts, np.eye(6, 4), np.array([0, 1] * 3), vectorizer=c['vectorizer'],"
+        " representation=c['representation'], topics=c['topics'])\n"
+        "print(sorted(m for m in ('bertopic', 'umap', 'torch') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_topics_keywords_and_matrix_equal_bertopics(fitted):
+    _, _, labels, ours, our_topics, theirs, their_topics = fitted
+    assert (our_topics == their_topics).all()  # same numbering: biggest topic first
+    assert _members(our_topics) == _members(their_topics)
+    for topic in sorted(set(our_topics.tolist())):
+        mine, bert = ours.get_topic(topic), theirs.get_topic(topic)
+        assert [w for w, _ in mine] == [w for w, _ in bert], topic
+        assert np.allclose([s for _, s in mine], [s for _, s in bert], rtol=1e-12), topic
+    assert ours.get_topic(99) is False and theirs.get_topic(99) is False
+    assert (ours.matrix != theirs.c_tf_idf_).nnz == 0
+    assert np.allclose(ours.topic_embeddings, theirs.topic_embeddings_)
+    assert list(ours.vectorizer.get_feature_names_out()) == list(
+        theirs.vectorizer_model.get_feature_names_out()
+    )
+
+
+def test_saved_folder_is_bertopics_and_bertopic_loads_it(fitted, tmp_path):
+    from papertopics.topics import import_bertopic
+
+    texts, vectors, _, ours, our_topics, theirs, _ = fitted
+    labels = {t: f"name {t}" for t in set(our_topics.tolist()) if t != 0}  # topic 0 keeps its default
+    ours.set_topic_labels(labels)
+    theirs.set_topic_labels(labels)
+    ours.save(tmp_path / "ours", serialization="safetensors", save_ctfidf=True, save_embedding_model="m")
+    theirs.save(tmp_path / "theirs", serialization="safetensors", save_ctfidf=True, save_embedding_model="m")
+    for name in ("topics.json", "config.json", "ctfidf_config.json"):
+        mine = json.loads((tmp_path / "ours" / name).read_text())
+        bert = json.loads((tmp_path / "theirs" / name).read_text())
+        assert mine.keys() == bert.keys(), name
+        if name == "topics.json":
+            for key in bert:
+                if key != "topic_representations":
+                    assert mine[key] == bert[key], key
+            assert mine["custom_labels"][1] == "0_" + "_".join(w for w, _ in ours.get_topic(0)[:4])
+        else:
+            assert mine == bert, name
+    from safetensors.numpy import load_file
+
+    for name in ("ctfidf.safetensors", "topic_embeddings.safetensors"):
+        mine, bert = load_file(str(tmp_path / "ours" / name)), load_file(str(tmp_path / "theirs" / name))
+        assert mine.keys() == bert.keys()
+        for key in bert:
+            assert mine[key].dtype == bert[key].dtype and np.allclose(mine[key], bert[key]), (name, key)
+
+    loaded = import_bertopic().load(str(tmp_path / "ours"))
+    info = loaded.get_topic_info()
+    assert info["Count"].tolist() == [int((our_topics == t).sum()) for t in info["Topic"]]
+    assert info.set_index("Topic")["CustomName"].to_dict()[2] == "name 2"
+    assert [tuple(pair) for pair in loaded.get_topic(1)] == ours.get_topic(1)
+    assert sp.issparse(loaded.c_tf_idf_) and loaded.c_tf_idf_.shape == ours.matrix.shape
+    predicted, _ = loaded.transform(texts[:6], embeddings=vectors[:6])
+    assert len(predicted) == 6 and set(predicted) <= set(our_topics.tolist())
+
+
+def test_bigrams_differ_only_by_pairs_spanning_two_abstracts(fitted):
+    """BERTopic joins a topic's abstracts, so "... graphs. Diffusion ..." counts "graphs diffusion";
+    per-abstract counts do not. Every other term and the keywords stay BERTopic's."""
+    texts, vectors, labels, *_ = fitted
+    args = {
+        "vectorizer": CONFIG["vectorizer"],
+        "representation": CONFIG["representation"],
+        "topics": CONFIG["topics"],
+    }
+    ours, _ = fit_topic_model(texts, vectors, labels, **args)
+    theirs, _ = fit_bertopic(texts, vectors, labels, **args)
+    mine = set(ours.vectorizer.vocabulary_)
+    bert = set(theirs.vectorizer_model.get_feature_names_out())
+    assert mine < bert and all(" " in term for term in bert - mine)
+    single = ours.vectorizer.build_analyzer()
+    in_one_abstract = set().union(*(single(text) for text in texts))
+    assert not (bert - mine) & in_one_abstract
+    column = theirs.vectorizer_model.vocabulary_
+    for row, topic in enumerate(sorted(set(ours.doc_topics.tolist()))):
+        scores = theirs.c_tf_idf_[row].toarray().ravel()  # BERTopic's score of every term
+        tenth = theirs.get_topic(topic)[9][1]
+        for word, score in ours.get_topic(topic):
+            # each keyword is among BERTopic's ten best (up to ties) with a score within 1%
+            assert scores[column[word]] >= tenth * 0.99 and abs(score / scores[column[word]] - 1) < 0.01, (
+                topic,
+                word,
+            )
