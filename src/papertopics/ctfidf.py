@@ -18,11 +18,9 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.preprocessing import normalize
 
 from papertopics.constants import OUTLIER
 from papertopics.terms import TermCounts, topic_term_counts
@@ -66,7 +64,11 @@ def class_tfidf(counts: sp.csr_matrix, *, reduce_frequent_words: bool, bm25_weig
         idf = np.log((avg_nr_samples / df) + 1)
     n_features = counts.shape[1]
     idf_diag = sp.diags(idf, offsets=0, shape=(n_features, n_features), format="csr", dtype=np.float64)
-    matrix = normalize(counts, axis=1, norm="l1", copy=False)
+    matrix = sp.csr_matrix(counts, dtype=np.float64)  # rows l1-normalised, as sklearn's normalize:
+    totals = np.add.reduceat(np.abs(matrix.data), matrix.indptr[:-1]) if matrix.nnz else np.zeros(0)
+    lengths = np.diff(matrix.indptr)
+    totals = np.where(lengths > 0, totals[: len(lengths)] if len(totals) else 0.0, 1.0)
+    matrix.data = matrix.data / np.repeat(totals, lengths)  # a division, not a reciprocal's product
     if reduce_frequent_words:
         matrix.data = np.sqrt(matrix.data)
     return matrix * idf_diag, idf
@@ -98,7 +100,8 @@ class TopicTerms:
 
     doc_topics: np.ndarray  # model topic id per document
     topic_ids: list[int]  # sorted (-1 first when there are outliers); rows of matrix/embeddings
-    vectorizer: Any  # the fitted CountVectorizer
+    vectorizer_params: dict  # CountVectorizer's settings (topics.vectorizer_params)
+    words: np.ndarray  # the vocabulary, sorted: the columns of matrix
     matrix: sp.csr_matrix  # c-TF-IDF, one row per topic
     idf: np.ndarray
     representations: dict[int, list[tuple[str, float]]]
@@ -169,9 +172,7 @@ class TopicTerms:
                 },
                 str(folder / "ctfidf.safetensors"),
             )
-            params = self.vectorizer.get_params()
-            for key in ("tokenizer", "preprocessor", "dtype"):
-                params.pop(key, None)
+            params = {**self.vectorizer_params, "ngram_range": list(self.vectorizer_params["ngram_range"])}
             ctfidf_config = {
                 "ctfidf_model": {
                     "bm25_weighting": self.bm25_weighting,
@@ -179,7 +180,7 @@ class TopicTerms:
                 },
                 "vectorizer_model": {
                     "params": params,
-                    "vocab": {word: int(i) for word, i in self.vectorizer.vocabulary_.items()},
+                    "vocab": {str(word): i for i, word in enumerate(self.words)},
                 },
             }
             write_json(folder / "ctfidf_config.json", ctfidf_config)
@@ -202,7 +203,7 @@ def fit_topic_terms(
 ) -> TopicTerms:
     """c-TF-IDF of each cluster's summed term counts (papertopics.terms), keywords, and topic
     embeddings (the members' mean), clusters renumbered by size as BERTopic numbers topics."""
-    from papertopics.topics import build_vectorizer
+    from papertopics.topics import vectorizer_params
 
     mapping = frequency_order(labels)
     doc_topics = np.array([mapping[t] for t in np.asarray(labels).tolist()], dtype=np.int64)
@@ -216,12 +217,11 @@ def fit_topic_terms(
     best = top_words(matrix, words, max(top_n_words, 30))
     representations = {topic: pairs[:top_n_words] for topic, pairs in zip(topic_ids, best)}
     topic_embeddings = np.array([embeddings[doc_topics == topic].mean(axis=0) for topic in topic_ids])
-    fitted = build_vectorizer(vectorizer)  # what BERTopic.load rebuilds: its settings and vocabulary
-    fitted.vocabulary_ = {str(word): i for i, word in enumerate(words)}
     return TopicTerms(
         doc_topics=doc_topics,
         topic_ids=topic_ids,
-        vectorizer=fitted,
+        vectorizer_params=vectorizer_params(vectorizer),
+        words=np.asarray(words, dtype=object),
         matrix=sp.csr_matrix(matrix),
         idf=idf,
         representations=representations,

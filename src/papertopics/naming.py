@@ -25,10 +25,9 @@ from itertools import chain
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from papertopics.constants import NAME_INDEX_VERSION, OUTLIER, OUTLIER_LABEL
-from papertopics.stopwords import DOMAIN_STOP_WORDS
+from papertopics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS
 
 MAX_WORDS = 4  # longest candidate phrase (words)
 MAX_NAME_WORDS = 6  # longest name, "(ACRONYM)" included

@@ -33,18 +33,39 @@ def import_bertopic():
     return BERTopic
 
 
+# Words of 2+ characters starting with a letter; hyphens kept ("chain-of-thought").
+TOKEN_PATTERN = r"(?u)\b[^\W\d_][\w\-]*\w\b"
+
+
+def vectorizer_params(vectorizer: dict) -> dict:
+    """CountVectorizer's settings: English + domain stop words, bigrams, papertopics' tokens.
+
+    Also what the saved model's ctfidf_config.json records (CountVectorizer.get_params() less
+    tokenizer, preprocessor and dtype), written without importing scikit-learn.
+    """
+    return {
+        "analyzer": "word",
+        "binary": False,
+        "decode_error": "strict",
+        "encoding": "utf-8",
+        "input": "content",
+        "lowercase": True,
+        "max_df": float(vectorizer["max_df"]),  # an int 1 would mean "in at most 1 topic"
+        "max_features": None,
+        "min_df": vectorizer["min_df"],
+        "ngram_range": tuple(vectorizer["ngram_range"]),
+        "stop_words": stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]),
+        "strip_accents": None,
+        "token_pattern": TOKEN_PATTERN,
+        "vocabulary": None,
+    }
+
+
 def build_vectorizer(vectorizer: dict):
     """CountVectorizer with English + domain stop words and bigrams."""
     from sklearn.feature_extraction.text import CountVectorizer
 
-    return CountVectorizer(
-        stop_words=stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]),
-        ngram_range=tuple(vectorizer["ngram_range"]),
-        min_df=vectorizer["min_df"],
-        max_df=float(vectorizer["max_df"]),  # an int 1 would mean "in at most 1 topic"
-        # Words of 2+ characters starting with a letter; hyphens kept ("chain-of-thought").
-        token_pattern=r"(?u)\b[^\W\d_][\w\-]*\w\b",
-    )
+    return CountVectorizer(**vectorizer_params(vectorizer))
 
 
 def check_vectorizer(vectorizer: dict, labels, nr_topics=None) -> None:
