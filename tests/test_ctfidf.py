@@ -153,3 +153,24 @@ def test_stop_words_are_scikit_learns():
     from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS as SKLEARN
 
     assert ENGLISH_STOP_WORDS == SKLEARN
+
+
+def test_documents_assigned_afterwards_join_topics_but_not_their_keywords(fitted):
+    """keyword_labels (the clusters as found): the outliers moved to their nearest topic count in
+    its size and embedding, while the keywords stay those of the cluster's own members."""
+    texts, vectors, labels, *_ = fitted
+    args = {
+        "vectorizer": CONFIG["vectorizer"],
+        "representation": CONFIG["representation"],
+        "topics": CONFIG["topics"],
+    }
+    assigned = np.where(labels == -1, 3, labels)  # both outliers join cluster 3
+    found, _ = fit_topic_model(texts, vectors, labels, **args)
+    joined, topics = fit_topic_model(texts, vectors, assigned, keyword_labels=labels, **args)
+    diluted, _ = fit_topic_model(texts, vectors, assigned, **args)
+    model_of = {cluster: topic for topic, cluster in joined.cluster_of.items()}
+    found_of = {cluster: topic for topic, cluster in found.cluster_of.items()}
+    assert -1 not in set(topics.tolist()) and (topics == model_of[3]).sum() == (labels == 3).sum() + 2
+    for cluster in range(5):
+        assert joined.get_topic(model_of[cluster]) == found.get_topic(found_of[cluster]), cluster
+    assert diluted.get_topic(model_of[3]) != found.get_topic(found_of[3])  # what keyword_labels avoids

@@ -80,7 +80,9 @@ def top_words(matrix: sp.csr_matrix, words: np.ndarray, n: int) -> list[list[tup
     matrix = sp.csr_matrix(matrix)
     for row, (start, end) in enumerate(zip(matrix.indptr[:-1], matrix.indptr[1:])):
         pick = min(n, end - start)
-        chosen = matrix.indices[start + np.argpartition(matrix.data[start:end], -pick)[-pick:]]
+        chosen = (
+            matrix.indices[start + np.argpartition(matrix.data[start:end], -pick)[-pick:]] if pick else []
+        )
         indices = [chosen[i] if len(chosen) >= i + 1 else None for i in range(n)]
         scores = np.array([matrix[row, i] if i is not None else 0 for i in indices])
         order = np.argsort(scores)
@@ -200,20 +202,34 @@ def fit_topic_terms(
     reduce_frequent_words: bool,
     bm25_weighting: bool,
     top_n_words: int,
+    keyword_labels: np.ndarray | None = None,
 ) -> TopicTerms:
     """c-TF-IDF of each cluster's summed term counts (papertopics.terms), keywords, and topic
-    embeddings (the members' mean), clusters renumbered by size as BERTopic numbers topics."""
+    embeddings (the members' mean), clusters renumbered by size as BERTopic numbers topics.
+
+    keyword_labels: the labels whose documents make the keywords (default `labels`). fit_topics
+    passes the clusters as the clusterer found them: a document assigned to its nearest topic
+    afterwards joins the topic but its words stay with the outliers', so the keywords are
+    those of the clusters themselves, undiluted."""
     from papertopics.topics import vectorizer_params
 
     mapping = frequency_order(labels)
     doc_topics = np.array([mapping[t] for t in np.asarray(labels).tolist()], dtype=np.int64)
     topic_ids = sorted(set(doc_topics.tolist()))
+    word_topics = (
+        doc_topics
+        if keyword_labels is None
+        else np.array([mapping.get(t, OUTLIER) for t in np.asarray(keyword_labels).tolist()], dtype=np.int64)
+    )
+    word_ids = sorted(set(word_topics.tolist()) | set(topic_ids))
     counts, words = topic_term_counts(
-        terms, doc_topics, topic_ids, vectorizer["min_df"], float(vectorizer["max_df"])
+        terms, word_topics, word_ids, vectorizer["min_df"], float(vectorizer["max_df"])
     )
     matrix, idf = class_tfidf(
         counts, reduce_frequent_words=reduce_frequent_words, bm25_weighting=bm25_weighting
     )
+    if word_ids != topic_ids:  # every outlier was assigned: the outliers' words weighed, no row kept
+        matrix = sp.csr_matrix(matrix)[[word_ids.index(t) for t in topic_ids]]
     best = top_words(matrix, words, max(top_n_words, 30))
     representations = {topic: pairs[:top_n_words] for topic, pairs in zip(topic_ids, best)}
     topic_embeddings = np.array([embeddings[doc_topics == topic].mean(axis=0) for topic in topic_ids])

@@ -74,6 +74,10 @@ def fit_topic_tables(
         representation=representation,
         topics=topics,
         terms=terms,
+        # keywords from each cluster's own members, not the documents assigned to it afterwards
+        keyword_labels=None
+        if assignment is None
+        else np.where(np.asarray(assignment) == "nearest", -1, clusters),
     )
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)

@@ -12,23 +12,17 @@ replacing that small file is atomic, so a kill or a full disk leaves the old his
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from papertopics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
+from papertopics.snapshot_store import CURRENT, SNAPSHOT_FILES, advance_history  # noqa: F401 (re-exported)
 
 log = logging.getLogger(__name__)
-
-SNAPSHOT_FILES = ("topics.parquet", "documents.parquet", "meta.json")
-CURRENT = "current.json"
 
 
 def load_snapshot(folder: Path) -> tuple[TopicSnapshot, dict] | None:
@@ -65,37 +59,6 @@ def save_snapshot(folder: Path, snapshot: TopicSnapshot, meta: dict) -> None:
     snapshot.topics.to_parquet(folder / "topics.parquet", index=False)
     snapshot.documents.to_parquet(folder / "documents.parquet", index=False)
     (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
-
-
-def advance_history(snapshot: Path, history: Path) -> str:
-    """Make `snapshot` the history's current one; returns its name (a content hash).
-
-    Copied into a new subfolder first, then current.json is replaced in one step; older
-    snapshots (and a pre-subfolder flat layout) are removed after.
-    """
-    snapshot, history = Path(snapshot), Path(history)
-    digest = hashlib.sha256()
-    for name in SNAPSHOT_FILES:
-        digest.update((snapshot / name).read_bytes())
-    name = digest.hexdigest()[:16]
-    history.mkdir(parents=True, exist_ok=True)
-    target = history / name
-    if not target.is_dir():
-        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=history))
-        try:
-            for file in SNAPSHOT_FILES:
-                shutil.copyfile(snapshot / file, tmp / file)
-            os.replace(tmp, target)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    pointer = history / f".{CURRENT}.tmp"
-    pointer.write_text(json.dumps({"snapshot": name}))
-    os.replace(pointer, history / CURRENT)
-    for entry in history.iterdir():
-        if entry.name in (name, CURRENT) or not (entry.is_dir() or entry.name in SNAPSHOT_FILES):
-            continue
-        shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
-    return name
 
 
 def stable_topic_ids(

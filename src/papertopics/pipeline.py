@@ -61,5 +61,6 @@ def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRu
         vectorizer=config["vectorizer"],
         representation=config["representation"],
         topics=config["topics"],
+        keyword_labels=labels,
     )
     return TopicRun(labels, np.asarray(topics), model, reduced, resolved, assignment, confidence)

@@ -97,13 +97,15 @@ def fit_topic_model(
     representation: dict,
     topics: dict,
     terms=None,
+    keyword_labels: np.ndarray | None = None,
 ):
     """c-TF-IDF keywords on fixed clusters; returns the model and the final (model) topic ids.
 
     By default the model is papertopics.ctfidf's reproduction of BERTopic's c-TF-IDF (no
     BERTopic import: ~5 s per run); BERTopic itself runs when topics.nr_topics or
     topics.reduce_outliers ask for its topic merging or outlier reassignment. `terms`: the
-    corpus's papertopics.terms.TermCounts (rule count_terms), counted here when not given.
+    corpus's papertopics.terms.TermCounts (rule count_terms), counted here when not given;
+    `keyword_labels`: the labels whose documents make the keywords (ctfidf.fit_topic_terms).
     """
     check_vectorizer(vectorizer, labels, topics["nr_topics"])
     if topics["nr_topics"] is None and topics["reduce_outliers"] == "none":
@@ -119,6 +121,7 @@ def fit_topic_model(
                 reduce_frequent_words=representation["reduce_frequent_words"],
                 bm25_weighting=representation["bm25_weighting"],
                 top_n_words=representation["top_n_words"],
+                keyword_labels=keyword_labels,
             )
         except ValueError as error:
             raise vectorizer_error(error) from None

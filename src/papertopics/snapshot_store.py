@@ -1,0 +1,48 @@
+"""The history folder's files: which snapshot is current, and moving it on after a run.
+
+Kept apart from history.py (numpy, pandas, topic matching) so that advance_history, the last
+job of every run, starts in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+SNAPSHOT_FILES = ("topics.parquet", "documents.parquet", "meta.json")
+CURRENT = "current.json"
+
+
+def advance_history(snapshot: Path, history: Path) -> str:
+    """Make `snapshot` the history's current one; returns its name (a content hash).
+
+    Copied into a new subfolder first, then current.json is replaced in one step; older
+    snapshots (and a pre-subfolder flat layout) are removed after.
+    """
+    snapshot, history = Path(snapshot), Path(history)
+    digest = hashlib.sha256()
+    for name in SNAPSHOT_FILES:
+        digest.update((snapshot / name).read_bytes())
+    name = digest.hexdigest()[:16]
+    history.mkdir(parents=True, exist_ok=True)
+    target = history / name
+    if not target.is_dir():
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=history))
+        try:
+            for file in SNAPSHOT_FILES:
+                shutil.copyfile(snapshot / file, tmp / file)
+            os.replace(tmp, target)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    pointer = history / f".{CURRENT}.tmp"
+    pointer.write_text(json.dumps({"snapshot": name}))
+    os.replace(pointer, history / CURRENT)
+    for entry in history.iterdir():
+        if entry.name in (name, CURRENT) or not (entry.is_dir() or entry.name in SNAPSHOT_FILES):
+            continue
+        shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+    return name
