@@ -6,7 +6,6 @@ import math
 
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from papertopics.report.colors import topic_color
 from papertopics.report.model_files import TopicVectors
@@ -33,44 +32,78 @@ def visualize_barchart(
     columns: int = 4,
     panel_height: int = 230,
 ) -> go.Figure:
-    """Horizontal bars of term scores for every topic (outliers have no keywords: left out)."""
+    """Horizontal bars of term scores for every topic (outliers have no keywords: left out).
+
+    The panels' axes and titles are laid out here, in one layout dict, rather than with
+    make_subplots and add_trace(row, col): Plotly validates every call, which took 2.5 s for
+    the 130 panels of a 75k-abstract corpus, and 0.5 s this way.
+    """
     table = topics[topics["topic"] >= 0].reset_index(drop=True)
     n = max(len(table), 1)
     columns = max(1, min(columns, n))
     rows = math.ceil(n / columns)
-    titles = [plotly_text(short_label(int(t), label, 34)) for t, label in zip(table["topic"], table["label"])]
-    figure = make_subplots(
-        rows=rows,
-        cols=columns,
-        subplot_titles=titles or None,
-        horizontal_spacing=min(0.5 / columns, 0.14),
-        vertical_spacing=min(0.3 / rows, 0.12),
-    )
-    for i, (topic, size) in enumerate(zip(table["topic"].astype(int), table["size"])):
+    h_gap, v_gap = min(0.5 / columns, 0.14), min(0.3 / rows, 0.12)
+    width = (1 - h_gap * (columns - 1)) / columns
+    height = (1 - v_gap * (rows - 1)) / rows
+    traces, annotations = [], []
+    layout: dict = {}
+    for i, (topic, size, label) in enumerate(zip(table["topic"].astype(int), table["size"], table["label"])):
+        row, col = divmod(i, columns)
+        x0 = col * (width + h_gap)
+        y1 = 1 - row * (height + v_gap)
+        suffix = "" if i == 0 else str(i + 1)
+        # Scores are in the hover; x ticks and grids on dozens of panels cost more to draw than they tell.
+        layout[f"xaxis{suffix}"] = {
+            "domain": [max(0.0, x0), min(1.0, x0 + width)],
+            "anchor": f"y{suffix}",
+            "showgrid": False,
+            "showticklabels": False,
+            "zeroline": False,
+            "fixedrange": True,
+        }
+        # Fixed room for the terms instead of automargin, whose relayout passes cost seconds on 50 panels.
+        layout[f"yaxis{suffix}"] = {
+            "domain": [max(0.0, y1 - height), min(1.0, y1)],
+            "anchor": f"x{suffix}",
+            "tickfont": {"size": 11},
+            "automargin": False,
+            "fixedrange": True,
+            "showgrid": False,
+        }
         words = topic_words(table, vectors, topic, n_words)[::-1]
-        figure.add_trace(
-            go.Bar(
-                x=[round(score, 5) for _, score in words],
-                y=[plotly_text(truncate(word, 22)) for word, _ in words],
-                orientation="h",
-                marker_color=topic_color(topic),
-                showlegend=False,
-                hovertemplate="%{y}: %{x:.4f}<extra>"
+        traces.append(
+            {
+                "type": "bar",
+                "x": [round(score, 5) for _, score in words],
+                "y": [plotly_text(truncate(word, 22)) for word, _ in words],
+                "orientation": "h",
+                "marker": {"color": topic_color(topic)},
+                "showlegend": False,
+                "xaxis": f"x{suffix}",
+                "yaxis": f"y{suffix}",
+                "hovertemplate": "%{y}: %{x:.4f}<extra>"
                 + plotly_text(f"topic {topic} ({int(size)} docs)")
                 + "</extra>",
-            ),
-            row=i // columns + 1,
-            col=i % columns + 1,
+            }
         )
-    # Scores are in the hover; x ticks and grids on dozens of panels cost more to draw than they tell.
-    figure.update_xaxes(showgrid=False, showticklabels=False, zeroline=False, fixedrange=True)
-    # Fixed room for the terms instead of automargin, whose relayout passes cost seconds on 50 panels.
-    figure.update_yaxes(tickfont={"size": 11}, automargin=False, fixedrange=True, showgrid=False)
-    figure.update_annotations(font={"size": 12})
-    figure.update_layout(
+        annotations.append(
+            {
+                "text": plotly_text(short_label(int(topic), label, 34)),
+                "x": x0 + width / 2,
+                "y": y1,
+                "xref": "paper",
+                "yref": "paper",
+                "xanchor": "center",
+                "yanchor": "bottom",
+                "showarrow": False,
+                "font": {"size": 12},
+            }
+        )
+    layout.update(
         template="plotly_white",
         height=max(320, rows * panel_height + 80),
         margin={"l": 150, "r": 50, "t": 50, "b": 30},
         bargap=0.25,
+        annotations=annotations,
     )
-    return figure
+    return go.Figure(data=traces, layout=layout)
