@@ -239,3 +239,22 @@ def test_rerun_keeps_a_name_while_it_is_still_a_candidate():
         {0: ["client drift", "federated learning (FL)"], 1: ["message passing"]},
     )
     assert kept == {0: "federated learning (FL)", 1: "message passing"}
+
+
+def test_groups_without_a_free_name_get_numbered_names_and_naming_ends():
+    """At 75k abstracts many merges of the hierarchy have no candidate left: their fallback names
+    are numbered ("unnamed topic (2)"). "(2)" is what the distinctness check strips, so the
+    numbering used to loop for ever (fit_topics hung on arXiv 75k)."""
+    import signal
+
+    from papertopics.naming import NameIndex, name_groups
+
+    index = NameIndex.build(["image image image text"] * 9)  # no phrase sets one group apart
+    groups = {g: np.arange(3 * g, 3 * g + 3) for g in range(3)}
+    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("name_groups hangs")))
+    signal.alarm(10)
+    try:
+        named = name_groups(index, groups, taken={"unnamed topic"})
+    finally:
+        signal.alarm(0)
+    assert sorted(named.names.values()) == ["unnamed topic (2)", "unnamed topic (3)", "unnamed topic (4)"]

@@ -17,6 +17,7 @@ name, `name_groups` names any union of topics (the hierarchy's parents).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -514,7 +515,10 @@ def _display(phrase: str, word_case: dict[str, str]) -> str:
     return " ".join(out)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _normal(name: str) -> str:
+    """The name's identity for distinctness: lower case, singular, no "(...)"; memoised, as
+    name_groups asks for it once per (group, candidate) pair: millions at 75k abstracts."""
     return " ".join(singular(w) for w in re.sub(r"\s*\([^)]*\)", "", name).lower().split())
 
 
@@ -559,18 +563,23 @@ def name_groups(
     used = {_normal(t) for t in (taken or set())}
     names: dict[int, str] = {}
     for _, g, name in pairs:
+        if len(names) == len(ids):
+            break
         if g in names or _normal(name) in used:
             continue
         names[g] = name
         used.add(_normal(name))
+    exact = {name.lower() for name in names.values()} | {t.lower() for t in (taken or set())}
     for g in ids:
         if g not in names:
             base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
             name, k = base, 2
-            while _normal(name) in used:
+            # "(2)" is what _normal strips, so the numbered forms are told apart as written
+            while (_normal(base) in used if name == base else False) or name.lower() in exact:
                 name, k = f"{base} ({k})", k + 1
             names[g] = name
             used.add(_normal(name))
+            exact.add(name.lower())
     return TopicNames(names, candidates)
 
 
