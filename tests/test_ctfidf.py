@@ -174,3 +174,24 @@ def test_documents_assigned_afterwards_join_topics_but_not_their_keywords(fitted
     for cluster in range(5):
         assert joined.get_topic(model_of[cluster]) == found.get_topic(found_of[cluster]), cluster
     assert diluted.get_topic(model_of[3]) != found.get_topic(found_of[3])  # what keyword_labels avoids
+
+
+def test_evaluation_needs_no_scikit_learn_and_agrees_with_it():
+    """evaluate_topics' analyzer and silhouette are scikit-learn's, computed without it."""
+    from sklearn.metrics import silhouette_score as sklearn_silhouette
+
+    from papertopics.evaluation import silhouette_score
+    from papertopics.topics import word_analyzer
+
+    texts, vectors = _seeds()
+    sklearn_words = build_vectorizer({**CONFIG["vectorizer"], "ngram_range": [1, 1]}).build_analyzer()
+    ours = word_analyzer(CONFIG["vectorizer"])
+    assert all(ours(text) == sklearn_words(text) for text in texts + ["Pokémon GANs, 3D-CNNs and x-rays."])
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 5, len(vectors))
+    labels[:1] = 7  # a cluster of one scores 0, as in scikit-learn
+    vectors = vectors.astype(np.float64)  # as cluster_validity passes them
+    assert silhouette_score(vectors, labels) == pytest.approx(sklearn_silhouette(vectors, labels), abs=1e-10)
+    points = rng.normal(size=(300, 5)) + np.repeat(np.eye(5) * 4, 60, axis=0)
+    groups = np.repeat(np.arange(5), 60)
+    assert silhouette_score(points, groups) == pytest.approx(sklearn_silhouette(points, groups), abs=1e-10)

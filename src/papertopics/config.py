@@ -7,6 +7,7 @@ this check runs first and names the key path and what was expected.
 from __future__ import annotations
 
 import copy
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,12 @@ SCHEMA = Path(__file__).resolve().parent / "schemas" / "config.schema.yaml"
 
 
 def load_schema(path: Path = SCHEMA) -> dict:
+    """The schema as a fresh dict (callers may fill defaults into it); parsed once per process."""
+    return copy.deepcopy(_parsed_schema(str(path)))
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed_schema(path: str) -> dict:
     return yaml.safe_load(Path(path).read_text(encoding="utf-8"))
 
 

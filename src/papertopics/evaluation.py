@@ -53,7 +53,7 @@ def default_analyzer(stop_words: Iterable[str] | None = None) -> Callable[[str],
     unigram stream from which BERTopic's default vectorizer forms its unigrams and bigrams, and
     a close stand-in for OCTIS's preprocessed texts (windows span content words, not "the")."""
     if stop_words is None:
-        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+        from papertopics.stopwords import ENGLISH_STOP_WORDS
 
         stop_words = ENGLISH_STOP_WORDS
     stop = frozenset(w.lower() for w in stop_words)
@@ -241,7 +241,7 @@ def _encoder(analyzer, stop_words, comp_index: dict[str, int]):
     words looked up in the same dict as terms) because tokenising is most of the run time."""
     if analyzer is None:
         if stop_words is None:
-            from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+            from papertopics.stopwords import ENGLISH_STOP_WORDS
 
             stop_words = ENGLISH_STOP_WORDS
         lookup = dict.fromkeys((w.lower() for w in stop_words), -2)
@@ -388,8 +388,6 @@ def cluster_validity(
     outliers as asked. It favours compact, separated clusters, so compare it between runs on the
     same data rather than read it as an absolute grade.
     """
-    from sklearn.metrics import silhouette_score
-
     reduced = np.asarray(reduced, dtype=np.float64)
     labels = np.asarray(labels)
     if reduced.shape[0] != labels.shape[0]:
@@ -404,7 +402,30 @@ def cluster_validity(
         points, kept = points[pick], kept[pick]
         if len(np.unique(kept)) < 2:
             return None
-    return float(silhouette_score(points, kept, metric="euclidean"))
+    return silhouette_score(points, kept)
+
+
+def silhouette_score(points: np.ndarray, labels: np.ndarray) -> float:
+    """Mean silhouette, Euclidean: scikit-learn's silhouette_score, in numpy (tests compare the
+    two), so that evaluate_topics need not import scikit-learn (about 1 s of every rerun)."""
+    points = np.asarray(points, dtype=np.float64)
+    squared = np.einsum("ij,ij->i", points, points)
+    distances = squared[:, None] + squared[None, :] - 2.0 * (points @ points.T)
+    np.maximum(distances, 0.0, out=distances)
+    np.fill_diagonal(distances, 0.0)
+    np.sqrt(distances, out=distances)
+    _, group, sizes = np.unique(np.asarray(labels), return_inverse=True, return_counts=True)
+    member = np.zeros((len(group), len(sizes)))
+    member[np.arange(len(group)), group] = 1.0
+    sums = distances @ member  # each point's summed distance to each cluster
+    rows = np.arange(len(group))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        intra = sums[rows, group] / (sizes[group] - 1)
+        means = sums / sizes
+        means[rows, group] = np.inf
+        nearest = means.min(axis=1)
+        scores = np.nan_to_num((nearest - intra) / np.maximum(intra, nearest))
+    return float(scores.mean())
 
 
 def _best_jaccard(reference: np.ndarray, other: np.ndarray) -> dict[int, float]:
@@ -544,7 +565,7 @@ def build_metrics(
 ) -> dict:
     """results/metrics.json: every per-topic figure keyed by a topic id of topics.csv, silhouette
     in the space the clusterer used (the embeddings for Ward, the UMAP space for HDBSCAN)."""
-    from papertopics.topics import build_vectorizer
+    from papertopics.topics import word_analyzer
 
     assigned = documents["topic"].to_numpy()
     how = (
@@ -558,7 +579,7 @@ def build_metrics(
         if row.topic != OUTLIER
     }
     # Tokens as the topic vectorizer makes them (hyphenated words kept), unigrams only.
-    analyzer = build_vectorizer({**vectorizer, "ngram_range": [1, 1]}).build_analyzer()
+    analyzer = word_analyzer(vectorizer)
     coherence = npmi_coherence(topic_words, corpus["text"].tolist(), top_n=top_n, analyzer=analyzer)
     space = "embeddings" if cluster_params.get("method") == "agglomerative" else "umap"
     reference = stability.get("reference") or {"doc_ids": [], "labels": []}
