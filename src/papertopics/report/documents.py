@@ -329,7 +329,7 @@ def chunk_script(index: int, chunk: dict) -> bytes:
 def packed_call(call: bytes, value) -> bytes:
     """`call"<gzip bytes of value's JSON, as windows-1252 characters>");` (see chunk_script)."""
     raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    data = gzip.compress(raw, compresslevel=9, mtime=0)
+    data = gzip.compress(raw, compresslevel=6, mtime=0)  # level 9: 0.4 % smaller, 28 % slower
     for byte, escaped in (
         (b"\\", b"\\\\"),
         (b'"', b'\\"'),

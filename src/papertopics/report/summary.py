@@ -183,11 +183,19 @@ def summary_tiles(inputs: ReportInputs) -> list[dict]:
     return tiles + quality_tiles(metrics)
 
 
-def _representatives(inputs: ReportInputs, topic: int, ids: str) -> list[dict]:
+def _representatives(
+    inputs: ReportInputs, topic: int, ids: str, by_id: pd.DataFrame | None = None, known: set | None = None
+) -> list[dict]:
+    """The topic's representative documents. `by_id` (the documents indexed by doc_id) and
+    `known` (their ids) are built once by the caller: per topic they cost 0.1 s at 75k abstracts,
+    seconds for a hundred topics."""
     documents = inputs.documents
-    by_id = documents.set_index("doc_id", drop=False)
+    if by_id is None:
+        by_id = documents.set_index("doc_id", drop=False)
+    if known is None:
+        known = set(documents["doc_id"].tolist())
     names = inputs.display_names()
-    chosen = [doc_id for doc_id in str(ids).split(";") if doc_id and doc_id in by_id.index]
+    chosen = [doc_id for doc_id in str(ids).split(";") if doc_id and doc_id in known]
     if len(chosen) < N_REPRESENTATIVES:  # the table had fewer: fill with the topic's first documents
         members = documents.loc[documents["topic"] == topic, "doc_id"].tolist()
         chosen += [doc_id for doc_id in members if doc_id not in chosen][: N_REPRESENTATIVES - len(chosen)]
@@ -217,6 +225,8 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
         topic: names.get(listing, listing) for topic, listing in zip(single["topic"], single["listing"])
     }
     n_docs = max(len(inputs.documents), 1)
+    by_id = inputs.documents.set_index("doc_id", drop=False)
+    known = set(inputs.documents["doc_id"].tolist())
     rows = topics.set_index("topic")
     scores = per_topic_metrics(inputs.metrics)
     cards = []
@@ -246,7 +256,9 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
                 "size": int(row["size"]),
                 "percent": percent(int(row["size"]) / n_docs),
                 "terms": [term.strip() for term in row["top_terms"].split(";") if term.strip()],
-                "representatives": _representatives(inputs, int(topic), row["representative_doc_ids"]),
+                "representatives": _representatives(
+                    inputs, int(topic), row["representative_doc_ids"], by_id, known
+                ),
                 "listing_shares": shares,
                 "only_in": only_in.get(topic),
                 "scores": [
