@@ -9,7 +9,7 @@ REPORT_PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "he
 
 # Version of the pickled naming.NameIndex (results/corpus/name_index.pkl): bump it when the
 # class changes, so that index_phrases reruns instead of fit_topics reading a stale pickle.
-NAME_INDEX_VERSION = 1
+NAME_INDEX_VERSION = 2
 
 # The keys of `vectorizer` that decide how abstracts are tokenised (rule count_terms);
 # min_df/max_df count topics and act at each fit.

@@ -182,15 +182,16 @@ class TopicTerms:
                 },
                 "vectorizer_model": {
                     "params": params,
-                    "vocab": {str(word): i for i, word in enumerate(self.words)},
+                    "vocab": dict(zip(map(str, self.words.tolist()), range(len(self.words)))),
                 },
             }
             write_json(folder / "ctfidf_config.json", ctfidf_config)
 
 
 def write_json(path: Path, value) -> None:
-    with path.open("w", encoding="utf-8") as handle:
-        json.dump(value, handle, indent=2)
+    """Compact, through json's C encoder (json.dump with indent runs the Python one: 5 s for the
+    3.8M-term vocabulary of 75k abstracts); BERTopic.load reads either."""
+    path.write_text(json.dumps(value), encoding="utf-8")
 
 
 def fit_topic_terms(

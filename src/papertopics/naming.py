@@ -318,6 +318,8 @@ class NameIndex:
         """Pickled with NAME_INDEX_VERSION (rule index_phrases; fit_topics loads it)."""
         import pickle
 
+        self._prior()  # computed once here, not at every fit (2 s at 75k abstracts)
+        self._long_forms()
         with open(path, "wb") as handle:
             pickle.dump((NAME_INDEX_VERSION, self), handle, protocol=pickle.HIGHEST_PROTOCOL)
 
