@@ -23,16 +23,16 @@ CONFIG = default_config()
 UNIGRAMS = default_config(vectorizer={"ngram_range": [1, 1]})
 
 
+def fit_args(config: dict) -> dict:
+    return {key: config[key] for key in ("vectorizer", "representation", "topics")}
+
+
 @pytest.fixture(scope="module")
 def fitted():
     """Both fits on the 37 seed abstracts in 5 groups of distinct sizes, and 2 outliers."""
     texts, vectors = _seeds()
     labels = np.random.default_rng(0).permutation(np.repeat([3, 1, 4, 0, 2, -1], [12, 9, 7, 5, 2, 2]))
-    args = {
-        "vectorizer": UNIGRAMS["vectorizer"],
-        "representation": UNIGRAMS["representation"],
-        "topics": UNIGRAMS["topics"],
-    }
+    args = fit_args(UNIGRAMS)
     ours, our_topics = fit_topic_model(texts, vectors, labels, **args)
     theirs, their_topics = fit_bertopic(texts, vectors, labels, **args)
     return texts, vectors, labels, ours, np.asarray(our_topics), theirs, np.asarray(their_topics)
@@ -123,11 +123,7 @@ def test_bigrams_differ_only_by_pairs_spanning_two_abstracts(fitted):
     """BERTopic joins a topic's abstracts, so "... graphs. Diffusion ..." counts "graphs diffusion";
     per-abstract counts do not. Every other term and the keywords stay BERTopic's."""
     texts, vectors, labels, *_ = fitted
-    args = {
-        "vectorizer": CONFIG["vectorizer"],
-        "representation": CONFIG["representation"],
-        "topics": CONFIG["topics"],
-    }
+    args = fit_args(CONFIG)
     ours, _ = fit_topic_model(texts, vectors, labels, **args)
     theirs, _ = fit_bertopic(texts, vectors, labels, **args)
     mine = set(ours.words)
@@ -159,11 +155,7 @@ def test_documents_assigned_afterwards_join_topics_but_not_their_keywords(fitted
     """keyword_labels (the clusters as found): the outliers moved to their nearest topic count in
     its size and embedding, while the keywords stay those of the cluster's own members."""
     texts, vectors, labels, *_ = fitted
-    args = {
-        "vectorizer": CONFIG["vectorizer"],
-        "representation": CONFIG["representation"],
-        "topics": CONFIG["topics"],
-    }
+    args = fit_args(CONFIG)
     assigned = np.where(labels == -1, 3, labels)  # both outliers join cluster 3
     found, _ = fit_topic_model(texts, vectors, labels, **args)
     joined, topics = fit_topic_model(texts, vectors, assigned, keyword_labels=labels, **args)
@@ -180,12 +172,13 @@ def test_evaluation_needs_no_scikit_learn_and_agrees_with_it():
     """evaluate_topics' analyzer and silhouette are scikit-learn's, computed without it."""
     from sklearn.metrics import silhouette_score as sklearn_silhouette
 
-    from papertopics.evaluation import silhouette_score
-    from papertopics.topics import word_analyzer
+    from papertopics.evaluation import default_analyzer, silhouette_score
+    from papertopics.stopwords import stop_words
+    from papertopics.topics import TOKEN_PATTERN
 
     texts, vectors = _seeds()
     sklearn_words = build_vectorizer({**CONFIG["vectorizer"], "ngram_range": [1, 1]}).build_analyzer()
-    ours = word_analyzer(CONFIG["vectorizer"])
+    ours = default_analyzer(stop_words(True, []), TOKEN_PATTERN)  # as build_metrics calls it
     assert all(ours(text) == sklearn_words(text) for text in texts + ["Pokémon GANs, 3D-CNNs and x-rays."])
     rng = np.random.default_rng(0)
     labels = rng.integers(0, 5, len(vectors))

@@ -26,10 +26,11 @@ import pytest
 from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_env
 
 from papertopics import recovery, scripting
-from papertopics.history import advance_history, load_snapshot, save_snapshot, stable_topic_ids
+from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.listings import ListingWarning
 from papertopics.report import render
 from papertopics.run_summary import error_lines, success_lines
+from papertopics.snapshot_store import advance_history
 
 
 def make_lock(workdir: Path) -> Path:

@@ -48,18 +48,23 @@ WINDOW_SIZE = 10
 _TOKEN_RE = re.compile(r"\w\w+")
 
 
-def default_analyzer(stop_words: Iterable[str] | None = None) -> Callable[[str], list[str]]:
+def default_analyzer(
+    stop_words: Iterable[str] | None = None, token_pattern: str | None = None
+) -> Callable[[str], list[str]]:
     """Lowercase, CountVectorizer's token pattern, stop words dropped: the order-preserving
     unigram stream from which BERTopic's default vectorizer forms its unigrams and bigrams, and
-    a close stand-in for OCTIS's preprocessed texts (windows span content words, not "the")."""
+    a close stand-in for OCTIS's preprocessed texts (windows span content words, not "the").
+    With the topic vectorizer's stop words and token pattern it is that vectorizer's unigram
+    analyzer (CountVectorizer(...).build_analyzer()), without importing scikit-learn."""
     if stop_words is None:
         from papertopics.stopwords import ENGLISH_STOP_WORDS
 
         stop_words = ENGLISH_STOP_WORDS
     stop = frozenset(w.lower() for w in stop_words)
+    findall = re.compile(token_pattern).findall if token_pattern else _TOKEN_RE.findall
 
     def analyze(text: str) -> list[str]:
-        return [t for t in _TOKEN_RE.findall(text.lower()) if t not in stop]
+        return [t for t in findall(text.lower()) if t not in stop]
 
     return analyze
 
@@ -565,7 +570,8 @@ def build_metrics(
 ) -> dict:
     """results/metrics.json: every per-topic figure keyed by a topic id of topics.csv, silhouette
     in the space the clusterer used (the embeddings for Ward, the UMAP space for HDBSCAN)."""
-    from papertopics.topics import word_analyzer
+    from papertopics.stopwords import stop_words
+    from papertopics.topics import TOKEN_PATTERN
 
     assigned = documents["topic"].to_numpy()
     how = (
@@ -579,7 +585,9 @@ def build_metrics(
         if row.topic != OUTLIER
     }
     # Tokens as the topic vectorizer makes them (hyphenated words kept), unigrams only.
-    analyzer = word_analyzer(vectorizer)
+    analyzer = default_analyzer(
+        stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]), TOKEN_PATTERN
+    )
     coherence = npmi_coherence(topic_words, corpus["text"].tolist(), top_n=top_n, analyzer=analyzer)
     space = "embeddings" if cluster_params.get("method") == "agglomerative" else "umap"
     reference = stability.get("reference") or {"doc_ids": [], "labels": []}

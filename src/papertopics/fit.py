@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from papertopics.cohesion import mark_mixed, mixed_topics, topic_cohesion
+from papertopics.constants import OUTLIER
 from papertopics.history import stable_topic_ids
 from papertopics.identity import TopicSnapshot
 from papertopics.naming import NameIndex, make_distinct, name_topics, topic_hierarchy
@@ -77,7 +78,7 @@ def fit_topic_tables(
         # keywords from each cluster's own members, not the documents assigned to it afterwards
         keyword_labels=None
         if assignment is None
-        else np.where(np.asarray(assignment) == "nearest", -1, clusters),
+        else np.where(np.asarray(assignment) == "nearest", OUTLIER, clusters),
     )
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from papertopics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
-from papertopics.snapshot_store import CURRENT, SNAPSHOT_FILES, advance_history  # noqa: F401 (re-exported)
+from papertopics.snapshot_store import CURRENT, SNAPSHOT_FILES
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,6 @@ name, `name_groups` names any union of topics (the hierarchy's parents).
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -517,10 +516,8 @@ def _display(phrase: str, word_case: dict[str, str]) -> str:
     return " ".join(out)
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _normal(name: str) -> str:
-    """The name's identity for distinctness: lower case, singular, no "(...)"; memoised, as
-    name_groups asks for it once per (group, candidate) pair: millions at 75k abstracts."""
+    """The name's identity for distinctness: lower case, singular, no "(...)"."""
     return " ".join(singular(w) for w in re.sub(r"\s*\([^)]*\)", "", name).lower().split())
 
 
@@ -575,10 +572,13 @@ def name_groups(
     for g in ids:
         if g not in names:
             base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
-            name, k = base, 2
-            # "(2)" is what _normal strips, so the numbered forms are told apart as written
-            while (_normal(base) in used if name == base else False) or name.lower() in exact:
-                name, k = f"{base} ({k})", k + 1
+            name = base
+            if _normal(base) in used or base.lower() in exact:
+                # "(2)" is what _normal strips, so the numbered forms are told apart as written
+                k = 2
+                while f"{base} ({k})".lower() in exact:
+                    k += 1
+                name = f"{base} ({k})"
             names[g] = name
             used.add(_normal(name))
             exact.add(name.lower())

@@ -61,20 +61,6 @@ def vectorizer_params(vectorizer: dict) -> dict:
     }
 
 
-def word_analyzer(vectorizer: dict):
-    """The vectorizer's unigrams of a text (CountVectorizer(...).build_analyzer() with ngram_range
-    (1, 1)), without importing scikit-learn: lower case, TOKEN_PATTERN, stop words dropped."""
-    import re
-
-    findall = re.compile(TOKEN_PATTERN).findall
-    stop = frozenset(stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]))
-
-    def analyze(text: str) -> list[str]:
-        return [token for token in findall(text.lower()) if token not in stop]
-
-    return analyze
-
-
 def build_vectorizer(vectorizer: dict):
     """CountVectorizer with English + domain stop words and bigrams."""
     from sklearn.feature_extraction.text import CountVectorizer

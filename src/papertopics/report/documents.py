@@ -206,7 +206,6 @@ def document_payload(
     listings: list[str],
     display_names: dict[str, str] | None = None,
     *,
-    max_hover_chars: int = 300,
     has_neighbours: bool = False,
 ) -> dict:
     """What the page needs at once (no abstracts): packed arrays and the names on the map."""

@@ -120,7 +120,6 @@ def documents_page(inputs: ReportInputs) -> str:
         inputs.topics,
         inputs.listings,
         names,
-        max_hover_chars=inputs.max_hover_chars,
         has_neighbours=inputs.neighbours is not None and len(inputs.neighbours) > 0,
     )
     totals = listing_totals(inputs.documents, inputs.listings)

@@ -111,6 +111,27 @@
     return new Response(stream).text();
   }
 
+  // A data file (see chunk_script): a <script> whose one call hands over gzip bytes as a string;
+  // `take` returns what the call handed over. Resolves to the parsed JSON. A <script> works on
+  // file://, where fetch does not.
+  function loadPacked(src, take) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement('script');
+      script.src = src;
+      script.charset = 'windows-1252';  // one character per byte: see chunk_script
+      script.onload = function () {
+        script.remove();
+        var payload = take();
+        if (!payload) { reject(new Error(script.src + ' holds no data')); return; }
+        gunzipText(latin1Bytes(payload)).then(function (json) { resolve(JSON.parse(json)); }).catch(reject);
+      };
+      script.onerror = function () {
+        reject(new Error('could not load ' + script.src + ': keep the data folder beside this page'));
+      };
+      document.head.appendChild(script);
+    });
+  }
+
   function darker(hex, factor) {
     var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || '');
     if (!m) { return '#1d2430'; }
@@ -214,24 +235,11 @@
     function loadChunk(index) {
       if (chunks[index]) { return chunks[index].promise; }
       var entry = chunks[index] = {};
-      entry.promise = new Promise(function (resolve, reject) {
-        var script = document.createElement('script');
-        script.src = docs.chunk_folder + '/docs-' + index + '.js';
-        script.charset = 'windows-1252';  // one character per byte: see chunk_script
-        script.onload = function () {
-          script.remove();
-          if (!entry.payload) { reject(new Error(script.src + ' holds no data')); return; }
-          gunzipText(latin1Bytes(entry.payload)).then(function (json) {
-            entry.payload = null;
-            install(JSON.parse(json));
-            resolve();
-          }).catch(reject);
-        };
-        script.onerror = function () {
-          reject(new Error('could not load ' + script.src + ': keep the data folder beside this page'));
-        };
-        document.head.appendChild(script);
-      });
+      entry.promise = loadPacked(docs.chunk_folder + '/docs-' + index + '.js', function () {
+        var payload = entry.payload;
+        entry.payload = null;
+        return payload;
+      }).then(install);
       entry.promise.catch(function (error) {
         loadError = String(error.message || error);
         status.textContent = loadError;
@@ -729,22 +737,9 @@
 
   // data/headlines.js: papertopicsHeadlines("<gzip bytes>") with every document's headline.
   function loadHeadlines(src) {
-    return new Promise(function (resolve, reject) {
-      var payload = null;
-      window.papertopicsHeadlines = function (bytes) { payload = bytes; };
-      var script = document.createElement('script');
-      script.src = src;
-      script.charset = 'windows-1252';  // one character per byte, as the data files
-      script.onload = function () {
-        script.remove();
-        if (payload === null) { reject(new Error(src + ' holds no data')); return; }
-        gunzipText(latin1Bytes(payload)).then(function (json) { resolve(JSON.parse(json)); }, reject);
-      };
-      script.onerror = function () {
-        reject(new Error('could not load ' + src + ': keep the data folder beside this page'));
-      };
-      document.head.appendChild(script);
-    });
+    var payload = null;
+    window.papertopicsHeadlines = function (bytes) { payload = bytes; };
+    return loadPacked(src, function () { return payload; });
   }
 
   /* ---------- start ---------- */
