@@ -26,9 +26,10 @@ from papertopics.report.changes import FIRST_RUN, share_change
 from papertopics.report.colors import OUTLIER_COLOR, topic_color
 from papertopics.report.documents import (
     CHUNK_FOLDER,
-    chunk_of_rows,
+    chunk_rows,
     document_chunks,
     document_payload,
+    pack_documents,
     topic_anchors,
     topic_regions,
     visualize_documents,
@@ -59,14 +60,14 @@ def embedded_json(page: str, element_id: str = "report-data"):
 
 
 def read_chunk(path: Path) -> tuple[int, dict]:
-    """A data file of the document map: papertopicsChunk(k,"<gzip bytes, escaped>");"""
+    """A data file of the document map: papertopicsChunk(k,"<Brotli bytes, escaped>");"""
     match = re.fullmatch(rb'papertopicsChunk\((\d+),"(.*)"\);\n', path.read_bytes(), re.S)
     assert match, path
     return int(match.group(1)), unpack_literal(match.group(2))
 
 
-def read_headlines(folder: Path) -> list[str]:
-    """data/headlines.js: papertopicsHeadlines("<gzip bytes, escaped>");"""
+def read_headlines(folder: Path) -> dict[str, list[str]]:
+    """data/headlines.js: papertopicsHeadlines("<Brotli bytes, escaped>"); -> {headline, doc_id}."""
     match = re.fullmatch(rb'papertopicsHeadlines\("(.*)"\);\n', (folder / "headlines.js").read_bytes(), re.S)
     assert match
     return unpack_literal(match.group(1))
@@ -75,11 +76,13 @@ def read_headlines(folder: Path) -> list[str]:
 def unpack_literal(body: bytes):
     import gzip
 
+    import brotli
+
     escapes = {b"\\\\": b"\\", b'\\"': b'"', b"\\n": b"\n", b"\\r": b"\r", b"\\x00": b"\x00"}
     # Only the five escapes occur, and no raw quote, line break or NUL is left in the literal.
     assert not re.search(rb'(?<!\\)"|[\n\r\x00]', re.sub(rb"\\\\", b"", body))
     data = re.sub(rb'\\(\\|"|n|r|x00)', lambda m: escapes[m.group(0)], body)
-    return json.loads(gzip.decompress(data))
+    return json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else brotli.decompress(data))
 
 
 def unpack(text: str, dtype: str) -> np.ndarray:
@@ -358,9 +361,10 @@ def rendered(tmp_path_factory):
 def test_every_page_and_asset_is_written_once(rendered):
     report, folder, written = rendered
     assert sorted(path.name for path in folder.iterdir()) == sorted(
-        [f"{name}.html" for name in PAGES] + ["plotly.min.js", "report.css", "report.js", CHUNK_FOLDER]
+        [f"{name}.html" for name in PAGES]
+        + ["plotly.min.js", "report.css", "report.js", "brotli-decode.min.js", CHUNK_FOLDER]
     )
-    n_chunks = len(chunk_of_rows(report.documents["topic"].to_numpy())[1])
+    n_chunks = len(chunk_rows(len(report.documents)))
     assert sorted(path.name for path in (folder / CHUNK_FOLDER).iterdir()) == sorted(
         [f"docs-{k}.js" for k in range(n_chunks)] + ["headlines.js"]
     )
@@ -375,7 +379,8 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         assert len(page) < 7_000_000
         assert "cdn.plot.ly" not in page and "cdn.jsdelivr" not in page and "unpkg.com" not in page
         sources = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', page)
-        assert set(sources) <= {"plotly.min.js", "report.js", "report.css"}, sources
+        assert set(sources) <= {"plotly.min.js", "report.js", "report.css", "brotli-decode.min.js"}, sources
+        assert ('<script src="brotli-decode.min.js">' in page) == (name == "documents")
         hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
         assert all(re.fullmatch(r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+", href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
@@ -401,14 +406,15 @@ def test_hostile_text_is_escaped_in_every_page(rendered):
     assert "hovertext" not in json.dumps(data["figure"]) and "window.__pwned" not in json.dumps(
         data["figure"]
     )
-    headlines = read_headlines(folder / CHUNK_FOLDER)  # raw, for textContent
+    packed = read_headlines(folder / CHUNK_FOLDER)  # raw, for textContent
     assert data["docs"]["headline_file"] == "data/headlines.js" and "headline" not in data["docs"]
-    assert headlines[0] == headline("", report.documents.loc[0, "text"], 150)
-    # The abstracts are in the data files, raw too, gzip-compressed inside one JS call: no text is code.
+    assert packed["headline"][0] == headline("", report.documents.loc[0, "text"], 150)
+    assert packed["doc_id"] == report.documents["doc_id"].tolist() and "doc_id" not in data["docs"]
+    # The abstracts are in the data files, raw too, Brotli-compressed inside one JS call: no text is code.
     texts = {}
     for path in (folder / CHUNK_FOLDER).glob("docs-*.js"):
         _, chunk = read_chunk(path)
-        texts.update(zip(chunk["rows"], chunk["text"]))
+        texts.update(zip(range(chunk["first"], chunk["first"] + len(chunk["text"])), chunk["text"]))
     assert texts[0] == report.documents.loc[0, "text"] and sorted(texts) == list(range(len(report.documents)))
 
 
@@ -542,7 +548,7 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     similar = {}
     for path in (out / CHUNK_FOLDER).glob("docs-*.js"):
         _, chunk = read_chunk(path)
-        similar.update(zip(chunk["rows"], chunk["similar"]))
+        similar.update(enumerate(chunk["similar"], start=chunk["first"]))
     assert similar[0] == [[1, 0.5]]
     assert f'<th class="num">Header of {report.listings[0]}</th>' in (out / "listings.html").read_text(
         encoding="utf-8"
@@ -767,16 +773,37 @@ def test_data_files_hold_text_metadata_and_similar_papers(inputs):
         }
     )
     chunks = document_chunks(documents, ["url"], neighbours)
-    rows = [row for chunk in chunks for row in chunk["rows"]]
-    assert sorted(rows) == list(range(len(documents)))
-    assert all(len(chunk["rows"]) <= 1500 for chunk in chunks)
-    first = next(chunk for chunk in chunks if 0 in chunk["rows"])
-    at = first["rows"].index(0)
-    assert first["similar"][at] == [[5, 0.91], [7, 0.8]]
-    assert first["extra"]["url"][at] == documents.loc[0, "url"]
-    # A big topic is cut into several files.
-    topics = np.zeros(4000, dtype=int)
-    assert [len(group) for group in chunk_of_rows(topics, 1500)[1]] == [1500, 1500, 1000]
+    assert [chunk["first"] for chunk in chunks] == [0]
+    assert [text for chunk in chunks for text in chunk["text"]] == documents["text"].tolist()
+    assert chunks[0]["similar"][0] == [[5, 0.91], [7, 0.8]] and chunks[0]["similar"][1] == []
+    assert chunks[0]["extra"]["url"][0] == documents.loc[0, "url"]
+    # A big corpus is cut into files of consecutive documents: document r is in file r // 1500.
+    assert [(rows.start, len(rows)) for rows in chunk_rows(4000, 1500)] == [
+        (0, 1500),
+        (1500, 1500),
+        (3000, 1000),
+    ]
+
+
+def test_reports_link_the_data_files_packed_once_per_corpus(inputs, tmp_path, caplog):
+    """pack_documents writes what render_report would (byte for byte), and a report of the same
+    documents hard-links it; documents in another order get their own files and a warning."""
+    packed = tmp_path / "report_data"
+    pack_documents(inputs.documents, inputs.neighbours, packed)
+    linked = render_report(inputs, tmp_path / "linked", packed)
+    alone = render_report(inputs, tmp_path / "alone")
+    names = sorted(name for name in alone if name.startswith(f"{CHUNK_FOLDER}/"))
+    assert names and sorted(name for name in linked if name.startswith(f"{CHUNK_FOLDER}/")) == names
+    for name in names:
+        assert linked[name].read_bytes() == alone[name].read_bytes(), name
+        assert linked[name].stat().st_ino == (packed / name).stat().st_ino, name  # a link, not a copy
+    shuffled = dataclasses.replace(inputs, documents=inputs.documents.iloc[::-1].reset_index(drop=True))
+    with caplog.at_level(logging.WARNING):
+        again = render_report(shuffled, tmp_path / "shuffled", packed)
+    assert "does not hold this report's documents" in caplog.text
+    first = again[f"{CHUNK_FOLDER}/headlines.js"]
+    assert first.stat().st_ino != (packed / CHUNK_FOLDER / "headlines.js").stat().st_ino
+    assert read_headlines(first.parent)["doc_id"] == shuffled.documents["doc_id"].tolist()
 
 
 def test_listing_headers_title_the_report_and_name_the_listings(tmp_path):

@@ -14,6 +14,7 @@ go to tests/_screenshots/ (git-ignored). Run this file directly to screenshot a 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import os
 import select
@@ -320,7 +321,10 @@ def render(tmp_path_factory, name: str, **kwargs):
 
     from papertopics.report import render_report
 
+    hover_chars = kwargs.pop("max_hover_chars", None)
     inputs = sample_inputs(**kwargs)
+    if hover_chars:
+        inputs = dataclasses.replace(inputs, max_hover_chars=hover_chars)
     folder = tmp_path_factory.mktemp(name) / "report"
     render_report(inputs, folder)
     return inputs, folder
@@ -333,7 +337,15 @@ def small_report(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def hostile_report(tmp_path_factory):
-    return render(tmp_path_factory, "hostile", n_documents=40, n_topics=4, hostile=True, with_titles=False)
+    return render(
+        tmp_path_factory,
+        "hostile",
+        n_documents=40,
+        n_topics=4,
+        hostile=True,
+        with_titles=False,
+        max_hover_chars=60,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -688,6 +700,9 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
                     "document.getElementById('map-tooltip').textContent"
                 )
                 assert "<img src=x onerror=" in hover
+                # report.max_hover_chars shortens the headline in the tooltip (the data files keep 150).
+                tip = page.evaluate("document.querySelector('#map-tooltip .tip-title').textContent")
+                assert len(tip) <= 60 and tip.endswith("\u2026") and len(documents.loc[1, "text"]) > 60, tip
                 assert page.evaluate("document.querySelectorAll('#map-tooltip *').length") == page.evaluate(
                     "document.querySelectorAll('#map-tooltip span').length"
                 )

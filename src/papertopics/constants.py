@@ -11,6 +11,10 @@ REPORT_PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "he
 # class changes, so that index_phrases reruns instead of fit_topics reading a stale pickle.
 NAME_INDEX_VERSION = 2
 
+# Format of the document map's data files (rule pack_documents, results/report_data/): bump it when
+# they change shape, so that pack_documents reruns and no report links files of another format.
+REPORT_DATA_VERSION = 3
+
 # The keys of `vectorizer` that decide how abstracts are tokenised (rule count_terms);
 # min_df/max_df count topics and act at each fit.
 TOKENISING_KEYS = ("ngram_range", "domain_stop_words", "extra_stop_words")

@@ -268,20 +268,26 @@ def topics_table(
     return pd.DataFrame(rows)
 
 
-def document_table(corpus: pd.DataFrame, assigned: np.ndarray, labels: dict[int, str]) -> pd.DataFrame:
-    """results/topics/document_topics.csv: one row per document, raw text for reading."""
+def reading_table(corpus: pd.DataFrame) -> pd.DataFrame:
+    """What a reader sees of each document: id, listings, title, raw text, then the listing's own columns."""
     table = pd.DataFrame(
         {
             "doc_id": corpus["doc_id"].to_numpy(),
             "listings": corpus["listings"].to_numpy(),
-            "topic": assigned,
-            "topic_label": [labels[t] for t in assigned.tolist()],
             "title": corpus["title"].fillna("").to_numpy(),
             "text": corpus["text_raw"].to_numpy(),
         }
     )
-    core = {"doc_id", "listings", "title", "text", "text_raw", "topic", "topic_label"}
+    core = {"doc_id", "listings", "title", "text", "text_raw"}
     for column in corpus.columns:
         if column not in core:
             table[column] = corpus[column].to_numpy()
+    return table
+
+
+def document_table(corpus: pd.DataFrame, assigned: np.ndarray, labels: dict[int, str]) -> pd.DataFrame:
+    """results/topics/document_topics.csv: one row per document, raw text for reading."""
+    table = reading_table(corpus)
+    table.insert(2, "topic", assigned)
+    table.insert(3, "topic_label", [labels[t] for t in assigned.tolist()])
     return table

@@ -1,16 +1,40 @@
 # The HTML report: static pages beside one plotly.min.js, opened offline from the folder.
 # See docs/report.md for what each page shows and how the inputs map to it.
 
+from papertopics.constants import REPORT_DATA_VERSION
 from papertopics.constants import REPORT_PAGES as REPORT_PAGE_NAMES
 
 REPORT_PAGES = [f"results/report/{page}.html" for page in REPORT_PAGE_NAMES]
+
+
+rule pack_documents:
+    """The document map's data files (headlines, abstracts, metadata, similar papers), Brotli-packed.
+
+    Per corpus, not per topic model: compressing 75k abstracts at Brotli's best takes minutes,
+    so it happens once, beside the clustering, and every report links the files.
+    """
+    input:
+        corpus="results/corpus/corpus.parquet",
+        neighbours="results/topics/neighbours.csv",
+    output:
+        packed=directory("results/report_data"),
+    log:
+        "results/logs/pack_documents.log",
+    benchmark:
+        "results/benchmarks/pack_documents.tsv"
+    threads: 2
+    params:
+        version=REPORT_DATA_VERSION,  # a new format of the data files repacks them
+    script:
+        "../scripts/pack_documents.py"
 
 
 rule render_report:
     """Static HTML pages, plotly.js shipped once beside them: opens offline from a folder.
 
     No refit and no UMAP: the topic vectors are read from the saved model's safetensors/JSON,
-    the document map uses map2d.parquet; changes.html shows fit_topics' changes.csv. `bundle` is
+    the document map uses map2d.parquet and links pack_documents' data files; changes.html shows
+    fit_topics' changes.csv. `bundle` is
     the same folder (hard links) marked for `snakemake --report report.zip`, which embeds a
     directory with every file beside its index.
     """
@@ -24,10 +48,15 @@ rule render_report:
         neighbours="results/topics/neighbours.csv",
         corpus_stats="results/corpus/corpus_stats.json",
         hierarchy="results/topics/hierarchy.csv",
+        packed="results/report_data",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
-        assets=["results/report/report.css", "results/report/report.js"],
+        assets=[
+            "results/report/report.css",
+            "results/report/report.js",
+            "results/report/brotli-decode.min.js",
+        ],
         data=directory("results/report/data"),
         bundle=report(
             directory("results/report_bundle/topic-report"),

@@ -1,7 +1,8 @@
 """render_report: the HTML pages and plotly.min.js into results/report/ (no model refit, no UMAP).
 
 Inputs: document_topics.csv, topics.csv, changes.csv, hierarchy.csv, the saved model, map2d.parquet,
-metrics.json, neighbours.csv (similar papers), corpus_stats.json (listing headers).
+metrics.json, neighbours.csv (similar papers), corpus_stats.json (listing headers), report_data/
+(pack_documents' data files, linked).
 Outputs: results/report/*.html, plotly.min.js, report.css/js, data/; results/report_bundle/topic-report.
 """
 
@@ -28,7 +29,9 @@ with script_run(snakemake) as log:
         neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
         corpus_stats=getattr(i, "corpus_stats", None),
     )  # listing headers as titles
-    written = write_report(inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle)
+    written = write_report(
+        inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle, packed=getattr(i, "packed", None)
+    )
     total = sum(path.stat().st_size for path in written.values())
     log.info(
         "report: %d files, %.2f MB, topic vectors from %s, in %.1f s",

@@ -2,33 +2,53 @@
 
 What the page needs at once is small and packed: coordinates as base64 Float32 arrays, topic
 and chunk ids, one headline per document (for the tooltip), the names and anchors of the topics
-and regions. The abstracts, metadata and similar papers sit in `data/docs-<k>.js` files (gzip,
-raw bytes in a string), a few per topic, which the page loads with `<script>` tags when a document is opened
-or a search needs them (`<script>` works on `file://`, `fetch` does not). Text reaches the page
-only through `textContent`; Plotly draws no listing text (the tooltip is the page's own).
+and regions. Every document's headline and id sit in `data/headlines.js`, its abstract, metadata
+and similar papers in `data/docs-<k>.js` (Brotli, raw bytes in a string; 1,500 consecutive
+documents of the corpus per file), which the page loads with `<script>` tags when a document is
+opened or a search needs them (`<script>` works on `file://`, `fetch` does not). The data files
+depend on the corpus and its neighbours only, not on the topics: the pipeline packs them once per
+corpus (rule pack_documents) and every report links them. Text reaches the page only through
+`textContent`; Plotly draws no listing text (the tooltip is the page's own).
 """
 
 from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 import json
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+import brotli
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 from scipy.cluster.hierarchy import fcluster, linkage
 
+from papertopics.artifacts import atomic_write_text
+from papertopics.constants import REPORT_DATA_VERSION
 from papertopics.report.colors import topic_color
 from papertopics.report.inputs import split_listings
 from papertopics.report.text import headline, truncate
 
 # Above this many points the map uses WebGL (scattergl); SVG stays crisper for small corpora.
 WEBGL_THRESHOLD = 1000
-# Documents per data file: a click loads one file, so a file stays small whatever the topic size.
+# Documents per data file: a click loads one file (~0.3 MB of arXiv abstracts).
 CHUNK_DOCUMENTS = 1500
 CHUNK_FOLDER = "data"
 HEADLINES_FILE = "headlines.js"
+# What pack_documents writes beside its data folder, so a report can tell whether the data fits it.
+MANIFEST_FILE = "documents.json"
+# Bump REPORT_DATA_VERSION when the data files change shape: a report never links another format.
+DATA_FORMAT = REPORT_DATA_VERSION
+# A headline (title or first sentence) is kept to this many characters in data/headlines.js; the
+# tooltip shortens it further to report.max_hover_chars, so that setting never repacks the data.
+HEADLINE_CHARS = 150
+# Brotli at its best (quality 11) keeps 0.76 of gzip's bytes on abstracts (75k arXiv: 36.7 -> 28 MB)
+# at ~0.5 MB/s per core, paid once per corpus; a 4 MB window holds a whole file.
+BROTLI_QUALITY, BROTLI_WINDOW = 11, 22
 # Zoomed out, the map names regions: about this many (the hierarchy's cut, or derived here).
 REGIONS_MIN, REGIONS_MAX = 6, 15
 
@@ -44,17 +64,9 @@ def packed(values: np.ndarray, dtype: str) -> str:
     ).decode("ascii")
 
 
-def chunk_of_rows(topics: np.ndarray, size: int = CHUNK_DOCUMENTS) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Rows grouped by topic, each group cut into files of at most `size` documents."""
-    chunk = np.zeros(len(topics), dtype=np.int64)
-    groups: list[np.ndarray] = []
-    for topic in np.unique(topics):
-        rows = np.flatnonzero(topics == topic)
-        for start in range(0, len(rows), size):
-            part = rows[start : start + size]
-            chunk[part] = len(groups)
-            groups.append(part)
-    return chunk, groups
+def chunk_rows(n: int, size: int = CHUNK_DOCUMENTS) -> list[range]:
+    """The rows of each data file: `size` consecutive documents, so a document's file is row // size."""
+    return [range(start, min(start + size, n)) for start in range(0, n, size)]
 
 
 def topic_anchors(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame) -> pd.DataFrame:
@@ -207,12 +219,12 @@ def document_payload(
     display_names: dict[str, str] | None = None,
     *,
     has_neighbours: bool = False,
+    max_hover_chars: int = HEADLINE_CHARS,
 ) -> dict:
     """What the page needs at once (no abstracts): packed arrays and the names on the map."""
     display_names = display_names or {}
     index = {name: i for i, name in enumerate(listings)}
     topic_array = documents["topic"].to_numpy(dtype=np.int64)
-    chunk, groups = chunk_of_rows(topic_array)
     nearest = (documents["assignment"].to_numpy() == "nearest") if "assignment" in documents.columns else None
     anchors = topic_anchors(documents, map2d, topics)
     region_of, regions = topic_regions(topics, anchors)
@@ -244,15 +256,15 @@ def document_payload(
     ]
     return {
         "n": len(documents),
-        "doc_id": documents["doc_id"].tolist(),
-        # the headlines (tooltips, lists, the first search) are gzip-packed in a data file
+        # the headlines and ids (tooltips, lists, the first search) are packed in a data file
         "headline_file": f"{CHUNK_FOLDER}/{HEADLINES_FILE}",
+        "hover_chars": int(max_hover_chars),  # the tooltip shortens a headline to this
         "topic": topic_array.tolist(),
         "x": packed(map2d["x"].to_numpy(dtype=float), "f4"),
         "y": packed(map2d["y"].to_numpy(dtype=float), "f4"),
         "nearest": packed(nearest, "u1") if nearest is not None and nearest.any() else None,
-        "chunk": packed(chunk, "u2"),
-        "n_chunks": len(groups),
+        "chunk_documents": CHUNK_DOCUMENTS,  # document r is in data/docs-<r // chunk_documents>.js
+        "n_chunks": len(chunk_rows(len(documents))),
         "chunk_folder": CHUNK_FOLDER,
         "listings": [
             [index[name] for name in split_listings(cell) if name in index] for cell in documents["listings"]
@@ -266,21 +278,16 @@ def document_payload(
     }
 
 
-def headline_length(max_hover_chars: int) -> int:
-    return min(150, max_hover_chars)
-
-
 def document_chunks(
     documents: pd.DataFrame,
     extra_columns: list[str],
     neighbours: pd.DataFrame | None = None,
     headlines: list[str] | None = None,
 ) -> list[dict]:
-    """Per data file: its rows, and per row the title, abstract, metadata and similar papers.
+    """Per data file: its first row, and per row the title, abstract, metadata and similar papers.
 
     A title equal to the document's headline (data/headlines.js) is sent as null: the page has it.
     """
-    chunk, groups = chunk_of_rows(documents["topic"].to_numpy(dtype=np.int64))
     row_of = pd.Series(np.arange(len(documents)), index=documents["doc_id"].to_numpy())
     similar: dict[int, list] = {}
     if neighbours is not None and len(neighbours):
@@ -294,41 +301,45 @@ def document_chunks(
     if headlines is not None:
         title = [None if t == h else t for t, h in zip(title, headlines)]
     extra = {column: documents[column].tolist() for column in columns}
-    out = []
-    for rows in groups:
-        rows = rows.tolist()
-        out.append(
-            {
-                "rows": rows,
-                "title": [title[r] for r in rows],
-                "text": [text[r] for r in rows],
-                "extra": {column: [values[r] for r in rows] for column, values in extra.items()},
-                "similar": [similar.get(r, []) for r in rows],
-            }
-        )
-    return out
+    return [
+        {
+            "first": rows.start,
+            "title": title[rows.start : rows.stop],
+            "text": text[rows.start : rows.stop],
+            "extra": {column: values[rows.start : rows.stop] for column, values in extra.items()},
+            "similar": [similar.get(r, []) for r in rows],
+        }
+        for rows in chunk_rows(len(documents))
+    ]
 
 
-def headlines_script(headlines: list[str]) -> bytes:
-    """data/headlines.js: every document's headline, packed like the chunks (1/3 of the bytes)."""
-    return packed_call(b"papertopicsHeadlines(", headlines)
+def headlines_script(headlines: list[str], doc_ids: list[str]) -> bytes:
+    """data/headlines.js: every document's headline and id, packed like the chunks but with gzip.
+
+    The map waits for this file: the browser inflates gzip natively, off the main thread, where
+    the JS Brotli decoder would block it for ~0.6 s at 75k (7.9 MB of JSON; +0.76 MB with gzip).
+    """
+    return packed_call(b"papertopicsHeadlines(", {"headline": headlines, "doc_id": doc_ids}, codec="gzip")
 
 
 def chunk_script(index: int, chunk: dict) -> bytes:
-    """A data file: one call with the chunk's JSON, gzip-compressed, as a string of raw bytes.
+    """A data file: one call with the chunk's JSON, Brotli-compressed, as a string of raw bytes.
 
     The page loads the file with `charset="windows-1252"`, which maps every byte to one character,
-    so the compressed bytes travel with 1-2 % escaping instead of base64's 33 % (48 MB -> 36 MB at
-    75k abstracts); the script maps the characters back to bytes and inflates them. No listing text
-    is ever code: the literal holds compressed bytes only, with `\\`, `"`, line breaks and NUL escaped.
+    so the compressed bytes travel with 1-2 % escaping instead of base64's 33 %; the script maps
+    the characters back to bytes and decompresses them. No listing text is ever code: the literal
+    holds compressed bytes only, with `\\`, `"`, line breaks and NUL escaped.
     """
     return packed_call(b"papertopicsChunk(%d," % int(index), chunk)
 
 
-def packed_call(call: bytes, value) -> bytes:
-    """`call"<gzip bytes of value's JSON, as windows-1252 characters>");` (see chunk_script)."""
+def packed_call(call: bytes, value, codec: str = "br") -> bytes:
+    """`call"<Brotli (or gzip) bytes of value's JSON, as windows-1252 characters>");` (see chunk_script)."""
     raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    data = gzip.compress(raw, compresslevel=6, mtime=0)  # level 9: 0.4 % smaller, 28 % slower
+    if codec == "gzip":
+        data = gzip.compress(raw, compresslevel=6, mtime=0)
+    else:
+        data = brotli.compress(raw, quality=BROTLI_QUALITY, lgwin=BROTLI_WINDOW)
     for byte, escaped in (
         (b"\\", b"\\\\"),
         (b'"', b'\\"'),
@@ -338,3 +349,112 @@ def packed_call(call: bytes, value) -> bytes:
     ):
         data = data.replace(byte, escaped)
     return call + b'"' + data + b'");\n'
+
+
+def read_packed_call(path: str | Path):
+    """The value a data file hands over (the inverse of packed_call): for tests and notebooks."""
+    match = re.fullmatch(rb'[A-Za-z]+\((?:\d+,)?"(.*)"\);\n', Path(path).read_bytes(), re.S)
+    if not match:
+        raise ValueError(f"{path}: not a papertopics data file")
+    unescape = {b"\\": b"\\", b'"': b'"', b"n": b"\n", b"r": b"\r", b"x00": b"\x00"}
+    data = re.sub(rb'\\(\\|"|n|r|x00)', lambda m: unescape[m.group(1)], match.group(1))
+    return json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else brotli.decompress(data))
+
+
+def data_key(documents: pd.DataFrame, extra_columns: list[str]) -> str:
+    """What the data files depend on besides the texts: their format, the documents' order, the columns."""
+    digest = hashlib.sha256()
+    for part in [str(DATA_FORMAT), str(HEADLINE_CHARS), *extra_columns, "", *documents["doc_id"].astype(str)]:
+        digest.update(part.encode("utf-8") + b"\n")
+    return digest.hexdigest()
+
+
+def write_document_data(
+    documents: pd.DataFrame,
+    extra_columns: list[str],
+    neighbours: pd.DataFrame | None,
+    folder: str | Path,
+    *,
+    manifest: str | Path | None = None,
+    threads: int = 1,
+) -> list[Path]:
+    """headlines.js and docs-<k>.js into `folder` (emptied first), then the manifest if asked.
+
+    Brotli releases the GIL, so `threads` files compress side by side. The manifest
+    (pack_documents' documents.json) is written last: a pack without one is incomplete.
+    """
+    folder = Path(folder)
+    if manifest is not None:
+        Path(manifest).unlink(missing_ok=True)
+    if folder.exists():
+        for stale in folder.iterdir():  # files of a previous, bigger corpus must not linger
+            stale.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    headlines = document_headlines(documents, HEADLINE_CHARS)
+    chunks = document_chunks(documents, extra_columns, neighbours, headlines)
+    jobs = [(folder / HEADLINES_FILE, lambda: headlines_script(headlines, documents["doc_id"].tolist()))]
+    jobs += [
+        (folder / f"docs-{index}.js", lambda index=index, chunk=chunk: chunk_script(index, chunk))
+        for index, chunk in enumerate(chunks)
+    ]
+
+    def write(job) -> Path:
+        path, build = job
+        path.write_bytes(build())
+        return path
+
+    with ThreadPoolExecutor(max(1, threads)) as pool:
+        written = list(pool.map(write, jobs))
+    if manifest is None:
+        return written
+    atomic_write_text(
+        Path(manifest),
+        json.dumps(
+            {
+                "format": DATA_FORMAT,
+                "key": data_key(documents, extra_columns),
+                "documents": len(documents),
+                "files": len(written),
+            }
+        ),
+    )
+    return written
+
+
+def packed_data_fits(packed: str | Path, documents: pd.DataFrame, extra_columns: list[str]) -> bool:
+    """Whether pack_documents' folder holds this report's documents, in its order, as it would write them."""
+    manifest = Path(packed) / MANIFEST_FILE
+    if not manifest.exists():
+        return False
+    written = json.loads(manifest.read_text(encoding="utf-8"))
+    return written.get("key") == data_key(documents, extra_columns)
+
+
+def pack_documents(
+    readable: pd.DataFrame,
+    neighbours: pd.DataFrame | None,
+    out_dir: str | Path,
+    threads: int = 1,
+) -> list[Path]:
+    """pack_documents: the report's data files for a corpus (topics.reading_table), before any topic.
+
+    They are what render_report would write for document_topics.csv (same order, same columns read
+    as text), so every report of the corpus links them instead of compressing the abstracts again.
+    """
+    from papertopics.report.inputs import ASSIGNMENT_COLUMNS, DOCUMENT_COLUMNS, normalise_neighbours
+
+    documents = readable.copy()
+    for column in documents.columns:
+        documents[column] = documents[column].fillna("").astype(str)
+    extra = [c for c in documents.columns if c not in DOCUMENT_COLUMNS and c not in ASSIGNMENT_COLUMNS]
+    if neighbours is not None:
+        neighbours = normalise_neighbours(neighbours, documents)
+    out_dir = Path(out_dir)
+    return write_document_data(
+        documents,
+        extra,
+        neighbours,
+        out_dir / CHUNK_FOLDER,
+        manifest=out_dir / MANIFEST_FILE,
+        threads=threads,
+    )

@@ -17,14 +17,10 @@ from papertopics.report.changes import change_rows, listing_share_rows, status_t
 from papertopics.report.colors import topic_color
 from papertopics.report.documents import (
     CHUNK_FOLDER,
-    HEADLINES_FILE,
-    chunk_script,
-    document_chunks,
-    document_headlines,
     document_payload,
-    headline_length,
-    headlines_script,
+    packed_data_fits,
     visualize_documents,
+    write_document_data,
 )
 from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.hierarchy import visualize_hierarchy
@@ -53,7 +49,7 @@ from papertopics.report.text import short_label
 log = logging.getLogger(__name__)
 
 PAGES = REPORT_PAGES
-ASSETS = ("report.css", "report.js")
+ASSETS = ("report.css", "report.js", "brotli-decode.min.js")
 PLOTLY_JS = "plotly.min.js"
 
 
@@ -121,6 +117,7 @@ def documents_page(inputs: ReportInputs) -> str:
         inputs.listings,
         names,
         has_neighbours=inputs.neighbours is not None and len(inputs.neighbours) > 0,
+        max_hover_chars=inputs.max_hover_chars,
     )
     totals = listing_totals(inputs.documents, inputs.listings)
     options = [
@@ -135,28 +132,32 @@ def documents_page(inputs: ReportInputs) -> str:
         footer=_footer(inputs),
         data_json=page_data(figure, docs=docs),
         main_class="page wide",
+        scripts=["brotli-decode.min.js"],  # reads the data files where the browser cannot
         listing_options=options,
         n_documents=len(inputs.documents),
         n_topics=int((inputs.topics["topic"] >= 0).sum()),
     )
 
 
-def write_document_chunks(inputs: ReportInputs, out_dir: Path) -> list[Path]:
-    """data/docs-<k>.js: the abstracts, metadata and similar papers, a few files per topic."""
+def write_document_chunks(
+    inputs: ReportInputs, out_dir: Path, packed: str | Path | None = None
+) -> list[Path]:
+    """data/: every document's headline and id, and its abstract, metadata and similar papers.
+
+    `packed` is pack_documents' folder (data/ and documents.json): when it holds these documents
+    as this report would write them, its files are hard-linked (a re-cluster does not compress
+    100 MB of abstracts again); otherwise they are written here.
+    """
     folder = out_dir / CHUNK_FOLDER
-    if folder.exists():
-        shutil.rmtree(folder)  # files of a previous, bigger report must not linger
-    folder.mkdir(parents=True)
-    headlines = document_headlines(inputs.documents, headline_length(inputs.max_hover_chars))
-    path = folder / HEADLINES_FILE
-    path.write_bytes(headlines_script(headlines))
-    written = [path]
-    chunks = document_chunks(inputs.documents, inputs.extra_columns, inputs.neighbours, headlines)
-    for index, chunk in enumerate(chunks):
-        path = folder / f"docs-{index}.js"
-        path.write_bytes(chunk_script(index, chunk))
-        written.append(path)
-    return written
+    if packed is not None and packed_data_fits(packed, inputs.documents, inputs.extra_columns):
+        files = sorted(
+            path for path in (Path(packed) / CHUNK_FOLDER).iterdir() if not path.name.startswith(".")
+        )
+        return link_folder(files, folder, flat=True)
+    if packed is not None:
+        log.warning("%s does not hold this report's documents: packing them again", packed)
+    # (write_document_data empties the folder: files of a previous, bigger report must not linger)
+    return write_document_data(inputs.documents, inputs.extra_columns, inputs.neighbours, folder)
 
 
 def listings_page(inputs: ReportInputs) -> str:
@@ -279,32 +280,37 @@ def changes_page(inputs: ReportInputs) -> str:
     )
 
 
-def link_folder(files, folder: str | Path) -> Path:
-    """The report's files again in `folder`, as hard links (a copy where links are impossible).
+def link_folder(files, folder: str | Path, *, flat: bool = False) -> list[Path]:
+    """The files again in `folder`, as hard links (a copy where links are impossible).
 
     Snakemake's `--report report.zip` embeds a directory with every file beside its index,
     which is what the pages need (they load plotly.min.js and each other from beside them).
+    Unless `flat`, the document map's data files keep their sub-folder (data/docs-<k>.js).
     """
     folder = Path(folder)
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
+    linked = []
     for source in files:
         source = Path(source)
-        # The document map's data files keep their sub-folder (data/docs-<k>.js).
-        target = folder / (
-            f"{CHUNK_FOLDER}/{source.name}" if source.parent.name == CHUNK_FOLDER else source.name
-        )
+        in_data = not flat and source.parent.name == CHUNK_FOLDER
+        target = folder / (f"{CHUNK_FOLDER}/{source.name}" if in_data else source.name)
         target.parent.mkdir(parents=True, exist_ok=True)
         try:
             os.link(source, target)
         except OSError:
             shutil.copyfile(source, target)
-    return folder
+        linked.append(target)
+    return linked
 
 
-def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
-    """Write every page and asset into out_dir; returns {name: path} of what was written."""
+def render_report(
+    inputs: ReportInputs, out_dir: str | Path, packed: str | Path | None = None
+) -> dict[str, Path]:
+    """Write every page and asset into out_dir; returns {name: path} of what was written.
+
+    `packed`: pack_documents' data folder, linked when it fits (see write_document_chunks)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     vectors = inputs.vectors
@@ -369,18 +375,20 @@ def render_report(inputs: ReportInputs, out_dir: str | Path) -> dict[str, Path]:
             "%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started
         )
     if inputs.map2d is not None:
-        for path in write_document_chunks(inputs, out_dir):
+        for path in write_document_chunks(inputs, out_dir, packed):
             written[f"{CHUNK_FOLDER}/{path.name}"] = path
     for asset in copy_assets(out_dir):
         written[asset.name] = asset
     return written
 
 
-def write_report(inputs: ReportInputs, expected: list[str], bundle: str | Path) -> dict[str, Path]:
+def write_report(
+    inputs: ReportInputs, expected: list[str], bundle: str | Path, packed: str | Path | None = None
+) -> dict[str, Path]:
     """render_report into the folder of the expected files, checked complete, then hard-linked
     into the bundle folder that `snakemake --report` embeds."""
     out_dir = Path(expected[0]).parent
-    written = render_report(inputs, out_dir)
+    written = render_report(inputs, out_dir, packed)
     missing = {Path(path).resolve() for path in expected} - {path.resolve() for path in written.values()}
     assert not missing, f"render_report did not write {sorted(map(str, missing))}"
     link_folder(written.values(), bundle)

@@ -103,6 +103,7 @@
     return bytes;
   }
 
+  // gzip (data/headlines.js, which the map waits for): the browser inflates it off the main thread.
   function gunzipText(bytes) {
     if (!window.DecompressionStream) {
       return Promise.reject(new Error('this browser cannot read the report data (no DecompressionStream): use a current Chrome, Firefox, Edge or Safari'));
@@ -111,9 +112,24 @@
     return new Response(stream).text();
   }
 
-  // A data file (see chunk_script): a <script> whose one call hands over gzip bytes as a string;
-  // `take` returns what the call handed over. Resolves to the parsed JSON. A <script> works on
-  // file://, where fetch does not.
+  // Brotli (the abstracts' files, see packed_call) to text: the browser's own decoder where it has
+  // one, else the bundled brotli-decode.min.js (~30-80 MB/s).
+  var UTF8 = new TextDecoder('utf-8');
+  function unbrotli(bytes) {
+    var stream = null;
+    try { stream = new DecompressionStream('brotli'); } catch (error) { stream = null; }
+    if (stream) {
+      return new Response(new Blob([bytes]).stream().pipeThrough(stream)).text();
+    }
+    if (!window.papertopicsBrotli) {
+      return Promise.reject(new Error('brotli-decode.min.js is missing: keep it beside this page'));
+    }
+    return Promise.resolve(UTF8.decode(window.papertopicsBrotli.decompress(bytes)));
+  }
+
+  // A data file (see chunk_script): a <script> whose one call hands over compressed bytes as a
+  // string; `take` returns what the call handed over. Resolves to the parsed JSON. A <script>
+  // works on file://, where fetch does not. gzip is told by its magic bytes, else Brotli.
   function loadPacked(src, take) {
     return new Promise(function (resolve, reject) {
       var script = document.createElement('script');
@@ -123,7 +139,9 @@
         script.remove();
         var payload = take();
         if (!payload) { reject(new Error(script.src + ' holds no data')); return; }
-        gunzipText(latin1Bytes(payload)).then(function (json) { resolve(JSON.parse(json)); }).catch(reject);
+        var bytes = latin1Bytes(payload);
+        var gzipped = bytes.length > 1 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+        (gzipped ? gunzipText(bytes) : unbrotli(bytes)).then(function (json) { resolve(JSON.parse(json)); }).catch(reject);
       };
       script.onerror = function () {
         reject(new Error('could not load ' + script.src + ': keep the data folder beside this page'));
@@ -203,7 +221,7 @@
       return { x: trace.x, y: trace.y, rows: trace.customdata || [],
                opacity: trace.marker ? trace.marker.opacity : 1 };
     });
-    var chunkOf = packedArray(docs.chunk, Uint16Array);
+    function chunkOf(row) { return Math.floor(row / docs.chunk_documents); }
     var rowOfId = {};
     docs.doc_id.forEach(function (id, row) { rowOfId[id] = row; });
     var topicInfo = {};
@@ -218,7 +236,8 @@
       if (chunks[index]) { chunks[index].payload = payload; }
     };
     function install(chunk) {
-      chunk.rows.forEach(function (row, j) {
+      chunk.text.forEach(function (text, j) {
+        var row = chunk.first + j;
         // null: the title is the headline (sent once, in data/headlines.js)
         titles[row] = chunk.title[j] === null ? docs.headline[row] : chunk.title[j];
         texts[row] = chunk.text[j];
@@ -482,7 +501,7 @@
       tooltip.textContent = '';
       var title = document.createElement('span');
       title.className = 'tip-title';
-      title.textContent = docs.headline[row];
+      title.textContent = shorten(docs.headline[row], docs.hover_chars || 150);
       tooltip.appendChild(title);
       [['listing', listingNames(row)], ['topic', topicName(docs.topic[row])]].forEach(function (pair) {
         var line = document.createElement('span');
@@ -654,7 +673,7 @@
       document.getElementById('doc-topic').textContent = topicName(docs.topic[row]);
       document.getElementById('doc-title').textContent = docs.headline[row];
       document.getElementById('doc-text').textContent = texts[row] === undefined ? 'loading\u2026' : texts[row];
-      return loadChunk(chunkOf[row]).then(function () {
+      return loadChunk(chunkOf(row)).then(function () {
         if (ticket !== selecting) { return; }
         var meta = document.getElementById('doc-meta');
         meta.textContent = '';
@@ -735,7 +754,7 @@
     return fromHash();
   }
 
-  // data/headlines.js: papertopicsHeadlines("<gzip bytes>") with every document's headline.
+  // data/headlines.js: papertopicsHeadlines("<gzip bytes>") with every document's headline and id.
   function loadHeadlines(src) {
     var payload = null;
     window.papertopicsHeadlines = function (bytes) { payload = bytes; };
@@ -766,7 +785,7 @@
     plot(container, data.figure, isMap ? MAP_CONFIG : PLOT_CONFIG).then(function () {
       return headlines;
     }).then(function (list) {
-      if (list) { data.docs.headline = list; }
+      if (list) { data.docs.headline = list.headline; data.docs.doc_id = list.doc_id; }
       return isMap ? documentMap(container, data, packed) : null;
     }).then(function () {
       markReady();
