@@ -379,8 +379,7 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         assert len(page) < 7_000_000
         assert "cdn.plot.ly" not in page and "cdn.jsdelivr" not in page and "unpkg.com" not in page
         sources = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', page)
-        assert set(sources) <= {"plotly.min.js", "report.js", "report.css", "brotli-decode.min.js"}, sources
-        assert ('<script src="brotli-decode.min.js">' in page) == (name == "documents")
+        assert set(sources) <= {"plotly.min.js", "report.js", "report.css"}, sources
         hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
         assert all(re.fullmatch(r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+", href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page

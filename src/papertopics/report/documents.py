@@ -46,9 +46,18 @@ DATA_FORMAT = REPORT_DATA_VERSION
 # A headline (title or first sentence) is kept to this many characters in data/headlines.js; the
 # tooltip shortens it further to report.max_hover_chars, so that setting never repacks the data.
 HEADLINE_CHARS = 150
-# Brotli at its best (quality 11) keeps 0.76 of gzip's bytes on abstracts (75k arXiv: 36.7 -> 28 MB)
-# at ~0.5 MB/s per core, paid once per corpus; a 4 MB window holds a whole file.
-BROTLI_QUALITY, BROTLI_WINDOW = 11, 22
+# Brotli at its best (quality 11) keeps 0.76 of gzip's bytes on abstracts (75k arXiv: 36.7 -> 28.4 MB)
+# at ~0.5 MB/s per core, paid once per corpus; quality 9 keeps 0.85 at ~10 MB/s. Below
+# BROTLI_BEST_FROM documents the report is small and the seconds count for more (NeurIPS 2023:
+# 1.48 MB in 9.2 s at 11, 1.61 MB in 0.8 s at 9). A 4 MB window holds a whole file.
+BROTLI_BEST_FROM = 20_000
+BROTLI_WINDOW = 22
+
+
+def brotli_quality(n_documents: int) -> int:
+    return 11 if n_documents >= BROTLI_BEST_FROM else 9
+
+
 # Zoomed out, the map names regions: about this many (the hierarchy's cut, or derived here).
 REGIONS_MIN, REGIONS_MAX = 6, 15
 
@@ -322,7 +331,7 @@ def headlines_script(headlines: list[str], doc_ids: list[str]) -> bytes:
     return packed_call(b"papertopicsHeadlines(", {"headline": headlines, "doc_id": doc_ids}, codec="gzip")
 
 
-def chunk_script(index: int, chunk: dict) -> bytes:
+def chunk_script(index: int, chunk: dict, quality: int = 11) -> bytes:
     """A data file: one call with the chunk's JSON, Brotli-compressed, as a string of raw bytes.
 
     The page loads the file with `charset="windows-1252"`, which maps every byte to one character,
@@ -330,16 +339,16 @@ def chunk_script(index: int, chunk: dict) -> bytes:
     the characters back to bytes and decompresses them. No listing text is ever code: the literal
     holds compressed bytes only, with `\\`, `"`, line breaks and NUL escaped.
     """
-    return packed_call(b"papertopicsChunk(%d," % int(index), chunk)
+    return packed_call(b"papertopicsChunk(%d," % int(index), chunk, quality=quality)
 
 
-def packed_call(call: bytes, value, codec: str = "br") -> bytes:
+def packed_call(call: bytes, value, codec: str = "br", quality: int = 11) -> bytes:
     """`call"<Brotli (or gzip) bytes of value's JSON, as windows-1252 characters>");` (see chunk_script)."""
     raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
     if codec == "gzip":
         data = gzip.compress(raw, compresslevel=6, mtime=0)
     else:
-        data = brotli.compress(raw, quality=BROTLI_QUALITY, lgwin=BROTLI_WINDOW)
+        data = brotli.compress(raw, quality=quality, lgwin=BROTLI_WINDOW)
     for byte, escaped in (
         (b"\\", b"\\\\"),
         (b'"', b'\\"'),
@@ -391,10 +400,11 @@ def write_document_data(
             stale.unlink()
     folder.mkdir(parents=True, exist_ok=True)
     headlines = document_headlines(documents, HEADLINE_CHARS)
+    quality = brotli_quality(len(documents))
     chunks = document_chunks(documents, extra_columns, neighbours, headlines)
     jobs = [(folder / HEADLINES_FILE, lambda: headlines_script(headlines, documents["doc_id"].tolist()))]
     jobs += [
-        (folder / f"docs-{index}.js", lambda index=index, chunk=chunk: chunk_script(index, chunk))
+        (folder / f"docs-{index}.js", lambda index=index, chunk=chunk: chunk_script(index, chunk, quality))
         for index, chunk in enumerate(chunks)
     ]
 

@@ -132,7 +132,6 @@ def documents_page(inputs: ReportInputs) -> str:
         footer=_footer(inputs),
         data_json=page_data(figure, docs=docs),
         main_class="page wide",
-        scripts=["brotli-decode.min.js"],  # reads the data files where the browser cannot
         listing_options=options,
         n_documents=len(inputs.documents),
         n_topics=int((inputs.topics["topic"] >= 0).sum()),

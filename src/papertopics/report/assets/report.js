@@ -113,18 +113,32 @@
   }
 
   // Brotli (the abstracts' files, see packed_call) to text: the browser's own decoder where it has
-  // one, else the bundled brotli-decode.min.js (~30-80 MB/s).
+  // one, else the bundled brotli-decode.min.js (~30-80 MB/s), loaded with the first such file so
+  // that its parsing and dictionary stay off the map's first render.
   var UTF8 = new TextDecoder('utf-8');
+  var decoder = null;
+  function brotliDecoder() {
+    if (!decoder) {
+      decoder = new Promise(function (resolve, reject) {
+        if (window.papertopicsBrotli) { resolve(window.papertopicsBrotli); return; }
+        var script = document.createElement('script');
+        script.src = 'brotli-decode.min.js';
+        script.onload = function () { resolve(window.papertopicsBrotli); };
+        script.onerror = function () {
+          reject(new Error('could not load brotli-decode.min.js: keep it beside this page'));
+        };
+        document.head.appendChild(script);
+      });
+    }
+    return decoder;
+  }
   function unbrotli(bytes) {
     var stream = null;
     try { stream = new DecompressionStream('brotli'); } catch (error) { stream = null; }
     if (stream) {
       return new Response(new Blob([bytes]).stream().pipeThrough(stream)).text();
     }
-    if (!window.papertopicsBrotli) {
-      return Promise.reject(new Error('brotli-decode.min.js is missing: keep it beside this page'));
-    }
-    return Promise.resolve(UTF8.decode(window.papertopicsBrotli.decompress(bytes)));
+    return brotliDecoder().then(function (brotli) { return UTF8.decode(brotli.decompress(bytes)); });
   }
 
   // A data file (see chunk_script): a <script> whose one call hands over compressed bytes as a
