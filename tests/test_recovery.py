@@ -170,6 +170,16 @@ def test_no_space_left_is_one_line_naming_the_place(tmp_path, capsys):
     assert err[0] in (tmp_path / "job.log").read_text()
 
 
+def test_an_unexpected_error_leaves_its_traceback_in_the_rule_log(tmp_path):
+    """A bug (not bad input) still raises with its traceback, and the rule's log keeps it."""
+    with pytest.raises(TypeError):
+        with scripting.script_run(fake_job(tmp_path)):
+            raise TypeError("pack_documents() got multiple values for argument 'threads'")
+    log = (tmp_path / "job.log").read_text()
+    assert "Traceback (most recent call last)" in log
+    assert "TypeError: pack_documents() got multiple values for argument 'threads'" in log
+
+
 def test_openvino_iostream_error_on_a_full_disk_says_so(tmp_path, monkeypatch):
     error = RuntimeError(
         "Exception from src/core/src/pass/serialize.cpp:1330:\nbasic_ios::clear: iostream error"

@@ -8,6 +8,7 @@ import logging
 import os
 import shutil
 import sys
+import traceback
 import warnings
 from pathlib import Path
 
@@ -47,6 +48,10 @@ def script_run(snakemake):
             else disk_full_message(error, job_paths(snakemake)) or damaged_input_message(snakemake)
         )
         if message is None:
+            # A bug, not bad input: Snakemake shows the traceback; the rule's log keeps it too.
+            if log_path:
+                with contextlib.suppress(OSError), open(log_path, "a", encoding="utf-8") as handle:
+                    traceback.print_exc(file=handle)
             raise
         # One line on the terminal (not a log record as well), the same line in the rule's log.
         line = f"papertopics error: {message}"
