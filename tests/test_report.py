@@ -30,6 +30,7 @@ from papertopics.report.documents import (
     document_chunks,
     document_payload,
     pack_documents,
+    read_packed_call,
     topic_anchors,
     topic_regions,
     visualize_documents,
@@ -63,26 +64,21 @@ def read_chunk(path: Path) -> tuple[int, dict]:
     """A data file of the document map: papertopicsChunk(k,"<Brotli bytes, escaped>");"""
     match = re.fullmatch(rb'papertopicsChunk\((\d+),"(.*)"\);\n', path.read_bytes(), re.S)
     assert match, path
-    return int(match.group(1)), unpack_literal(match.group(2))
+    assert_only_escaped_bytes(match.group(2))
+    return int(match.group(1)), read_packed_call(path)
 
 
 def read_headlines(folder: Path) -> dict[str, list[str]]:
-    """data/headlines.js: papertopicsHeadlines("<Brotli bytes, escaped>"); -> {headline, doc_id}."""
+    """data/headlines.js: papertopicsHeadlines("<gzip bytes, escaped>"); -> {headline, doc_id}."""
     match = re.fullmatch(rb'papertopicsHeadlines\("(.*)"\);\n', (folder / "headlines.js").read_bytes(), re.S)
     assert match
-    return unpack_literal(match.group(1))
+    assert_only_escaped_bytes(match.group(1))
+    return read_packed_call(folder / "headlines.js")
 
 
-def unpack_literal(body: bytes):
-    import gzip
-
-    import brotli
-
-    escapes = {b"\\\\": b"\\", b'\\"': b'"', b"\\n": b"\n", b"\\r": b"\r", b"\\x00": b"\x00"}
+def assert_only_escaped_bytes(body: bytes) -> None:
     # Only the five escapes occur, and no raw quote, line break or NUL is left in the literal.
     assert not re.search(rb'(?<!\\)"|[\n\r\x00]', re.sub(rb"\\\\", b"", body))
-    data = re.sub(rb'\\(\\|"|n|r|x00)', lambda m: escapes[m.group(0)], body)
-    return json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else brotli.decompress(data))
 
 
 def unpack(text: str, dtype: str) -> np.ndarray:

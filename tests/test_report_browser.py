@@ -931,7 +931,7 @@ def test_seed_listings_title_the_report_by_their_header(browser, tmp_path_factor
 
 @pytest.mark.browser
 @pytest.mark.slow
-def test_neurips_sized_report_is_light_and_opens_fast(browser, large_report):
+def test_neurips_sized_report_is_light_and_draws_every_point(browser, large_report):
     inputs, folder = large_report
     total = sum(path.stat().st_size for path in folder.iterdir())
     assert total <= 30e6, f"{total / 1e6:.1f} MB"

@@ -4,11 +4,9 @@ import sys
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
-from common import CORPORA, get_umap, load  # noqa: E402
-from evaluate import CFG, Q  # noqa: E402
+from common import CORPORA, clustered, get_umap, load  # noqa: E402
+from evaluate import CFG  # noqa: E402
 
-from papertopics.assign import assign_nearest  # noqa: E402
-from papertopics.cluster import cluster_documents  # noqa: E402
 from papertopics.evaluation import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 
@@ -20,10 +18,7 @@ for corpus in CORPORA:
         for nn, nc in (("auto", 5), (50, 5), ("auto", 10), (30, 10)):
             red = get_umap(corpus, vectors, s, nn, nc, compute=False)
             for ms in (hd["min_samples"], hd["min_cluster_size"]):
-                raw, _ = cluster_documents(
-                    red, red, method="hdbscan", hdbscan={**hd, "min_samples": ms}, agglomerative={}
-                )
-                f = assign_nearest(vectors, raw, min_confidence=Q)[0]
+                _, f = clustered(red, vectors, {**hd, "min_samples": ms})
                 a = label_agreement(f, labels)
                 res.setdefault((nn, nc, ms), []).append(
                     (a["nmi"], a["ari"], int(f.max() + 1), (f == -1).mean())

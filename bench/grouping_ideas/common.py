@@ -61,3 +61,15 @@ def get_umap(corpus: str, vectors, seed: int, nn="auto", nc=5, compute=True):
     times.write_text(json.dumps(d, indent=1))
     print(f"# UMAP {path.name}: {secs:.1f} s", flush=True)
     return red
+
+
+def clustered(reduced, vectors, hdbscan: dict):
+    """(HDBSCAN labels, topics after the nearest-topic assignment): the default grouping, with
+    whatever HDBSCAN settings the experiment overrides."""
+    from papertopics.assign import assign_nearest
+    from papertopics.cluster import cluster_documents
+    from papertopics.pipeline import default_config
+
+    raw, _ = cluster_documents(reduced, reduced, method="hdbscan", hdbscan=hdbscan, agglomerative={})
+    q = default_config()["clustering"]["assign_min_confidence"]
+    return raw, assign_nearest(vectors, raw, min_confidence=q)[0]

@@ -6,10 +6,8 @@ import sys
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
-from common import CORPORA, get_umap, load  # noqa: E402
+from common import CORPORA, clustered, get_umap, load  # noqa: E402
 
-from papertopics.assign import assign_nearest  # noqa: E402
-from papertopics.cluster import cluster_documents  # noqa: E402
 from papertopics.evaluation import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 from papertopics.pipeline import default_config  # noqa: E402
@@ -21,8 +19,7 @@ for corpus in sys.argv[1:] or CORPORA:
     hd = resolve_hdbscan(cfg["hdbscan"], len(texts))
     red = get_umap(corpus, vectors, 42, compute=False)
     for name, h in (("default", hd), ("min_samples=mcs", {**hd, "min_samples": hd["min_cluster_size"]})):
-        raw, _ = cluster_documents(red, red, method="hdbscan", hdbscan=h, agglomerative={})
-        top = assign_nearest(vectors, raw, min_confidence=cfg["clustering"]["assign_min_confidence"])[0]
+        _, top = clustered(red, vectors, h)
         a = label_agreement(top, labels)
         merged = np.array(top, dtype=object)
         for t in set(top.tolist()) - {-1}:

@@ -5,18 +5,16 @@ import sys
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
-from common import CORPORA, get_umap, load  # noqa: E402
+from common import CORPORA, clustered, get_umap, load  # noqa: E402
 from evaluate import CFG, SEEDS, Q, vote_onto  # noqa: E402
 
 from papertopics.assign import assign_nearest  # noqa: E402
-from papertopics.cluster import cluster_documents  # noqa: E402
 from papertopics.evaluation import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 
 
 def final(red, vectors, hd):
-    raw, _ = cluster_documents(red, red, method="hdbscan", hdbscan=hd, agglomerative={})
-    return assign_nearest(vectors, raw, min_confidence=Q)[0]
+    return clustered(red, vectors, hd)[1]
 
 
 for corpus in CORPORA:
@@ -48,10 +46,7 @@ for s in (42, 43):
         ("mcs//2", hd["min_cluster_size"] // 2),
         ("mcs", hd["min_cluster_size"]),
     ):
-        raw, _ = cluster_documents(
-            red, red, method="hdbscan", hdbscan={**hd, "min_samples": ms}, agglomerative={}
-        )
-        f = assign_nearest(vectors, raw, min_confidence=Q)[0]
+        raw, f = clustered(red, vectors, {**hd, "min_samples": ms})
         print(
             f"neurips seed {s} min_samples {name} ({ms}): topics {int(f.max() + 1)}, outliers before "
             f"{100 * (raw == -1).mean():.1f}% after {100 * (f == -1).mean():.1f}%, largest topic {100 * np.bincount(f[f >= 0]).max() / len(f):.1f}%",

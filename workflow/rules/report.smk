@@ -34,9 +34,8 @@ rule render_report:
 
     No refit and no UMAP: the topic vectors are read from the saved model's safetensors/JSON,
     the document map uses map2d.parquet and links pack_documents' data files; changes.html shows
-    fit_topics' changes.csv. `bundle` is
-    the same folder (hard links) marked for `snakemake --report report.zip`, which embeds a
-    directory with every file beside its index.
+    fit_topics' changes.csv. `bundle` is the same folder (hard links) marked for
+    `snakemake --report report.zip`, which embeds a directory with every file beside its index.
     """
     input:
         documents="results/topics/document_topics.csv",

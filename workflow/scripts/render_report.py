@@ -3,7 +3,8 @@
 Inputs: document_topics.csv, topics.csv, changes.csv, hierarchy.csv, the saved model, map2d.parquet,
 metrics.json, neighbours.csv (similar papers), corpus_stats.json (listing headers), report_data/
 (pack_documents' data files, linked).
-Outputs: results/report/*.html, plotly.min.js, report.css/js, data/; results/report_bundle/topic-report.
+Outputs: results/report/*.html, plotly.min.js, report.css/js, brotli-decode.min.js, data/;
+results/report_bundle/topic-report.
 """
 
 import time

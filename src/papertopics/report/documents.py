@@ -41,8 +41,6 @@ CHUNK_FOLDER = "data"
 HEADLINES_FILE = "headlines.js"
 # What pack_documents writes beside its data folder, so a report can tell whether the data fits it.
 MANIFEST_FILE = "documents.json"
-# Bump REPORT_DATA_VERSION when the data files change shape: a report never links another format.
-DATA_FORMAT = REPORT_DATA_VERSION
 # A headline (title or first sentence) is kept to this many characters in data/headlines.js; the
 # tooltip shortens it further to report.max_hover_chars, so that setting never repacks the data.
 HEADLINE_CHARS = 150
@@ -373,7 +371,8 @@ def read_packed_call(path: str | Path):
 def data_key(documents: pd.DataFrame, extra_columns: list[str]) -> str:
     """What the data files depend on besides the texts: their format, the documents' order, the columns."""
     digest = hashlib.sha256()
-    for part in [str(DATA_FORMAT), str(HEADLINE_CHARS), *extra_columns, "", *documents["doc_id"].astype(str)]:
+    parts = [str(REPORT_DATA_VERSION), str(HEADLINE_CHARS), *extra_columns, ""]
+    for part in [*parts, *documents["doc_id"].astype(str)]:
         digest.update(part.encode("utf-8") + b"\n")
     return digest.hexdigest()
 
@@ -421,7 +420,7 @@ def write_document_data(
         Path(manifest),
         json.dumps(
             {
-                "format": DATA_FORMAT,
+                "format": REPORT_DATA_VERSION,
                 "key": data_key(documents, extra_columns),
                 "documents": len(documents),
                 "files": len(written),
