@@ -101,3 +101,27 @@ def test_umap_functions_are_compiled_into_numbas_disk_cache(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.split()[-1] == "FunctionCache"  # NullCache without the default
+
+
+@pytest.mark.parametrize("metric", ["cosine", "euclidean", "manhattan", "correlation"])
+def test_exact_neighbours_give_umap_the_graph_it_would_build_itself(metric):
+    """Below 4,096 points umap-learn scores every pair from Python (~20 s for 3,600 abstracts);
+    the vectorised neighbours must give it the same fuzzy graph, only faster."""
+    from umap import UMAP
+
+    vectors = np.random.default_rng(1).normal(size=(300, 12)).astype(np.float32)
+    args = {"n_neighbors": 10, "metric": metric, "random_state": 0, "n_jobs": 1, "n_epochs": 1}
+    own = UMAP(**args).fit(vectors)
+    knn = reduce.exact_neighbours(vectors, 10, metric)
+    ours = UMAP(**args, precomputed_knn=(*knn, None)).fit(vectors)
+    assert knn[0].shape == (300, 10) and (knn[0][:, 0] == np.arange(300)).all()  # self first
+    assert abs(own.graph_ - ours.graph_).max() < 1e-5
+    assert own.graph_.nnz == ours.graph_.nnz
+
+
+def test_exact_neighbours_leave_large_corpora_and_unknown_metrics_to_umap():
+    small = np.random.default_rng(0).normal(size=(50, 4)).astype(np.float32)
+    assert reduce.exact_neighbours(small, 5, "hellinger") is None  # UMAP computes it as before
+    assert reduce.exact_neighbours(np.zeros((reduce.UMAP_EXACT_BELOW, 2), np.float32), 5, "cosine") is None
+    indices, distances = reduce.exact_neighbours(small, 60, "euclidean")  # more neighbours than points
+    assert indices.shape == (50, 49) and (np.diff(distances, axis=1) >= 0).all()

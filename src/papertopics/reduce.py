@@ -2,10 +2,34 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
 from papertopics.params import resolve_umap
+
+# umap-learn computes every pairwise distance below this many points instead of a kNN search,
+# calling its numba metric once per pair from Python: ~20 s for 3,600 abstracts, per fit.
+UMAP_EXACT_BELOW = 4096
+
+# umap-learn's metric names -> the vectorised ones of sklearn/scipy (same distances).
+_VECTORISED_METRICS = {
+    "cosine": "cosine",
+    "euclidean": "euclidean",
+    "l2": "euclidean",
+    "manhattan": "manhattan",
+    "l1": "manhattan",
+    "taxicab": "manhattan",
+    "chebyshev": "chebyshev",
+    "linfinity": "chebyshev",
+    "linfty": "chebyshev",
+    "linf": "chebyshev",
+    "minkowski": "minkowski",
+    "canberra": "canberra",
+    "braycurtis": "braycurtis",
+    "correlation": "correlation",
+}
 
 
 def sample_indices(n: int, sample_size: int, random_state: int) -> np.ndarray:
@@ -27,6 +51,7 @@ def umap_reduce(
     use_cuml: bool = False,
     fit_sample: int = 0,
     transform_chunk: int = 20_000,
+    knn: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """Reduce with a fixed seed, so the same config gives the same coordinates.
 
@@ -36,6 +61,8 @@ def umap_reduce(
     the other documents are placed by `transform` (a kNN query against the fitted sample plus
     a few epochs), in chunks, so time and memory grow with the sample, not with the corpus.
     Whatever the caller feeds in (embeddings or other clustering features) is reduced the same way.
+    Below UMAP_EXACT_BELOW points the exact neighbours UMAP would compute are computed here,
+    vectorised (`exact_neighbours`; pass `knn` to share them between fits of the same vectors).
     """
     n = len(vectors)
     if n <= n_components + 1 or n < 4:
@@ -51,8 +78,13 @@ def umap_reduce(
         low_memory=low_memory,
         random_state=random_state,
         use_cuml=use_cuml,
+        knn=None if use_cuml or sampled else (knn or exact_neighbours(vectors, n_neighbors, metric)),
     )
-    fitted = np.asarray(model.fit_transform(vectors[pick] if sampled else vectors), dtype=np.float32)
+    with warnings.catch_warnings():
+        # with our own neighbours UMAP has no search index; only a sampled fit transforms
+        warnings.filterwarnings("ignore", message="precomputed_knn")
+        fitted = model.fit_transform(vectors[pick] if sampled else vectors)
+    fitted = np.asarray(fitted, dtype=np.float32)
     if not sampled:
         return fitted
     out = np.empty((n, fitted.shape[1]), dtype=np.float32)
@@ -74,6 +106,7 @@ def _umap_model(
     low_memory: bool,
     random_state: int,
     use_cuml: bool,
+    knn: tuple[np.ndarray, np.ndarray] | None = None,
 ):
     """One UMAP estimator, CPU (umap-learn) or GPU (cuML), with the same settings."""
     if use_cuml:
@@ -99,7 +132,29 @@ def _umap_model(
         random_state=random_state,
         n_jobs=1,  # what a seeded UMAP runs anyway; any other value only adds a warning
         init="spectral" if n > n_components + 10 else "random",
+        precomputed_knn=(None, None, None) if knn is None else (knn[0].copy(), knn[1].copy(), None),
     )
+
+
+def exact_neighbours(
+    vectors: np.ndarray, n_neighbors: int, metric: str
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The exact neighbours (self first, as UMAP counts them) of a small corpus, or None.
+
+    UMAP below UMAP_EXACT_BELOW points computes the same all-pairs distances and sorts each
+    row (stable, as here), but one Python call per pair; vectorised it takes a fraction of a
+    second. None where UMAP would search approximately anyway, or for a metric sklearn lacks.
+    """
+    n = len(vectors)
+    name = _VECTORISED_METRICS.get(metric)
+    if n >= UMAP_EXACT_BELOW or name is None or n < 2:
+        return None
+    from sklearn.metrics import pairwise_distances
+
+    k = min(n_neighbors, n - 1)
+    distances = pairwise_distances(np.asarray(vectors, dtype=np.float64), metric=name)
+    indices = np.argsort(distances, axis=1, kind="stable")[:, :k].astype(np.int32)
+    return indices, np.take_along_axis(distances, indices, axis=1)
 
 
 def pca_reduce(vectors: np.ndarray, n_components: int) -> np.ndarray:
@@ -142,13 +197,15 @@ def reduce_for_clustering_and_map(
     resolved = resolve_umap(umap, len(doc_ids))
     if log is not None:
         log.info("UMAP for clustering: %s", resolved)
-    reduced = umap_reduce(vectors, random_state=random_state, use_cuml=use_cuml, **resolved)
+    knn = None if use_cuml else exact_neighbours(vectors, resolved["n_neighbors"], resolved["metric"])
+    reduced = umap_reduce(vectors, random_state=random_state, use_cuml=use_cuml, knn=knn, **resolved)
     table = pd.DataFrame(reduced, columns=[f"u{i}" for i in range(reduced.shape[1])])
     table.insert(0, "doc_id", doc_ids)
     coords = umap_reduce(
         vectors,
         random_state=random_state,
         use_cuml=use_cuml,
+        knn=knn,
         **{**resolved, "n_components": 2, "min_dist": float(umap["map_min_dist"])},
     )
     return table, pd.DataFrame({"doc_id": doc_ids, "x": coords[:, 0], "y": coords[:, 1]})
