@@ -28,7 +28,11 @@ for corpus in ("proxy", "bbc"):
         old = get_umap(corpus, vectors, seed, compute=False)
         path = OUT / f"umap_{corpus}_s{seed}_exactknn.npy"
         t = time.perf_counter()
-        new = np.load(path) if path.exists() else umap_reduce(vectors, random_state=seed, **umap_args(len(vectors)))
+        new = (
+            np.load(path)
+            if path.exists()
+            else umap_reduce(vectors, random_state=seed, **umap_args(len(vectors)))
+        )
         secs = time.perf_counter() - t
         np.save(path, new)
         for name, red in (("old", old), ("new", new)):
