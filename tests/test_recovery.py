@@ -345,3 +345,28 @@ def test_a_damaged_input_is_one_line_naming_it(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"papertopics error: {damaged} is damaged (")
     assert err[0].endswith("delete it and rerun, the run rebuilds it")
+
+
+def test_the_schedulers_last_wake_up_does_not_hold_the_exit():
+    """Snakemake re-arms a non-daemon 1 s timer after every scheduling pass; the interpreter
+    waited for the last one after every run that ran a job. Only the scheduler's are cancelled."""
+    import threading
+
+    from papertopics.run_summary import cancel_scheduler_timers
+
+    def wake_up():
+        pass
+
+    wake_up.__module__ = "snakemake.scheduling.job_scheduler"  # as the scheduler's lambda reads
+    scheduler_timer = threading.Timer(30, wake_up)
+    other_timer = threading.Timer(30, lambda: None)
+    scheduler_timer.start()
+    other_timer.start()
+    try:
+        assert cancel_scheduler_timers() == 1
+        scheduler_timer.join(timeout=5)
+        assert not scheduler_timer.is_alive()
+        assert other_timer.is_alive()  # somebody else's timer is left alone
+    finally:
+        scheduler_timer.cancel()
+        other_timer.cancel()

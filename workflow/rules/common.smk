@@ -13,7 +13,12 @@ from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
 from papertopics.listings import listing_fingerprint, resolve_listings
 from papertopics.recovery import recover
-from papertopics.run_summary import at_exit_print, error_lines, success_lines
+from papertopics.run_summary import (
+    at_exit_print,
+    cancel_scheduler_timers,
+    error_lines,
+    success_lines,
+)
 from papertopics.runtime import runtime_environment
 
 
@@ -123,10 +128,12 @@ def embedding_shards(wildcards):
 # The last lines a user reads: the outcome and the report's path, or the one-line errors again
 # (printed at exit, after Snakemake's own closing lines).
 onsuccess:
+    cancel_scheduler_timers()  # else Python waits up to 1 s for the scheduler's last wake-up
     at_exit_print(success_lines("results/metrics.json", "results/report/index.html"))
 
 
 onerror:
+    cancel_scheduler_timers()
     at_exit_print(
         error_lines(
             {
