@@ -188,3 +188,6 @@ def test_evaluation_needs_no_scikit_learn_and_agrees_with_it():
     points = rng.normal(size=(300, 5)) + np.repeat(np.eye(5) * 4, 60, axis=0)
     groups = np.repeat(np.arange(5), 60)
     assert silhouette_score(points, groups) == pytest.approx(sklearn_silhouette(points, groups), abs=1e-10)
+    # row blocks that do not divide the points (300 = 4 x 70 + 20) give the same score
+    blocked = silhouette_score(points, groups, block_rows=70)
+    assert blocked == pytest.approx(sklearn_silhouette(points, groups), abs=1e-10)

@@ -410,20 +410,30 @@ def cluster_validity(
     return silhouette_score(points, kept)
 
 
-def silhouette_score(points: np.ndarray, labels: np.ndarray) -> float:
+def silhouette_score(points: np.ndarray, labels: np.ndarray, *, block_rows: int = 512) -> float:
     """Mean silhouette, Euclidean: scikit-learn's silhouette_score, in numpy (tests compare the
-    two), so that evaluate_topics need not import scikit-learn (about 1 s of every rerun)."""
+    two), so that evaluate_topics need not import scikit-learn (about 1 s of every rerun).
+
+    Distances are taken a block of rows at a time: the whole n x n matrix (200 MB at the 5,000
+    sampled points) cost ~1 s of fresh-page faults per rerun; the blocks stay in cache (~0.1 s)
+    and give the same sums, computed in the same order.
+    """
     points = np.asarray(points, dtype=np.float64)
     squared = np.einsum("ij,ij->i", points, points)
-    distances = squared[:, None] + squared[None, :] - 2.0 * (points @ points.T)
-    np.maximum(distances, 0.0, out=distances)
-    np.fill_diagonal(distances, 0.0)
-    np.sqrt(distances, out=distances)
     _, group, sizes = np.unique(np.asarray(labels), return_inverse=True, return_counts=True)
-    member = np.zeros((len(group), len(sizes)))
-    member[np.arange(len(group)), group] = 1.0
-    sums = distances @ member  # each point's summed distance to each cluster
-    rows = np.arange(len(group))
+    n = len(group)
+    member = np.zeros((n, len(sizes)))
+    member[np.arange(n), group] = 1.0
+    sums = np.empty((n, len(sizes)))  # each point's summed distance to each cluster
+    for start in range(0, n, block_rows):
+        stop = min(n, start + block_rows)
+        distances = squared[start:stop, None] + squared[None, :]
+        distances -= 2.0 * (points[start:stop] @ points.T)
+        np.maximum(distances, 0.0, out=distances)
+        distances[np.arange(stop - start), np.arange(start, stop)] = 0.0
+        np.sqrt(distances, out=distances)
+        sums[start:stop] = distances @ member
+    rows = np.arange(n)
     with np.errstate(divide="ignore", invalid="ignore"):
         intra = sums[rows, group] / (sizes[group] - 1)
         means = sums / sizes

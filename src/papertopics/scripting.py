@@ -8,6 +8,7 @@ import logging
 import os
 import shutil
 import sys
+import threading
 import traceback
 import warnings
 from pathlib import Path
@@ -17,25 +18,44 @@ from papertopics.errors import PapertopicsError
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "NUMBA_NUM_THREADS")
 
 
+class JobFailed(Exception):
+    """A job run inside Snakemake's process (papertopics.inprocess) failed on bad input; its
+    one-line message is already on stderr and in the rule's log. SystemExit would escape
+    Snakemake's job callback there and leave the run waiting for the job forever."""
+
+
 @contextlib.contextmanager
 def script_run(snakemake):
     """Log to the rule's log file and stderr; turn a PapertopicsError into one line and exit 1.
 
-    Snakemake deletes the outputs of a failed job, so nothing half-written survives.
+    Snakemake deletes the outputs of a failed job, so nothing half-written survives. Inside
+    Snakemake's own process (papertopics.inprocess) nothing process-wide changes: the log
+    handlers take this thread's records only, and a bad input raises JobFailed, not SystemExit.
     """
-    threads = str(max(1, int(getattr(snakemake, "threads", 1) or 1)))
-    for variable in THREAD_VARIABLES:
-        os.environ[variable] = threads
+    from papertopics.inprocess import in_process
+
+    shared = in_process()
     log_path = snakemake.log[0] if len(snakemake.log) else None
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
     if log_path:
         handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
-    logging.basicConfig(
-        level=logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        handlers=handlers,
-        force=True,
-    )
+    formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    root = logging.getLogger()
+    if shared:
+        thread = threading.get_ident()
+        for handler in handlers:
+            handler.setFormatter(formatter)
+            handler.addFilter(lambda record: record.thread == thread)
+            root.addHandler(handler)
+        if root.getEffectiveLevel() > logging.INFO:
+            root.setLevel(logging.INFO)
+    else:
+        threads = str(max(1, int(getattr(snakemake, "threads", 1) or 1)))
+        for variable in THREAD_VARIABLES:
+            os.environ[variable] = threads
+        for handler in handlers:
+            handler.setFormatter(formatter)
+        logging.basicConfig(level=logging.INFO, handlers=handlers, force=True)
     logging.captureWarnings(True)
     warnings.formatwarning = one_line_warning
     log = logging.getLogger(snakemake.rule)
@@ -59,7 +79,14 @@ def script_run(snakemake):
             with contextlib.suppress(OSError), open(log_path, "a", encoding="utf-8") as handle:
                 handle.write(line + "\n")
         print(line, file=sys.stderr, flush=True)
+        if shared:
+            raise JobFailed(line) from None
         raise SystemExit(1) from None
+    finally:
+        if shared:
+            for handler in handlers:
+                root.removeHandler(handler)
+                handler.close()
 
 
 def damaged_input_message(snakemake) -> str | None:

@@ -15,5 +15,16 @@ rule cluster_documents:
         hdbscan=config["hdbscan"],
         agglomerative=config["agglomerative"],
         random_state=config["random_state"],
-    script:
-        "../scripts/cluster_documents.py"
+    run:
+        run_script(
+            SCRIPTS / "cluster_documents.py",
+            input,
+            output,
+            params,
+            wildcards,
+            threads,
+            resources,
+            log,
+            rule,
+            config,
+        )

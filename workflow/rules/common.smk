@@ -11,6 +11,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
+from papertopics.inprocess import run_script
 from papertopics.listings import listing_fingerprint, resolve_listings
 from papertopics.recovery import recover
 from papertopics.run_summary import (
@@ -60,6 +61,11 @@ try:
     LISTINGS = {spec.name: spec for spec in resolve_listings(config["listings"], Path.cwd())}
 except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
+
+
+# Light jobs (re-cluster, names, metrics, report) run these scripts in Snakemake's own process
+# (papertopics.inprocess): a tweak then imports each library once, not once per job.
+SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
 
 
 # Wildcards only ever take listing names, never a path with a slash.

@@ -41,8 +41,19 @@ rule assess_stability:
         runs=config["evaluation"]["stability_runs"],
         subsample=config["evaluation"]["stability_subsample"],
         random_state=config["random_state"],
-    script:
-        "../scripts/assess_stability.py"
+    run:
+        run_script(
+            SCRIPTS / "assess_stability.py",
+            input,
+            output,
+            params,
+            wildcards,
+            threads,
+            resources,
+            log,
+            rule,
+            config,
+        )
 
 
 rule evaluate_topics:
@@ -67,5 +78,16 @@ rule evaluate_topics:
         top_n=config["evaluation"]["npmi_top_n"],
         vectorizer=config["vectorizer"],
         random_state=config["random_state"],
-    script:
-        "../scripts/evaluate_topics.py"
+    run:
+        run_script(
+            SCRIPTS / "evaluate_topics.py",
+            input,
+            output,
+            params,
+            wildcards,
+            threads,
+            resources,
+            log,
+            rule,
+            config,
+        )

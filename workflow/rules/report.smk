@@ -71,8 +71,19 @@ rule render_report:
         report=config["report"],
         listings=list(LISTINGS),
         random_state=config["random_state"],
-    script:
-        "../scripts/render_report.py"
+    run:
+        run_script(
+            SCRIPTS / "render_report.py",
+            input,
+            output,
+            params,
+            wildcards,
+            threads,
+            resources,
+            log,
+            rule,
+            config,
+        )
 
 
 rule advance_history:
@@ -91,5 +102,16 @@ rule advance_history:
         "results/logs/advance_history.log",
     benchmark:
         "results/benchmarks/advance_history.tsv"
-    script:
-        "../scripts/advance_history.py"
+    run:
+        run_script(
+            SCRIPTS / "advance_history.py",
+            input,
+            output,
+            params,
+            wildcards,
+            threads,
+            resources,
+            log,
+            rule,
+            config,
+        )

@@ -25,5 +25,16 @@ rule fit_topics:
         mixed_cohesion=config["clustering"]["mixed_cohesion"],
         embedding_model=config["embedding"]["model"],
         history="results/topics/history",
-    script:
-        "../scripts/fit_topics.py"
+    run:
+        run_script(
+            SCRIPTS / "fit_topics.py",
+            input,
+            output,
+            params,
+            wildcards,
+            threads,
+            resources,
+            log,
+            rule,
+            config,
+        )

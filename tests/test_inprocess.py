@@ -1,0 +1,90 @@
+"""Light jobs run their script in Snakemake's own process (papertopics.inprocess): the script gets
+the object `script:` would give it, logs to its rule's log only, and fails the way a job does."""
+
+import logging
+import os
+import threading
+import traceback
+
+import pytest
+from snakemake.iocontainers import InputFiles, Log, OutputFiles, Params, Wildcards
+
+from papertopics.inprocess import in_process, run_script
+from papertopics.scripting import JobFailed
+
+SCRIPT = """
+import logging
+from pathlib import Path
+
+from papertopics.errors import ListingError
+from papertopics.inprocess import in_process
+from papertopics.scripting import script_run
+
+with script_run(snakemake) as log:
+    if snakemake.params.fail:
+        raise ListingError("papers.csv: line 2: no text")
+    log.info("words in %s: %d", snakemake.rule, len(Path(snakemake.input.text).read_text().split()))
+    logging.getLogger("papertopics.anything").info("a library logger, same thread")
+    Path(snakemake.output[0]).write_text(f"{snakemake.wildcards.listing} {in_process()}")
+"""
+
+
+def job(tmp_path, fail=False):
+    script = tmp_path / "count_words.py"
+    script.write_text(SCRIPT)
+    (tmp_path / "in.txt").write_text("three short words")
+    args = (
+        InputFiles(fromdict={"text": str(tmp_path / "in.txt")}),
+        OutputFiles([str(tmp_path / "out.txt")]),
+        Params(fromdict={"fail": fail}),
+        Wildcards(fromdict={"listing": "neurips"}),
+        1,
+        {},
+        Log([str(tmp_path / "job.log")]),
+        "count_words",
+        {},
+    )
+    return script, args
+
+
+def test_a_script_run_in_process_reads_its_job_and_logs_only_its_own_records(tmp_path):
+    script, args = job(tmp_path)
+    root = logging.getLogger()
+    handlers, level, environment = list(root.handlers), root.level, dict(os.environ)
+    other = logging.getLogger("another_job")
+    stop = threading.Event()
+
+    def another_job():  # a job in another thread of the same process, logging all the while
+        while not stop.is_set():
+            other.warning("not this job's record")
+
+    neighbour = threading.Thread(target=another_job)
+    neighbour.start()
+    try:
+        run_script(script, *args)
+    finally:
+        stop.set()
+        neighbour.join()
+    assert (tmp_path / "out.txt").read_text() == "neurips True"
+    log = (tmp_path / "job.log").read_text()
+    assert "count_words: words in count_words: 3" in log
+    assert "papertopics.anything: a library logger, same thread" in log
+    assert "not this job's record" not in log
+    # nothing process-wide is left changed: Snakemake's own logging, thread caps, the flag
+    assert root.handlers == handlers and root.level in (level, logging.INFO)
+    assert dict(os.environ) == environment
+    assert not in_process()
+
+
+def test_bad_input_in_process_is_one_line_and_fails_the_job_not_the_process(tmp_path, capsys):
+    """SystemExit would escape Snakemake's job callback (the run would wait forever): JobFailed."""
+    script, args = job(tmp_path, fail=True)
+    with pytest.raises(JobFailed) as failed:
+        run_script(script, *args)
+    line = "papertopics error: papers.csv: line 2: no text"
+    assert str(failed.value) == line
+    frames = [frame.filename for frame in traceback.extract_tb(failed.value.__traceback__)]
+    assert frames[-1].endswith("inprocess.py") and str(script) not in frames  # Snakemake shows these
+    assert capsys.readouterr().err.strip().splitlines() == [line]
+    assert line in (tmp_path / "job.log").read_text()
+    assert not (tmp_path / "out.txt").exists()
