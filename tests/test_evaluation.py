@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from papertopics.evaluation import (
+    WindowTokens,
     cluster_validity,
     label_agreement,
     n_topics,
@@ -13,6 +14,7 @@ from papertopics.evaluation import (
     outlier_share,
     stability,
     topic_diversity,
+    window_tokens,
 )
 
 
@@ -86,6 +88,24 @@ def test_exact_windows_match_a_brute_force_count_including_phrases():
     for topic, words in topics.items():
         assert result["per_topic"][topic] == pytest.approx(_brute_force_npmi(words, docs), abs=1e-9)
     assert result["missing_terms"] == {}
+
+
+def test_a_corpus_tokenised_once_scores_as_tokenising_it_again(tmp_path):
+    """count_terms writes the NPMI token stream once per corpus; evaluate_topics reads it back."""
+    docs = _lcg_corpus() + [None, ""]  # a missing text has no tokens, and still adds a window
+    topics = {0: ["w0", "w1 w3", "w5", "unseen"], 1: ["w2 w0", "w7", "w11 w1", "w6"]}
+    tokens = window_tokens(docs, str.split)
+    tokens.save(tmp_path / "window_tokens.npz")
+    loaded = WindowTokens.load(tmp_path / "window_tokens.npz")
+    assert loaded.vocabulary == tokens.vocabulary and loaded.lengths.tolist() == tokens.lengths.tolist()
+    for semantics in ("gensim", "exact"):
+        again = npmi_coherence(topics, docs, analyzer=str.split, window_semantics=semantics, batch_docs=13)
+        cached = npmi_coherence(
+            topics, docs, analyzer=str.split, window_semantics=semantics, batch_docs=13, tokens=loaded
+        )
+        assert cached == again and again["missing_terms"] == {0: ["unseen"]}
+    with pytest.raises(ValueError, match="tokens of 62 documents for 60"):
+        npmi_coherence(topics, docs[:60], analyzer=str.split, tokens=loaded)
 
 
 def _two_theme_corpus():

@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import chain
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -69,6 +71,70 @@ def default_analyzer(
     return analyze
 
 
+@dataclass
+class WindowTokens:
+    """A corpus as NPMI's windows read it: every document's analyzer tokens, in order.
+
+    Tokenising is most of evaluate_topics' time (~5 s of it at 75k abstracts) and only the
+    topics change between runs, so rule count_terms tokenises once per corpus and vectorizer.
+    """
+
+    vocabulary: list[str]
+    ids: np.ndarray  # int32: every document's token ids, concatenated
+    lengths: np.ndarray  # int64: tokens per document
+
+    def encoder(self, comp_index: dict[str, int]) -> Callable[[int, int], tuple[np.ndarray, np.ndarray]]:
+        """encode(start, stop) as ``_encoder`` would give it for documents[start:stop]."""
+        vocabulary = self.vocabulary
+        code_of = np.fromiter((comp_index.get(w, -1) for w in vocabulary), np.int32, len(vocabulary))
+        offsets = np.zeros(len(self.lengths) + 1, dtype=np.int64)
+        np.cumsum(self.lengths, out=offsets[1:])
+
+        def encode(start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+            return code_of[self.ids[offsets[start] : offsets[stop]]], self.lengths[start:stop]
+
+        return encode
+
+    def save(self, path) -> None:
+        """One uncompressed .npz, as terms.TermCounts; the vocabulary as one UTF-8 blob."""
+        blob = "\n".join(self.vocabulary).encode("utf-8")
+        with Path(path).open("wb") as handle:
+            np.savez(
+                handle,
+                ids=self.ids.astype(np.int32),
+                lengths=self.lengths.astype(np.int64),
+                vocabulary=np.frombuffer(blob, dtype=np.uint8),
+            )
+
+    @classmethod
+    def load(cls, path) -> WindowTokens:
+        with np.load(path, allow_pickle=False) as parts:
+            blob = parts["vocabulary"].tobytes().decode("utf-8")
+            return cls(blob.split("\n") if blob else [], parts["ids"], parts["lengths"])
+
+
+def window_tokens(documents: Sequence[str], analyzer: Callable[[str], list[str]]) -> WindowTokens:
+    """``documents`` tokenised by ``analyzer`` (a text that is None or NaN has no tokens)."""
+    vocabulary: dict[str, int] = {}
+    add = vocabulary.setdefault
+    texts = (text if isinstance(text, str) else "" for text in documents)
+    per_doc = [[add(t, len(vocabulary)) for t in analyzer(text)] for text in texts]
+    lengths = np.fromiter(map(len, per_doc), dtype=np.int64, count=len(per_doc))
+    ids = np.fromiter(chain.from_iterable(per_doc), dtype=np.int32, count=int(lengths.sum()))
+    return WindowTokens(list(vocabulary), ids, lengths)
+
+
+def npmi_analyzer(vectorizer: dict) -> Callable[[str], list[str]]:
+    """The analyzer metrics.json's NPMI tokenises with: the topic vectorizer's unigrams (its stop
+    words and token pattern, hyphenated words kept)."""
+    from papertopics.stopwords import stop_words
+    from papertopics.topics import TOKEN_PATTERN
+
+    return default_analyzer(
+        stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]), TOKEN_PATTERN
+    )
+
+
 def _top_terms(topic_words: Mapping[int, Sequence[str]], top_n: int) -> dict[int, list[str]]:
     """Each real topic's first top_n distinct, non-empty terms; the outlier group is no topic."""
     out = {}
@@ -95,6 +161,7 @@ def npmi_coherence(
     window_size: int = WINDOW_SIZE,
     window_semantics: Literal["gensim", "exact"] = "gensim",
     batch_docs: int = 2_000,
+    tokens: WindowTokens | None = None,
 ) -> dict:
     """NPMI coherence of each topic's top terms against ``documents`` (protocol: module doc).
 
@@ -106,6 +173,8 @@ def npmi_coherence(
     "n_windows", "window_size", "top_n", "window_semantics"}``; a topic with fewer than two
     terms found in the corpus scores None and is left out of the mean.
     Documents are processed in batches of ``batch_docs`` so memory stays flat on large corpora.
+    ``tokens``: ``documents`` already tokenised by ``analyzer`` (``window_tokens``), the same
+    scores without tokenising again.
     """
     if window_semantics not in ("gensim", "exact"):
         raise ValueError(f"window_semantics must be 'gensim' or 'exact', not {window_semantics!r}")
@@ -123,10 +192,19 @@ def npmi_coherence(
     topic_cols = {
         topic: np.array([term_index[w] for w in words], dtype=np.int64) for topic, words in topics.items()
     }
-    documents = [d if isinstance(d, str) else "" for d in documents]  # None / NaN: no text
+    if tokens is None:
+        documents = [d if isinstance(d, str) else "" for d in documents]  # None / NaN: no text
+        encode_texts = _encoder(analyzer, stop_words, comp_index)
+
+        def encode(start: int, stop: int) -> tuple[np.ndarray, np.ndarray]:
+            return encode_texts(documents[start:stop])
+    else:
+        if len(tokens.lengths) != len(documents):
+            raise ValueError(f"tokens of {len(tokens.lengths)} documents for {len(documents)} documents")
+        encode = tokens.encoder(comp_index)
     occurrences, co_counts, n_windows = _window_counts(
-        documents,
-        _encoder(analyzer, stop_words, comp_index),
+        len(documents),
+        encode,
         topic_cols,
         uni_term,
         ngram_keys,
@@ -195,15 +273,16 @@ def _term_table(topics: dict[int, list[str]], analyze, window_size: int):
 
 
 def _window_counts(
-    documents, encode, topic_cols, uni_term, ngram_keys, n_terms, window_size, window_semantics, batch_docs
+    n_documents, encode, topic_cols, uni_term, ngram_keys, n_terms, window_size, window_semantics, batch_docs
 ):
     """Windows holding each term, each topic's term x term co-occurrence windows, and the number
-    of windows, counted batch by batch so memory stays flat on large corpora."""
+    of windows, counted batch by batch (``encode(start, stop)``: the batch's token codes and
+    lengths) so memory stays flat on large corpora."""
     occurrences = np.zeros(n_terms, dtype=np.int64)
     co_counts = {topic: np.zeros((len(c), len(c)), dtype=np.int64) for topic, c in topic_cols.items()}
     n_windows = 0
-    for start in range(0, len(documents), max(batch_docs, 1)):
-        codes, lengths = encode(documents[start : start + batch_docs])
+    for start in range(0, n_documents, max(batch_docs, 1)):
+        codes, lengths = encode(start, min(start + max(batch_docs, 1), n_documents))
         windows, batch_windows = _window_term_matrix(
             codes, lengths, uni_term, ngram_keys, n_terms, window_size, window_semantics
         )
@@ -577,11 +656,11 @@ def build_metrics(
     vectorizer: dict,
     top_n: int,
     random_state: int,
+    tokens: WindowTokens | None = None,
 ) -> dict:
     """results/metrics.json: every per-topic figure keyed by a topic id of topics.csv, silhouette
-    in the space the clusterer used (the embeddings for Ward, the UMAP space for HDBSCAN)."""
-    from papertopics.stopwords import stop_words
-    from papertopics.topics import TOKEN_PATTERN
+    in the space the clusterer used (the embeddings for Ward, the UMAP space for HDBSCAN).
+    ``tokens``: the corpus already tokenised by ``npmi_analyzer(vectorizer)`` (count_terms)."""
 
     assigned = documents["topic"].to_numpy()
     how = (
@@ -594,11 +673,9 @@ def build_metrics(
         for row in topics.itertuples()
         if row.topic != OUTLIER
     }
-    # Tokens as the topic vectorizer makes them (hyphenated words kept), unigrams only.
-    analyzer = default_analyzer(
-        stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]), TOKEN_PATTERN
+    coherence = npmi_coherence(
+        topic_words, corpus["text"].tolist(), top_n=top_n, analyzer=npmi_analyzer(vectorizer), tokens=tokens
     )
-    coherence = npmi_coherence(topic_words, corpus["text"].tolist(), top_n=top_n, analyzer=analyzer)
     space = "embeddings" if cluster_params.get("method") == "agglomerative" else "umap"
     reference = stability.get("reference") or {"doc_ids": [], "labels": []}
     per_topic_jaccard = (

@@ -20,12 +20,14 @@ checkpoint build_corpus:
 
 rule count_terms:
     """Each abstract's term counts, once per corpus: a fit sums its topics' rows (c-TF-IDF)
-    instead of tokenising every abstract again. Only the tokenising settings are params, so a
-    min_df/max_df tweak keeps this."""
+    instead of tokenising every abstract again; and its unigram stream, which evaluate_topics'
+    NPMI windows read. Only the tokenising settings are params, so a min_df/max_df tweak keeps
+    this."""
     input:
         corpus="results/corpus/corpus.parquet",
     output:
         terms="results/corpus/term_counts.npz",
+        windows="results/corpus/window_tokens.npz",
     log:
         "results/logs/count_terms.log",
     benchmark:

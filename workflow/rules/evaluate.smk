@@ -60,6 +60,7 @@ rule evaluate_topics:
     """The figures a researcher checks first (coherence, diversity, validity, stability)."""
     input:
         corpus="results/corpus/corpus.parquet",
+        windows="results/corpus/window_tokens.npz",
         corpus_stats="results/corpus/corpus_stats.json",
         embed_stats="results/embed/embed_stats.json",
         embeddings="results/embed/embeddings.parquet",

@@ -1,13 +1,14 @@
 """evaluate_topics: the figures a researcher checks before trusting a map.
 
-Inputs: corpus, corpus and embedding stats, embeddings, reduced space, clustering params,
-stability.json, document_topics.csv, topics.csv. Outputs: results/metrics.json.
+Inputs: corpus, its NPMI tokens (count_terms), corpus and embedding stats, embeddings, reduced
+space, clustering params, stability.json, document_topics.csv, topics.csv.
+Outputs: results/metrics.json.
 """
 
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, read_json, write_json
-from papertopics.evaluation import build_metrics
+from papertopics.evaluation import WindowTokens, build_metrics
 from papertopics.scripting import script_run
 
 with script_run(snakemake) as log:
@@ -25,6 +26,7 @@ with script_run(snakemake) as log:
         vectorizer=p.vectorizer,
         top_n=p.top_n,
         random_state=p.random_state,
+        tokens=WindowTokens.load(i.windows),
     )
     write_json(snakemake.output.metrics, metrics)
     log.info(
