@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -158,6 +159,23 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
         assert planned_rules(seed_run) == fit_and_after | {"count_terms"}
     finally:
         config.write_text(original)
+
+
+def test_an_edited_script_reruns_its_job(seed_run):
+    """The light rules run their script in Snakemake's process (papertopics.inprocess); the
+    script is still their input, so editing it reruns the job (a mere touch does not:
+    Snakemake compares the content of small inputs)."""
+    script = REPO / "workflow" / "scripts" / "render_report.py"
+    text, before = script.read_bytes(), script.stat()
+    try:
+        os.utime(script, (time.time(), time.time()))
+        assert planned_rules(seed_run) == set()
+        script.write_bytes(text + b"# edited\n")
+        assert planned_rules(seed_run) == {"render_report"}
+    finally:
+        script.write_bytes(text)
+        os.utime(script, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert planned_rules(seed_run) == set()
 
 
 def test_stability_refits_are_one_job_per_seed(seed_run):

@@ -6,8 +6,10 @@ Variants, same corpora and seeds (42-46), the default grouping on each:
   chunked  the abstract cut into ceil(n / 254) equal token windows, each embedded, their mean
            weighted by tokens (renormalised)
   512      max_seq_length 512 (MiniLM has 512 positions but was trained on short inputs)
+  128, 192 shorter windows: the opening of an abstract only (and 2x / 1.3x cheaper to embed)
 
-    PYTHONPATH=bench .venv/bin/python bench/grouping_ideas/long_abstracts.py [corpora...]
+    PYTHONPATH=bench .venv/bin/python bench/grouping_ideas/long_abstracts.py \
+        [--variants 256 chunked 512 128 192] [corpora...]
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ def variant_vectors(name: str, texts: list[str], default: np.ndarray) -> np.ndar
         return default
     if name == "chunked":
         return chunked_vectors(texts)
-    return embed_texts(texts, cache_dir=CACHE, max_seq_length=512)[0]
+    return embed_texts(texts, cache_dir=CACHE, max_seq_length=int(name))[0]
 
 
 def reduced(corpus: str, name: str, seed: int, vectors: np.ndarray) -> np.ndarray:
@@ -84,12 +86,12 @@ def reduced(corpus: str, name: str, seed: int, vectors: np.ndarray) -> np.ndarra
     return np.load(path)
 
 
-def main(corpora) -> None:
+def main(corpora, variants) -> None:
     for corpus in corpora:
         texts, labels, default = load(corpus)
         hd = resolve_hdbscan(default_config()["hdbscan"], len(texts))
         scores = {}
-        for name in ("256", "chunked", "512"):
+        for name in ("256", *[v for v in variants if v != "256"]):
             t = time.perf_counter()
             vectors = variant_vectors(name, texts, default)
             print(f"# {corpus} {name}: vectors in {time.perf_counter() - t:.0f} s", flush=True)
@@ -111,4 +113,10 @@ def main(corpora) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] or ("proxy", "arxiv6k", "bbc"))
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("corpora", nargs="*", default=["proxy", "arxiv6k", "bbc"])
+    ap.add_argument("--variants", nargs="+", default=["256", "chunked", "512"])
+    args = ap.parse_args()
+    main(args.corpora, args.variants)

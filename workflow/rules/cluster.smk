@@ -1,6 +1,7 @@
 rule cluster_documents:
     """Assign each document a cluster (-1: outlier); parameters resolved from corpus size."""
     input:
+        script=SCRIPTS / "cluster_documents.py",  # an edited script reruns the job, as under script:
         embeddings="results/embed/embeddings.parquet",
         reduced="results/reduce/reduced.parquet",
     output:
@@ -17,7 +18,6 @@ rule cluster_documents:
         random_state=config["random_state"],
     run:
         run_script(
-            SCRIPTS / "cluster_documents.py",
             input,
             output,
             params,

@@ -24,6 +24,7 @@ rule assess_stability:
     """Re-cluster every refit (or, for Ward's seedless clustering, subsamples) and compare with
     the run's topics: which topics survive a new seed or a perturbed listing?"""
     input:
+        script=SCRIPTS / "assess_stability.py",  # an edited script reruns the job, as under script:
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
         cluster_params="results/cluster/params.json",
@@ -43,7 +44,6 @@ rule assess_stability:
         random_state=config["random_state"],
     run:
         run_script(
-            SCRIPTS / "assess_stability.py",
             input,
             output,
             params,
@@ -59,6 +59,7 @@ rule assess_stability:
 rule evaluate_topics:
     """The figures a researcher checks first (coherence, diversity, validity, stability)."""
     input:
+        script=SCRIPTS / "evaluate_topics.py",  # an edited script reruns the job, as under script:
         corpus="results/corpus/corpus.parquet",
         windows="results/corpus/window_tokens.npz",
         corpus_stats="results/corpus/corpus_stats.json",
@@ -81,7 +82,6 @@ rule evaluate_topics:
         random_state=config["random_state"],
     run:
         run_script(
-            SCRIPTS / "evaluate_topics.py",
             input,
             output,
             params,

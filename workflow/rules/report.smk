@@ -38,6 +38,7 @@ rule render_report:
     `snakemake --report report.zip`, which embeds a directory with every file beside its index.
     """
     input:
+        script=SCRIPTS / "render_report.py",  # an edited script reruns the job, as under script:
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         model="results/topics/model",
@@ -73,7 +74,6 @@ rule render_report:
         random_state=config["random_state"],
     run:
         run_script(
-            SCRIPTS / "render_report.py",
             input,
             output,
             params,
@@ -94,6 +94,7 @@ rule advance_history:
     redraws the pages without touching the history.
     """
     input:
+        script=SCRIPTS / "advance_history.py",  # an edited script reruns the job, as under script:
         snapshot="results/topics/snapshot",
         done=[ancient(path) for path in ["results/metrics.json", *REPORT_PAGES]],
     output:
@@ -104,7 +105,6 @@ rule advance_history:
         "results/benchmarks/advance_history.tsv"
     run:
         run_script(
-            SCRIPTS / "advance_history.py",
             input,
             output,
             params,

@@ -2,6 +2,7 @@ rule fit_topics:
     """c-TF-IDF on the given clusters (BERTopic's, from per-corpus term counts), names, stable
     ids; the BERTopic model folder and the tables."""
     input:
+        script=SCRIPTS / "fit_topics.py",  # an edited script reruns the job, as under script:
         corpus="results/corpus/corpus.parquet",
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
@@ -27,7 +28,6 @@ rule fit_topics:
         history="results/topics/history",
     run:
         run_script(
-            SCRIPTS / "fit_topics.py",
             input,
             output,
             params,
