@@ -6,6 +6,7 @@ import os
 import sys
 import threading
 import traceback
+import warnings
 
 import pytest
 import threadpoolctl  # noqa: F401 - its import sets KMP_DUPLICATE_LIB_OK, as scikit-learn's does
@@ -16,6 +17,7 @@ from papertopics.scripting import JobFailed
 
 SCRIPT = """
 import logging
+import warnings
 from pathlib import Path
 
 import numpy  # noqa: F401 - its BLAS pool is what the cap acts on
@@ -32,6 +34,7 @@ with script_run(snakemake) as log:
         raise ListingError("papers.csv: line 2: no text")
     log.info("words in %s: %d", snakemake.rule, len(Path(snakemake.input.text).read_text().split()))
     logging.getLogger("papertopics.anything").info("a library logger, same thread")
+    warnings.warn("a warning in the job", stacklevel=1)
     pools = sorted({pool["num_threads"] for pool in threadpool_info()})
     Path(snakemake.output[0]).write_text(f"{snakemake.wildcards.listing} {in_process()} {pools} {__name__}")
 """
@@ -66,20 +69,27 @@ def test_a_script_run_in_process_reads_its_job_and_logs_only_its_own_records(tmp
     def another_job():  # a job in another thread of the same process, logging all the while
         while not stop.is_set():
             other.warning("not this job's record")
+            warnings.warn_explicit("not this job's warning", UserWarning, "elsewhere.py", 1)
 
     neighbour = threading.Thread(target=another_job)
-    neighbour.start()
-    try:
-        run_script(*args)
-    finally:
-        stop.set()
-        neighbour.join()
+    with warnings.catch_warnings(record=True) as shown:  # what the process shows, as Python would
+        warnings.simplefilter("always")
+        neighbour.start()
+        try:
+            run_script(*args)
+        finally:
+            stop.set()
+            neighbour.join()
+        warnings.warn("after the job", stacklevel=1)
+    # the job's warning went to its log only; other threads' and later ones are shown as before
+    assert {str(w.message) for w in shown} == {"not this job's warning", "after the job"}
     # the rule's thread cap on BLAS (as Snakemake's variables cap a script: job), not __main__
     assert (tmp_path / "out.txt").read_text() == "neurips True [1] papertopics_job_count_words"
     log = (tmp_path / "job.log").read_text()
     assert "count_words: words in count_words: 3" in log
     assert "papertopics.anything: a library logger, same thread" in log
     assert "not this job's record" not in log
+    assert "UserWarning: a warning in the job (" in log and "not this job's warning" not in log
     # nothing process-wide is left changed: Snakemake's own logging, thread caps, the flag
     assert root.handlers == handlers and root.level in (level, logging.INFO)
     assert dict(os.environ) == environment

@@ -56,8 +56,11 @@ def script_run(snakemake):
         for handler in handlers:
             handler.setFormatter(formatter)
         logging.basicConfig(level=logging.INFO, handlers=handlers, force=True)
-    logging.captureWarnings(True)
-    warnings.formatwarning = one_line_warning
+    if shared:
+        route_thread_warnings()
+    else:
+        logging.captureWarnings(True)
+        warnings.formatwarning = one_line_warning
     log = logging.getLogger(snakemake.rule)
     try:
         yield log
@@ -87,6 +90,27 @@ def script_run(snakemake):
             for handler in handlers:
                 root.removeHandler(handler)
                 handler.close()
+
+
+def route_thread_warnings() -> None:
+    """Warnings raised in an in-process job's thread go to its log as one line (what
+    captureWarnings does for a job's own process); other threads' warnings, Snakemake's own
+    included, are shown as before. Installed once; process-wide by nature of `warnings`."""
+    from papertopics.inprocess import in_process
+
+    previous = warnings.showwarning
+    if getattr(previous, "routes_job_warnings", False):
+        return
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if in_process():
+            text = one_line_warning(message, category, filename, lineno, line)
+            logging.getLogger("py.warnings").warning(text)
+        else:
+            previous(message, category, filename, lineno, file, line)
+
+    show.routes_job_warnings = True
+    warnings.showwarning = show
 
 
 def damaged_input_message(snakemake) -> str | None:
