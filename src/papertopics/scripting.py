@@ -40,25 +40,22 @@ def script_run(snakemake):
     if log_path:
         handlers.append(logging.FileHandler(log_path, mode="w", encoding="utf-8"))
     formatter = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for handler in handlers:
+        handler.setFormatter(formatter)
     root = logging.getLogger()
     if shared:
         thread = threading.get_ident()
         for handler in handlers:
-            handler.setFormatter(formatter)
             handler.addFilter(lambda record: record.thread == thread)
             root.addHandler(handler)
         if root.getEffectiveLevel() > logging.INFO:
             root.setLevel(logging.INFO)
+        route_thread_warnings()
     else:
         threads = str(max(1, int(getattr(snakemake, "threads", 1) or 1)))
         for variable in THREAD_VARIABLES:
             os.environ[variable] = threads
-        for handler in handlers:
-            handler.setFormatter(formatter)
         logging.basicConfig(level=logging.INFO, handlers=handlers, force=True)
-    if shared:
-        route_thread_warnings()
-    else:
         logging.captureWarnings(True)
         warnings.formatwarning = one_line_warning
     log = logging.getLogger(snakemake.rule)
