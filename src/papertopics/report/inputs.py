@@ -52,7 +52,7 @@ class ReportInputs:
             self.map2d = normalise_map(self.map2d, self.documents)
         if self.changes is not None:
             self.changes = normalise_changes(self.changes)
-        seen = [name for cell in self.documents["listings"] for name in split_listings(cell)]
+        seen = [name for cell in self.documents["listings"].unique() for name in split_listings(cell)]
         self.listings = list(dict.fromkeys([*map(str, self.listings or []), *seen]))
         if self.neighbours is not None:
             self.neighbours = normalise_neighbours(self.neighbours, self.documents)

@@ -6,9 +6,6 @@ listing's shares always sum to 100 %.
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import chain
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -18,18 +15,31 @@ from papertopics.report.inputs import split_listings
 from papertopics.report.text import plotly_text, short_label
 
 
+def listing_membership(documents: pd.DataFrame, listings: list[str]) -> np.ndarray:
+    """Documents x listings, True where a document is in the listing.
+
+    Split once per distinct `listings` cell, not per document: 75k documents of one listing
+    have one distinct cell, and every page of the report asks."""
+    codes, cells = pd.factorize(documents["listings"].astype(str))
+    column = {name: j for j, name in enumerate(listings)}
+    table = np.zeros((len(cells), len(listings)), dtype=bool)
+    for row, cell in enumerate(cells):
+        for name in split_listings(cell):
+            if name in column:
+                table[row, column[name]] = True
+    return table[codes]
+
+
 def listing_counts(documents: pd.DataFrame, listings: list[str], topics: list[int]) -> pd.DataFrame:
     """Documents per (topic, listing): rows = topics in the given order, columns = listings."""
-    exploded = documents[["topic", "listings"]].assign(listing=documents["listings"].map(split_listings))
-    exploded = exploded.explode("listing")
-    counts = pd.crosstab(exploded["topic"], exploded["listing"])
+    member = pd.DataFrame(listing_membership(documents, listings), columns=listings, dtype=int)
+    counts = member.groupby(documents["topic"].to_numpy()).sum()
     return counts.reindex(index=topics, columns=listings, fill_value=0).astype(int)
 
 
 def listing_totals(documents: pd.DataFrame, listings: list[str]) -> pd.Series:
     """Documents per listing (a document in several listings counts in each)."""
-    counted = Counter(chain.from_iterable(map(split_listings, documents["listings"])))
-    return pd.Series([counted.get(name, 0) for name in listings], index=listings, dtype=int)
+    return pd.Series(listing_membership(documents, listings).sum(axis=0), index=listings, dtype=int)
 
 
 def listing_shares(documents: pd.DataFrame, listings: list[str], topics: list[int]) -> pd.DataFrame:

@@ -289,7 +289,8 @@ def listing_rows(inputs: ReportInputs) -> list[dict]:
 
 
 def overlap_note(documents: pd.DataFrame) -> str:
-    shared = int(documents["listings"].map(lambda cell: len(split_listings(cell)) > 1).sum())
+    several = {cell: len(split_listings(cell)) > 1 for cell in documents["listings"].unique()}
+    shared = int(documents["listings"].map(several).sum())
     if not shared:
         return "No abstract appears in more than one listing."
     return (
