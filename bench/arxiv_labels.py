@@ -251,7 +251,12 @@ def selection_study(args, clock) -> None:
                     for rule, hdbscan in (("formula", cap), ("selection", {**cap, **chosen})):
                         run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=hdbscan))
                         params = run.resolved["hdbscan"]
-                        others = [cluster.hdbscan_labels(h, **params) for h in held]
+                        others = [  # clustered as the run was (near-twin clusters merged)
+                            cluster.cluster_documents(
+                                vectors, h, method="hdbscan", hdbscan=params, agglomerative={}
+                            )[0]
+                            for h in held
+                        ]
                         aris = [adjusted_rand_score(run.labels, o) for o in others]
                         rows.append(
                             {

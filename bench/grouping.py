@@ -1,15 +1,19 @@
 """Topics against human divisions: new defaults vs today's vs plain BERTopic, same embeddings, one run.
 
-    .venv/bin/python bench/grouping.py [--corpora arxiv6k bbc neurips] [LISTING_WITH_label_COLUMN ...]
+    .venv/bin/python bench/grouping.py [--corpora arxiv6k mixed bbc neurips] [LISTING_WITH_label_COLUMN ...]
     .venv/bin/python bench/grouping.py --corpora neurips --stability 5
 
-For each labelled corpus (arXiv 6k stratified: 6 primary categories; OCTIS BBC News: 5 labels;
-any listing given on the command line whose table has a `label` column) prints NMI and ARI
+For each labelled corpus (arXiv 6k stratified: 6 primary categories; arXiv mixed: up to 100
+abstracts of each of the 18 primary categories with >= 61, unequal groups like a conference's
+tracks; OCTIS BBC News: 5 labels; any listing given on the command line whose table has a
+`label` column) prints NMI and ARI
 (outliers counted as one more group), topics, outlier share and, for the new defaults, the share
 assigned to the nearest topic; NPMI and diversity of the top-10 terms (OCTIS protocol, as
 bench/octis_bbc.py) on BBC. NeurIPS 2023 has no labels: topics and shares only.
 
   new defaults    default_config(random_state=42) through papertopics.pipeline.model_topics
+  no merging      the same with hdbscan.merge_similarity null (the defaults before near-twin
+                  clusters were merged)
   today           the same with clustering.assign_min_confidence 1.01 (no outlier assignment) and
                   agglomerative.min_cluster_size max(3, N // 10) (the earlier small-corpus rule)
   plain BERTopic  BERTopic's defaults (bench/_common_eval.py)
@@ -37,6 +41,12 @@ from _common_eval import (
 )
 
 
+def no_merging(seed: int) -> dict:
+    from papertopics.pipeline import default_config
+
+    return default_config(random_state=seed, hdbscan={"merge_similarity": None})
+
+
 def today(n: int, seed: int) -> dict:
     from papertopics.pipeline import default_config
 
@@ -44,6 +54,7 @@ def today(n: int, seed: int) -> dict:
         random_state=seed,
         clustering={"assign_min_confidence": 1.01},
         agglomerative={"min_cluster_size": max(3, n // 10)},
+        hdbscan={"merge_similarity": None},
     )
 
 
@@ -105,15 +116,23 @@ def stability_study(texts, vectors, runs: int, seed: int = 42) -> list[dict]:
     config = default_config(random_state=seed)
     umap, hdbscan = resolve_umap(config["umap"], n), resolve_hdbscan(config["hdbscan"], n)
     refits = [pipeline.umap_reduce(vectors, random_state=seed + k, **umap) for k in range(runs + 1)]
-    labels = [
-        cluster_documents(vectors, r, method="hdbscan", hdbscan=hdbscan, agglomerative={})[0] for r in refits
-    ]
+
+    def clusters(merge_similarity):
+        settings = {**hdbscan, "merge_similarity": merge_similarity}
+        return [
+            cluster_documents(vectors, r, method="hdbscan", hdbscan=settings, agglomerative={})[0]
+            for r in refits
+        ]
+
+    unmerged, merged = clusters(None), clusters(hdbscan["merge_similarity"])
+    q = config["clustering"]["assign_min_confidence"]
     rows = []
-    for name, q in (
-        ("today (no assignment)", None),
-        ("new defaults", config["clustering"]["assign_min_confidence"]),
+    for name, labels, assign in (
+        ("today (no assignment)", unmerged, False),
+        ("no merging", unmerged, True),
+        ("new defaults", merged, True),
     ):
-        final = [lab if q is None else assign_nearest(vectors, lab, min_confidence=q)[0] for lab in labels]
+        final = [assign_nearest(vectors, lab, min_confidence=q)[0] if assign else lab for lab in labels]
         aris = [adjusted_rand_score(final[0], other) for other in final[1:]]
         rows.append(
             {
@@ -129,7 +148,7 @@ def stability_study(texts, vectors, runs: int, seed: int = 42) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("listings", nargs="*", help="listing files with a `label` column")
-    parser.add_argument("--corpora", nargs="*", default=["arxiv6k", "bbc", "neurips"])
+    parser.add_argument("--corpora", nargs="*", default=["arxiv6k", "mixed", "bbc", "neurips"])
     parser.add_argument("--seed", type=int, default=42)
     parser.add_argument("--stability", type=int, default=0, help="NeurIPS refits for the stability ARI")
     args = parser.parse_args()
@@ -144,6 +163,10 @@ def main() -> None:
                 texts, labels = load_listing(path)
             elif name == "arxiv6k":
                 texts, labels = load_arxiv_sample()
+            elif name == "mixed":
+                from _grouping_research import load_proxy
+
+                texts, labels = load_proxy()
             elif name == "bbc":
                 texts, labels = load_bbc()
             else:
@@ -170,6 +193,20 @@ def main() -> None:
                 )
             )
             start = time.perf_counter()
+            unmerged = model_topics(texts, vectors, no_merging(args.seed))
+            rows.append(
+                score(
+                    "no merging",
+                    name,
+                    texts,
+                    labels,
+                    unmerged.topics,
+                    unmerged.model,
+                    time.perf_counter() - start,
+                    unmerged.assignment,
+                )
+            )
+            start = time.perf_counter()
             old = model_topics(texts, vectors, today(n, args.seed))
             rows.append(
                 score("today", name, texts, labels, old.topics, old.model, time.perf_counter() - start)
@@ -181,7 +218,7 @@ def main() -> None:
             )
             print(f"# {name}: {n} documents ({clock():.0f} s)", flush=True)
             print_table(
-                rows[-3:],
+                rows[-4:],
                 [
                     "corpus",
                     "model",

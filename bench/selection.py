@@ -95,7 +95,8 @@ def measure(
     scale = m / n_documents if n_documents else 1.0
     run = _scaled(params, scale)
     # through the module, so a parameter cluster.hdbscan_labels learns (max_cluster_size) passes on
-    labelings = [cluster.hdbscan_labels(np.asarray(r), threads=threads, **run) for r in reductions]
+    settings = cluster.clusterer_settings(run)  # HDBSCAN's own clusters: the sizes are what is chosen
+    labelings = [cluster.hdbscan_labels(np.asarray(r), threads=threads, **settings) for r in reductions]
     ref = labelings[0]
     aris = [float(adjusted_rand_score(ref, other)) for other in labelings[1:]]
     topics = [int(len(set(lab.tolist()) - {-1})) for lab in labelings]

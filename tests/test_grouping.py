@@ -11,10 +11,11 @@ import pytest
 from conftest import REPO
 from sklearn.metrics import adjusted_rand_score
 
-from papertopics.assign import assign_nearest
+from papertopics.assign import assign_nearest, centroids
 from papertopics.cluster import cluster_documents
 from papertopics.cohesion import MIXED_PREFIX, mark_mixed, mixed_topics, topic_cohesion
 from papertopics.config import default_config
+from papertopics.merge import merge_similar_clusters
 from papertopics.params import resolve_agglomerative
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -59,6 +60,84 @@ def test_cohesion_tells_a_bag_from_a_topic():
     labels = mark_mixed({0: "graphs", 1: "object, concept, data", -1: "Outliers"}, mixed)
     assert labels == {0: "graphs", 1: "Mixed: object, concept, data", -1: "Outliers"}
     assert mark_mixed(labels, mixed) == labels  # idempotent
+
+
+def _one_field(rng):
+    """Four clusters of one field (a strong shared component, as NeurIPS abstracts share
+    "machine learning"): 0 and 1 are near-twins, 2 and 3 are distinct topics."""
+    e = np.eye(12)
+    field = 3 * e[0]
+    centres = [field + e[1], field + e[1] + 0.35 * e[2], field + e[3], field + e[4]]
+    vectors = _blobs(rng, centres, 25, 0.12)
+    labels = np.repeat([0, 1, 2, 3], 25)
+    labels[[5, 30]] = -1  # outliers stay outliers
+    return vectors, labels
+
+
+def test_near_twin_clusters_merge_and_distinct_topics_of_one_field_stay_apart():
+    vectors, labels = _one_field(np.random.default_rng(2))
+    threshold = default_config()["hdbscan"]["merge_similarity"]
+    _, centres = centroids(vectors, labels)
+    # Uncentred, every pair looks alike (cosine ~0.9): only measuring from the corpus mean tells them apart.
+    assert (centres @ centres.T).min() > 0.85 > threshold
+    keep = default_config()["hdbscan"]["merge_keep_cohesion"]
+    merged = merge_similar_clusters(vectors, labels, threshold, keep_cohesion=keep)
+    assert (merged[labels == 0] == merged[labels == 1][0]).all()
+    assert len({merged[labels == t][0] for t in (0, 2, 3)}) == 3
+    assert (merged[labels == -1] == -1).all()
+    for never in (None, 1.0):
+        assert (merge_similar_clusters(vectors, labels, never) == labels).all()
+    # a merge may not make a cluster bigger than max_cluster_size
+    assert (merge_similar_clusters(vectors, labels, threshold, max_size=40) == labels).all()
+
+
+def test_merging_never_makes_a_bag_of_two_unrelated_minority_fields():
+    # Seen from a corpus where one field dominates, two small unrelated fields deviate from the
+    # mean the same way: their centred centres agree (cosine > 0.5), their abstracts do not.
+    rng = np.random.default_rng(4)
+    e = np.eye(16)
+    field = _blobs(rng, [e[1] + e[0], e[2] + e[0], e[3] + e[0]], 300, 0.2)
+    minority = _blobs(rng, [e[4] + 0.7 * e[5], e[6] + 0.7 * e[5]], 20, 0.15)
+    vectors = np.vstack([field, minority])
+    labels = np.repeat([0, 1, 2, 3, 4], [300, 300, 300, 20, 20])
+    settings = default_config()["hdbscan"]
+    bag = merge_similar_clusters(vectors, labels, settings["merge_similarity"])
+    assert len(set(bag.tolist())) == 4  # without the guard the two minorities become one
+    merged_cohesion = topic_cohesion(vectors, bag)[int(bag[-1])]
+    assert merged_cohesion < 0.7 * min(topic_cohesion(vectors, labels)[t] for t in (3, 4))
+    guarded = merge_similar_clusters(
+        vectors, labels, settings["merge_similarity"], keep_cohesion=settings["merge_keep_cohesion"]
+    )
+    assert (guarded == labels).all()
+
+
+def test_hdbscan_clustering_merges_near_twins_as_configured():
+    rng = np.random.default_rng(3)
+    vectors, _ = _one_field(rng)
+    # UMAP's space keeps the four apart (it often splits a topic); the embeddings say 0 and 1 are one.
+    corners = np.array([[0, 0], [10, 0], [0, 10], [10, 10]], dtype=float)
+    reduced = np.repeat(corners, 25, axis=0) + 0.3 * rng.standard_normal((100, 2))
+    hdbscan = {
+        "min_cluster_size": 10,
+        "min_samples": 5,
+        "cluster_selection_method": "eom",
+        "cluster_selection_epsilon": 0.0,
+        "max_cluster_size": 0,
+    }
+    found = {}
+    for setting in (None, 0.5):
+        labels, _ = cluster_documents(
+            vectors,
+            reduced,
+            method="hdbscan",
+            hdbscan={**hdbscan, "merge_similarity": setting, "merge_keep_cohesion": 0.7},
+            agglomerative={},
+        )
+        found[setting] = labels
+    assert found[None].max() + 1 == 4 and found[0.5].max() + 1 == 3
+    assert len(set(found[0.5][:50])) == 1  # the twins are one topic
+    sizes = np.bincount(found[0.5][found[0.5] >= 0])
+    assert (np.diff(sizes) <= 0).all()  # topic 0 is the biggest, as everywhere else
 
 
 def _seeds():

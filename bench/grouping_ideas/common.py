@@ -70,6 +70,6 @@ def clustered(reduced, vectors, hdbscan: dict):
     from papertopics.cluster import cluster_documents
     from papertopics.pipeline import default_config
 
-    raw, _ = cluster_documents(reduced, reduced, method="hdbscan", hdbscan=hdbscan, agglomerative={})
+    raw, _ = cluster_documents(vectors, reduced, method="hdbscan", hdbscan=hdbscan, agglomerative={})
     q = default_config()["clustering"]["assign_min_confidence"]
     return raw, assign_nearest(vectors, raw, min_confidence=q)[0]

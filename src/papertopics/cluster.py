@@ -7,6 +7,7 @@ import logging
 import numpy as np
 
 from papertopics.constants import OUTLIER
+from papertopics.merge import merge_similar_clusters
 from papertopics.params import resolve_clustering
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,14 @@ def agglomerative_labels(
         if np.bincount(labels).min() >= min_cluster_size:
             return relabel_by_size(labels)
     return np.zeros(n, dtype=int)
+
+
+MERGE_SETTINGS = ("merge_similarity", "merge_keep_cohesion")
+
+
+def clusterer_settings(hdbscan: dict) -> dict:
+    """The resolved hdbscan section without the merge step's settings: what hdbscan_labels takes."""
+    return {key: value for key, value in hdbscan.items() if key not in MERGE_SETTINGS}
 
 
 def hdbscan_labels(
@@ -154,7 +163,17 @@ def cluster_documents(
             embeddings, agglomerative["min_cluster_size"], agglomerative.get("n_topics")
         )
     else:
-        labels = hdbscan_labels(reduced, threads=threads, use_cuml=use_cuml, **hdbscan)
+        settings = clusterer_settings(hdbscan)
+        labels = hdbscan_labels(reduced, threads=threads, use_cuml=use_cuml, **settings)
+        merged = merge_similar_clusters(
+            embeddings,
+            labels,
+            hdbscan.get("merge_similarity"),
+            max_size=settings.get("max_cluster_size", 0),
+            keep_cohesion=hdbscan.get("merge_keep_cohesion", 0.0),
+        )
+        if not np.array_equal(merged, labels):
+            labels = relabel_by_size(merged)
     note = None
     if labels.max(initial=-1) < 0:
         note = (

@@ -85,6 +85,8 @@ def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:
         "max_cluster_size": int(cap),
         "cluster_selection_method": hdbscan["cluster_selection_method"],
         "cluster_selection_epsilon": float(hdbscan["cluster_selection_epsilon"]),
+        "merge_similarity": hdbscan.get("merge_similarity"),
+        "merge_keep_cohesion": float(hdbscan.get("merge_keep_cohesion", 0.0)),
     }
 
 
