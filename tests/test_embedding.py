@@ -356,3 +356,41 @@ def test_save_embeddings_rejects_mismatched_rows(tmp_path):
     with pytest.raises(ValueError):
         artifacts.save_embeddings(tmp_path / "e.parquet", ["a", "b"], np.zeros((3, 4), np.float32))
     assert not list(tmp_path.iterdir())
+
+
+def test_auto_embedding_threads_fill_the_cpus_with_one_thread_jobs_only_when_shards_divide_them():
+    from papertopics.params import resolve_embedding_threads
+
+    # (shards, CPUs) -> threads per embedding job
+    expected = {(1, 2): 2, (2, 2): 1, (4, 2): 1, (3, 2): 2, (1, 4): 2, (2, 4): 2, (4, 4): 1, (5, 4): 2}
+    for (shards, cpus), threads in expected.items():
+        assert resolve_embedding_threads("auto", shards, cpus) == threads, (shards, cpus)
+    assert resolve_embedding_threads("auto", 4, None) == 2  # a cluster run: each job has its own CPUs
+    assert resolve_embedding_threads(3, 4, 2) == 3  # a number is used as given
+
+
+def test_embedding_shards_split_the_corpus_evenly_within_the_shard_size():
+    from papertopics.params import embedding_shard_count, embedding_shard_rows
+
+    for n, size in ((74718, 20000), (37, 20000), (40000, 20000), (40001, 20000), (5, 2), (1, 1)):
+        count = embedding_shard_count(n, size)
+        rows = [embedding_shard_rows(n, size, shard) for shard in range(count)]
+        assert rows[0][0] == 0 and rows[-1][1] == n
+        assert all(stop == start for (_, stop), (start, _) in zip(rows, rows[1:]))  # no gap, no overlap
+        sizes = [stop - start for start, stop in rows]
+        assert max(sizes) <= size and max(sizes) - min(sizes) <= 1, (n, size, sizes)
+    assert [embedding_shard_rows(74718, 20000, s)[1] for s in range(4)] == [18679, 37359, 56038, 74718]
+
+
+def test_gathering_overlapping_shards_fails_with_what_to_do(tmp_path):
+    from papertopics.artifacts import gather_shards, save_embeddings, write_json
+
+    paths = []
+    for shard, ids in enumerate((["a", "b", "c"], ["c", "d"])):  # "c" cut into both
+        path = tmp_path / f"{shard}.parquet"
+        save_embeddings(path, ids, np.eye(len(ids), 4, dtype=np.float32))
+        write_json(path.with_suffix(".json"), {"computed": len(ids)})
+        paths.append(str(path))
+    with pytest.raises(ValueError, match=r"overlap \(1 documents.*--forcerun embed_shard"):
+        gather_shards(paths)
+    assert gather_shards(paths[:1])[0] == ["a", "b", "c"]

@@ -111,6 +111,29 @@ def test_merging_never_makes_a_bag_of_two_unrelated_minority_fields():
     assert (guarded == labels).all()
 
 
+def test_merges_chain_into_the_biggest_cluster_and_the_guard_matches_topic_cohesion():
+    # three slices of one subject (sizes 30, 20, 10) beside two other subjects
+    rng = np.random.default_rng(5)
+    e = np.eye(12)
+    twins = [e[1] + 0.3 * e[2], e[1] + 0.3 * e[3], e[1] + 0.3 * e[4]]
+    vectors = np.vstack(
+        [_blobs(rng, [c], k, 0.1) for c, k in zip([*twins, e[5], e[6]], (30, 20, 10, 30, 30))]
+    )
+    labels = np.repeat([0, 1, 2, 3, 4], [30, 20, 10, 30, 30])
+    merged = merge_similar_clusters(vectors, labels, 0.5, keep_cohesion=0.7)
+    assert (merged[:60] == 0).all()  # two merges; the biggest cluster's id survives
+    assert set(merged[60:90]) == {3} and set(merged[90:]) == {4}
+    # the guard's cohesion of a union is papertopics.cohesion's: a merge keeping exactly the
+    # share the guard asks for is allowed, one asking for a bit more is not
+    union = np.where(labels == 1, 0, labels)
+    parts, joined = topic_cohesion(vectors, labels), topic_cohesion(vectors, union)[0]
+    weighted = (30 * parts[0] + 20 * parts[1]) / 50
+    pair = np.where(labels <= 1, labels, -1)
+    at_the_line = joined / weighted
+    assert (merge_similar_clusters(vectors, pair, 0.0, keep_cohesion=at_the_line - 1e-3) == 0).sum() == 50
+    assert (merge_similar_clusters(vectors, pair, 0.0, keep_cohesion=at_the_line + 1e-3) == pair).all()
+
+
 def test_hdbscan_clustering_merges_near_twins_as_configured():
     rng = np.random.default_rng(3)
     vectors, _ = _one_field(rng)
@@ -136,6 +159,14 @@ def test_hdbscan_clustering_merges_near_twins_as_configured():
         found[setting] = labels
     assert found[None].max() + 1 == 4 and found[0.5].max() + 1 == 3
     assert len(set(found[0.5][:50])) == 1  # the twins are one topic
+    capped, _ = cluster_documents(
+        vectors,
+        reduced,
+        method="hdbscan",
+        hdbscan={**hdbscan, "max_cluster_size": 40, "merge_similarity": 0.5, "merge_keep_cohesion": 0.7},
+        agglomerative={},
+    )
+    assert capped.max() + 1 == 4  # the union of the twins (50) would exceed max_cluster_size
     sizes = np.bincount(found[0.5][found[0.5] >= 0])
     assert (np.diff(sizes) <= 0).all()  # topic 0 is the biggest, as everywhere else
 

@@ -45,6 +45,8 @@ def score(corpus, method, seed, topics, labels, secs, **extra):
 
 def hd_fit(reduced, hd):
     t = time.perf_counter()
+    # HDBSCAN's own clusters (no merging): soft_model compares its membership vectors with them
+    hd = {**hd, "merge_similarity": None}
     lab, _ = cluster_documents(reduced, reduced, method="hdbscan", hdbscan=hd, agglomerative={})
     return lab, time.perf_counter() - t
 

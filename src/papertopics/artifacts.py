@@ -125,4 +125,9 @@ def gather_shards(paths) -> tuple[list[str], np.ndarray, dict]:
         for key in ("backend", "precision", "device"):
             stats.setdefault(key, shard_stats.get(key))
     stats["shards"] = len(shards)
+    if len(set(doc_ids)) != len(doc_ids):  # shards cut by another rule (a script edited mid-run)
+        raise ValueError(
+            f"embedding shards overlap ({len(doc_ids) - len(set(doc_ids))} documents in two shards); "
+            "rerun with --forcerun embed_shard"
+        )
     return doc_ids, np.concatenate(blocks), stats

@@ -17,16 +17,31 @@ from __future__ import annotations
 import logging
 
 import numpy as np
+from scipy import sparse
 
 from papertopics.assign import normalise
 
 log = logging.getLogger(__name__)
 
+# A centred row shorter than this is the corpus mean itself (e.g. identical abstracts): it has
+# no direction, and rescaling float rounding noise to length 1 would let noise decide merges.
+_NO_DIRECTION = 1e-4
 
-def centred_units(vectors: np.ndarray) -> np.ndarray:
-    """Unit embeddings minus their mean, scaled to unit length again."""
-    units = normalise(vectors)
-    return normalise(units - units.mean(axis=0))
+
+def centred_weights(units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, weights): row r centred and rescaled is weights[r] * (units[r] - mean); rows at
+    the mean get weight 0. Computed from dot products, without a centred copy of the corpus."""
+    mean = units.mean(axis=0, dtype=np.float64)
+    square = np.einsum("ij,ij->i", units, units, dtype=np.float64)
+    distance = np.sqrt(np.maximum(square - 2.0 * (units @ mean.astype(units.dtype)) + mean @ mean, 0.0))
+    return mean, np.where(distance > _NO_DIRECTION, 1.0 / np.maximum(distance, _NO_DIRECTION), 0.0)
+
+
+def _cohesion(square_norm: np.ndarray, size: np.ndarray, baseline: float) -> np.ndarray:
+    """papertopics.cohesion's score from a cluster's sum of unit vectors: mean pairwise cosine
+    (|sum|^2 - n) / (n (n - 1)) against the corpus baseline."""
+    within = (square_norm - size) / np.maximum(size * (size - 1), 1)
+    return (within - baseline) / max(1.0 - baseline, 1e-6)
 
 
 def merge_similar_clusters(
@@ -42,9 +57,11 @@ def merge_similar_clusters(
     all its members, so a merge is judged on the whole cluster, not on its best-matching part.
 
     keep_cohesion: a merge must keep at least this share of its parts' size-weighted cohesion
-    (papertopics.cohesion). Seen from a corpus dominated by one field, two unrelated minority
-    fields deviate from the mean the same way; without this guard they became one bag
-    ("Mixed: lower bound", 2,554 arXiv abstracts of several math fields, cohesion -0.11).
+    (papertopics.cohesion), and parts no more alike than random documents are never merged.
+    Seen from a corpus
+    dominated by one field, two unrelated minority fields deviate from the mean the same way;
+    without this guard they became one bag ("Mixed: lower bound", 2,554 arXiv abstracts of
+    several math fields, cohesion -0.11).
     min_similarity None or >= 1: no merging. max_size > 0: no merge makes a cluster bigger.
     Ids are those of the first labels (the bigger cluster's id survives a merge); callers
     renumber by size.
@@ -53,54 +70,57 @@ def merge_similar_clusters(
     ids = sorted(t for t in set(labels.tolist()) if t >= 0)
     if min_similarity is None or min_similarity >= 1 or len(ids) < 2:
         return labels.copy()
-    centred = centred_units(vectors)
-    index = np.searchsorted(ids, labels[labels >= 0])
-    sums = np.zeros((len(ids), centred.shape[1]))
-    np.add.at(sums, index, centred[labels >= 0])
-    sizes = np.bincount(index, minlength=len(ids)).astype(int)
     units = normalise(vectors)
-    raw = np.zeros((len(ids), units.shape[1]))
-    np.add.at(raw, index, units[labels >= 0])
-    total = units.sum(axis=0)
+    members = np.flatnonzero(labels >= 0)
+    index = np.searchsorted(ids, labels[members])
+    shape = (len(ids), len(units))
+    onehot = sparse.csr_matrix((np.ones(len(members), dtype=units.dtype), (index, members)), shape=shape)
+    mean, weights = centred_weights(units)
+    scaled = sparse.csr_matrix((weights[members].astype(units.dtype), (index, members)), shape=shape)
+    # Sums of each cluster's centred unit rows, and of its unit rows; their Gram matrices are
+    # updated in place by each merge (a merge adds two rows).
+    centred = np.asarray(scaled @ units, dtype=np.float64) - np.outer(
+        np.bincount(index, weights=weights[members], minlength=len(ids)), mean
+    )
+    raw = np.asarray(onehot @ units, dtype=np.float64)
+    centred_gram, raw_gram = centred @ centred.T, raw @ raw.T
+    sizes = np.bincount(index, minlength=len(ids)).astype(np.float64)
+    total = units.sum(axis=0, dtype=np.float64)
     n = len(units)
     baseline = float((total @ total - n) / max(n * (n - 1), 1))
-
-    def cohesion(square_norm, k):
-        within = (square_norm - k) / np.maximum(k * (k - 1), 1)
-        return (within - baseline) / max(1 - baseline, 1e-6)
-
     alive = np.ones(len(ids), dtype=bool)
     into = np.arange(len(ids))  # row -> the row it was merged into (itself while alive)
     while alive.sum() > 1:
-        centres = normalise(sums)
-        similarity = centres @ centres.T
+        norms = np.sqrt(np.maximum(np.diag(centred_gram), 0.0))
+        similarity = centred_gram / np.maximum(np.outer(norms, norms), 1e-12)
         allowed = alive[:, None] & alive[None, :] & ~np.eye(len(ids), dtype=bool)
+        pair_sizes = sizes[:, None] + sizes[None, :]
         if max_size:
-            allowed &= sizes[:, None] + sizes[None, :] <= max_size
+            allowed &= pair_sizes <= max_size
         if keep_cohesion:
-            gram = raw @ raw.T
-            norms = np.diag(gram)
-            parts = cohesion(norms, sizes)
-            union = cohesion(norms[:, None] + norms[None, :] + 2 * gram, sizes[:, None] + sizes[None, :])
+            square = np.diag(raw_gram)
+            parts = _cohesion(square, sizes, baseline)
+            union = _cohesion(square[:, None] + square[None, :] + 2 * raw_gram, pair_sizes, baseline)
             weighted = (sizes[:, None] * parts[:, None] + sizes[None, :] * parts[None, :]) / np.maximum(
-                sizes[:, None] + sizes[None, :], 1
+                pair_sizes, 1
             )
-            allowed &= union >= keep_cohesion * weighted
+            allowed &= (weighted > 0) & (union >= keep_cohesion * weighted)
         similarity = np.where(allowed, similarity, -np.inf)
         i, j = np.unravel_index(int(np.argmax(similarity)), similarity.shape)
         if similarity[i, j] < min_similarity:
             break
         keep, gone = (i, j) if (sizes[i], -i) >= (sizes[j], -j) else (j, i)
-        sums[keep] += sums[gone]
-        raw[keep] += raw[gone]
-        raw[gone] = 0.0
+        for gram in (centred_gram, raw_gram):
+            gram[keep, :] += gram[gone, :]
+            gram[:, keep] += gram[:, gone]
+            gram[gone, :] = 0.0
+            gram[:, gone] = 0.0
         sizes[keep] += sizes[gone]
-        sums[gone] = 0.0
         sizes[gone] = 0
         alive[gone] = False
         into[into == gone] = keep
     merged = labels.copy()
-    merged[labels >= 0] = np.asarray(ids)[into[index]]
+    merged[members] = np.asarray(ids)[into[index]]
     n_merged = len(ids) - int(alive.sum())
     if n_merged:
         log.info(

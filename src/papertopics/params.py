@@ -12,6 +12,9 @@ import math
 from typing import Any
 
 AUTO = "auto"
+# config.schema.yaml's defaults, for a section built without it (tests, benchmarks)
+MERGE_SIMILARITY = 0.5
+MERGE_KEEP_COHESION = 0.7
 
 
 def resolve_n_neighbors(value: Any, n_documents: int) -> int:
@@ -85,8 +88,8 @@ def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:
         "max_cluster_size": int(cap),
         "cluster_selection_method": hdbscan["cluster_selection_method"],
         "cluster_selection_epsilon": float(hdbscan["cluster_selection_epsilon"]),
-        "merge_similarity": hdbscan.get("merge_similarity"),
-        "merge_keep_cohesion": float(hdbscan.get("merge_keep_cohesion", 0.0)),
+        "merge_similarity": hdbscan.get("merge_similarity", MERGE_SIMILARITY),
+        "merge_keep_cohesion": float(hdbscan.get("merge_keep_cohesion", MERGE_KEEP_COHESION)),
     }
 
 
@@ -99,6 +102,41 @@ def resolve_clustering(config: dict, n_documents: int) -> dict:
         "hdbscan": resolve_hdbscan(config["hdbscan"], n_documents),
         "agglomerative": resolve_agglomerative(config["agglomerative"], n_documents),
     }
+
+
+AUTO_EMBEDDING_THREADS = 2
+
+
+def embedding_shard_count(n_documents: int, shard_size: int) -> int:
+    """Shards of at most shard_size documents (at least one)."""
+    return max(1, math.ceil(n_documents / shard_size))
+
+
+def embedding_shard_rows(n_documents: int, shard_size: int, shard: int) -> tuple[int, int]:
+    """[start, stop) of a shard's corpus rows: the shards share the corpus evenly (sizes differ
+    by at most one), so shards running side by side finish together. With slices of exactly
+    shard_size, 75k abstracts left a last shard of 14.7k beside three of 20k, and on 2 cores
+    one core idled ~5 min while the last 20k shard ran alone (bench/README.md)."""
+    count = embedding_shard_count(n_documents, shard_size)
+    return shard * n_documents // count, (shard + 1) * n_documents // count
+
+
+def resolve_embedding_threads(threads: Any, n_shards: int, cpus: int | None) -> int:
+    """Threads per embedding job. `auto`: one thread per shard when the shards fill the CPUs
+    evenly, else up to 2 (or a shard's share of the CPUs).
+
+    On 2 cores two one-thread OpenVINO jobs embed 59 abstracts/s against 53 for one two-thread
+    job (bench/README.md): 75k abstracts are 4 shards, two at a time. One shard, or three on
+    two CPUs, would leave a CPU idle at one thread each, so those keep two.
+    cpus None (a cluster run: each job gets its own CPUs): up to 2.
+    """
+    if threads != AUTO:
+        return int(threads)
+    if not cpus or n_shards < 1:
+        return AUTO_EMBEDDING_THREADS
+    if n_shards <= cpus:
+        return max(1, min(AUTO_EMBEDDING_THREADS, cpus // n_shards))
+    return 1 if n_shards % cpus == 0 else AUTO_EMBEDDING_THREADS
 
 
 def refit_seeds(n: int, runs: int, sample_size: int, random_state: int, method: str = "hdbscan") -> list[int]:

@@ -125,10 +125,26 @@ def stability_refits(wildcards):
 
 def embedding_shards(wildcards):
     """Shard files for the corpus at hand: known once build_corpus has run (a checkpoint)."""
-    import math
+    from papertopics.params import embedding_shard_count
 
-    n_shards = max(1, math.ceil(n_documents() / config["embedding"]["shard_size"]))
+    n_shards = embedding_shard_count(n_documents(), config["embedding"]["shard_size"])
     return [f"results/embed/shards/{i}.parquet" for i in range(n_shards)]
+
+
+def embedding_threads(wildcards):
+    """embedding.threads for this corpus (`auto`: papertopics.params.resolve_embedding_threads)."""
+    import os
+
+    from papertopics.params import resolve_embedding_threads
+
+    cpus = None
+    if workflow.local_exec:  # a cluster gives every job its own CPUs
+        try:
+            cpus = min(workflow.cores, os.cpu_count() or workflow.cores)
+        except WorkflowError:  # no --cores (a dry run)
+            cpus = None
+    n_shards = len(embedding_shards(wildcards))
+    return resolve_embedding_threads(config["embedding"]["threads"], n_shards, cpus)
 
 
 # The last lines a user reads: the outcome and the report's path, or the one-line errors again

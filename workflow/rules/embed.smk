@@ -9,7 +9,7 @@ rule embed_shard:
         "results/logs/embed_shard/{shard}.log",
     benchmark:
         "results/benchmarks/embed_shard/{shard}.tsv"
-    threads: config["embedding"]["threads"]
+    threads: embedding_threads
     resources:
         mem_mb=4000,
     params:

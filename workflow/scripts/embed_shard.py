@@ -8,13 +8,15 @@ import pandas as pd
 from papertopics.artifacts import save_embeddings, write_json
 from papertopics.embed import embed_texts
 from papertopics.embed.user_cache import cache_root
+from papertopics.params import embedding_shard_rows
 from papertopics.scripting import script_run
 
 with script_run(snakemake) as log:
     p = snakemake.params
     shard = int(snakemake.wildcards.shard)
     corpus = pd.read_parquet(snakemake.input.corpus, columns=["doc_id", "text"])
-    part = corpus.iloc[shard * p.shard_size : (shard + 1) * p.shard_size]
+    start, stop = embedding_shard_rows(len(corpus), p.shard_size, shard)
+    part = corpus.iloc[start:stop]
     vectors, stats = embed_texts(
         part["text"].tolist(),
         model=p.model,
