@@ -17,7 +17,8 @@ from papertopics.assign import normalise
 MIXED_PREFIX = "Mixed: "
 
 
-def _mean_pairwise(units: np.ndarray) -> float:
+def mean_pairwise(units: np.ndarray) -> float:
+    """Mean cosine over all pairs of distinct rows (unit rows), from their sum."""
     n = len(units)
     if n < 2:
         return 1.0
@@ -25,14 +26,19 @@ def _mean_pairwise(units: np.ndarray) -> float:
     return float((total @ total - (units * units).sum()) / (n * (n - 1)))
 
 
+def relative_cohesion(mean: float | np.ndarray, baseline: float) -> float | np.ndarray:
+    """A group's mean pairwise cosine on the scale of the module docstring: 0 = the corpus
+    baseline, 1 = identical."""
+    return (mean - baseline) / max(1.0 - baseline, 1e-6)
+
+
 def topic_cohesion(vectors: np.ndarray, topics: np.ndarray) -> dict[int, float]:
     """Topic id (>= 0) -> cohesion; computed from sums, so it is linear in the corpus size."""
     units = normalise(vectors)
     topics = np.asarray(topics)
-    baseline = _mean_pairwise(units)
-    scale = max(1.0 - baseline, 1e-6)
+    baseline = mean_pairwise(units)
     return {
-        int(t): round((_mean_pairwise(units[topics == t]) - baseline) / scale, 4)
+        int(t): round(float(relative_cohesion(mean_pairwise(units[topics == t]), baseline)), 4)
         for t in sorted(set(topics.tolist()))
         if t >= 0
     }

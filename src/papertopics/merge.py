@@ -20,6 +20,7 @@ import numpy as np
 from scipy import sparse
 
 from papertopics.assign import normalise
+from papertopics.cohesion import mean_pairwise, relative_cohesion
 
 log = logging.getLogger(__name__)
 
@@ -38,10 +39,9 @@ def centred_weights(units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cohesion(square_norm: np.ndarray, size: np.ndarray, baseline: float) -> np.ndarray:
-    """papertopics.cohesion's score from a cluster's sum of unit vectors: mean pairwise cosine
-    (|sum|^2 - n) / (n (n - 1)) against the corpus baseline."""
-    within = (square_norm - size) / np.maximum(size * (size - 1), 1)
-    return (within - baseline) / max(1.0 - baseline, 1e-6)
+    """papertopics.cohesion's score from a cluster's sum of unit vectors: its mean pairwise
+    cosine is (|sum|^2 - n) / (n (n - 1))."""
+    return relative_cohesion((square_norm - size) / np.maximum(size * (size - 1), 1), baseline)
 
 
 def merge_similar_clusters(
@@ -85,9 +85,7 @@ def merge_similar_clusters(
     raw = np.asarray(onehot @ units, dtype=np.float64)
     centred_gram, raw_gram = centred @ centred.T, raw @ raw.T
     sizes = np.bincount(index, minlength=len(ids)).astype(np.float64)
-    total = units.sum(axis=0, dtype=np.float64)
-    n = len(units)
-    baseline = float((total @ total - n) / max(n * (n - 1), 1))
+    baseline = mean_pairwise(units)
     alive = np.ones(len(ids), dtype=bool)
     into = np.arange(len(ids))  # row -> the row it was merged into (itself while alive)
     while alive.sum() > 1:

@@ -141,8 +141,8 @@ def embedding_threads(wildcards):
     if workflow.local_exec:  # a cluster gives every job its own CPUs
         try:
             cpus = min(workflow.cores, os.cpu_count() or workflow.cores)
-        except WorkflowError:  # no --cores (a dry run)
-            cpus = None
+        except WorkflowError:  # no --cores (a dry run): as on a cluster
+            pass
     n_shards = len(embedding_shards(wildcards))
     return resolve_embedding_threads(config["embedding"]["threads"], n_shards, cpus)
 
