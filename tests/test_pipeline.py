@@ -161,11 +161,12 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
         config.write_text(original)
 
 
-def test_an_edited_script_reruns_its_job(seed_run):
-    """The light rules run their script in Snakemake's process (papertopics.inprocess); the
-    script is still their input, so editing it reruns the job (a mere touch does not:
-    Snakemake compares the content of small inputs)."""
-    script = REPO / "workflow" / "scripts" / "render_report.py"
+def test_an_edited_job_module_reruns_its_job(seed_run):
+    """The light rules run a package function in Snakemake's process (papertopics.inprocess);
+    the module holding it is their input, so editing it reruns the job, as editing a script
+    reruns a `script:` job (a mere touch does not: Snakemake compares the content of small
+    inputs)."""
+    script = REPO / "src" / "papertopics" / "report" / "render.py"
     text, before = script.read_bytes(), script.stat()
     try:
         os.utime(script, (time.time(), time.time()))
@@ -246,3 +247,20 @@ def test_added_listing_embeds_only_new_abstracts_and_keeps_topic_ids(seed_run, t
     assert set(after["topic"]) <= set(changes["topic"])
     first = pd.read_csv(seed_run / "results/topics/changes.csv")
     assert set(first.loc[first["topic"] >= 0, "status"]) == {"new"}
+
+
+def test_min_version_is_what_the_package_requires():
+    """The Snakefile's min_version is pyproject.toml's lower bound for snakemake (the version
+    the tests run): an older Snakemake stops with one line instead of failing somewhere later."""
+    import tomllib
+
+    from snakemake import __version__
+
+    required = re.search(
+        r"snakemake>=([\d.]+)",
+        " ".join(tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]),
+    ).group(1)
+    assert (
+        re.search(r'^min_version\("([\d.]+)"\)', (REPO / "Snakefile").read_text(), re.M).group(1) == required
+    )
+    assert tuple(map(int, __version__.split(".")[:2])) >= tuple(map(int, required.split(".")))

@@ -51,8 +51,6 @@ from papertopics.report.render import PAGES, plotly_js_path
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
 from papertopics.report.text import first_sentence, headline, plotly_lines, plotly_text, truncate
 
-REPO = Path(__file__).resolve().parents[1]
-
 
 def embedded_json(page: str, element_id: str = "report-data"):
     match = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', page, re.S)
@@ -451,12 +449,11 @@ def test_neurips_sized_report_stays_under_30_mb(tmp_path):
     assert total <= 30e6, f"{total / 1e6:.2f} MB"
 
 
-def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
-    """The rule's script runs against a fake `snakemake` object, as Snakemake would call it."""
-    from papertopics.scripting import THREAD_VARIABLES
+def test_render_report_job_uses_the_rule_outputs(tmp_path, monkeypatch):
+    """The rule's job function runs on the names its `run:` block hands it, as Snakemake would."""
+    from papertopics.inprocess import run_job
+    from papertopics.report.render import render_report_job
 
-    for variable in THREAD_VARIABLES:  # the script caps threads: restored after the test
-        monkeypatch.delenv(variable, raising=False)
     root = logging.getLogger()
     monkeypatch.setattr(root, "handlers", list(root.handlers))
     monkeypatch.setattr(root, "level", root.level)
@@ -480,7 +477,6 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
         encoding="utf-8",
     )
     out = results / "report"
-    script = REPO / "workflow" / "scripts" / "render_report.py"
 
     class Namespace(list):
         def __init__(self, items=(), **named):
@@ -489,7 +485,7 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
 
     pages = [str(out / f"{name}.html") for name in PAGES]
     assets = [str(out / "report.css"), str(out / "report.js")]
-    snakemake = type("Snakemake", (), {})()
+    snakemake = type("Names", (), {})()  # what the run: block sees
     snakemake.input = Namespace(
         documents=str(results / "topics" / "document_topics.csv"),
         topics=str(results / "topics" / "topics.csv"),
@@ -523,17 +519,8 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     snakemake.params = Namespace(
         report={"title": "Seeds <&>", "max_hover_chars": 120}, listings=list(report.listings), random_state=42
     )
-    snakemake.log = [str(tmp_path / "render_report.log")]
-    snakemake.threads = 1
-    snakemake.rule = "render_report"
-    try:
-        exec(
-            compile(script.read_text(), str(script), "exec"), {"snakemake": snakemake, "__name__": "__main__"}
-        )
-    finally:
-        for handler in logging.getLogger().handlers:
-            handler.close()
-        logging.captureWarnings(False)
+    log = [str(tmp_path / "render_report.log")]
+    run_job(render_report_job, snakemake.input, snakemake.output, snakemake.params, 1, log)
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
     assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())

@@ -15,11 +15,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from papertopics.artifacts import load_embeddings
 from papertopics.cohesion import mark_mixed, mixed_topics, topic_cohesion
 from papertopics.constants import OUTLIER
-from papertopics.history import stable_topic_ids
+from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.identity import TopicSnapshot
 from papertopics.naming import NameIndex, make_distinct, name_topics, topic_hierarchy
+from papertopics.terms import TermCounts
 from papertopics.topics import (
     document_table,
     fit_topic_model,
@@ -137,3 +139,45 @@ def fit_topic_tables(
         np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)
     )
     return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)
+
+
+def fit_topics_job(job, log) -> None:
+    """Rule fit_topics (run by papertopics.inprocess.run_job): c-TF-IDF keywords and labels on
+    the clusters; stable ids; model and tables.
+
+    Inputs: corpus, embeddings, clusters, term counts and phrase index (per corpus);
+    results/topics/history (the last finished run's topics).
+    Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, hierarchy.csv,
+    snapshot/ (this run's topics; advance_history makes it the history once the report is written).
+    """
+    p, out = job.params, job.output
+    corpus = pd.read_parquet(job.input.corpus)
+    doc_ids, vectors = load_embeddings(job.input.embeddings)
+    clusters = pd.read_parquet(job.input.clusters)
+    assert corpus["doc_id"].tolist() == doc_ids == clusters["doc_id"].tolist(), (
+        "stage outputs disagree on order"
+    )
+    fitted = fit_topic_tables(
+        corpus,
+        vectors,
+        clusters["cluster"].to_numpy(),
+        load_snapshot(p.history),
+        vectorizer=p.vectorizer,
+        representation=p.representation,
+        topics=p.topics,
+        assignment=clusters["assignment"].to_numpy(),
+        confidence=clusters["confidence"].to_numpy(),
+        mixed_cohesion=p.mixed_cohesion,
+        terms=TermCounts.load(job.input.terms),
+        index=NameIndex.load(job.input.names),
+    )
+    fitted.model.save(
+        out.model, serialization="safetensors", save_ctfidf=True, save_embedding_model=p.embedding_model
+    )
+    fitted.topics.to_csv(out.topics, index=False)
+    fitted.documents.to_csv(out.documents, index=False)
+    fitted.changes.to_csv(out.changes, index=False)
+    fitted.hierarchy.to_csv(out.hierarchy, index=False)
+    save_snapshot(out.snapshot, fitted.snapshot, fitted.meta)  # the history advances after the report
+    for row in fitted.topics.itertuples():
+        log.info("topic %d (%d docs): %s", row.topic, row.size, row.label)
