@@ -116,11 +116,11 @@ def release_exit() -> int:
     return len(timers)
 
 
-def at_exit_print(lines: list[str], unless=lambda: False) -> None:
+def at_exit_print(lines: list[str]) -> None:
     """Print lines to stderr when the interpreter exits: after Snakemake's closing lines."""
 
     def emit():
-        if lines and not unless():
+        if lines:
             sys.stdout.flush()
             print("\n".join(lines), file=sys.stderr, flush=True)
 
