@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("PAPERTOPICS_SHARED", REPO.parent / "shared"))
 DATA = SHARED / "data"
 
-from papertopics.runtime import runtime_environment  # noqa: E402
+from papertopics.runtime.environment import runtime_environment  # noqa: E402
 
 runtime_environment(REPO)  # this process and every benchmark that imports this module
 

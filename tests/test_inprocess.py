@@ -1,5 +1,5 @@
 """Light jobs run one package function in Snakemake's own process, from a `run:` block
-(papertopics.inprocess.run_job): the function reads its job's names, logs to its rule's log
+(papertopics.runtime.inprocess.run_job): the function reads its job's names, logs to its rule's log
 only, and fails the way a job does."""
 
 import importlib
@@ -17,8 +17,8 @@ from snakemake.iocontainers import InputFiles, Log, OutputFiles, Params
 from threadpoolctl import threadpool_info
 
 from papertopics.errors import ListingError
-from papertopics.inprocess import in_process, run_job
-from papertopics.scripting import JobFailed
+from papertopics.runtime.inprocess import in_process, run_job
+from papertopics.runtime.scripting import JobFailed
 
 
 def count_words_job(job, log):

@@ -25,12 +25,12 @@ import pandas as pd
 import pytest
 from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_env
 
-from papertopics import recovery, scripting
-from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
-from papertopics.listings import ListingWarning
+from papertopics.ingest.listings import ListingWarning
 from papertopics.report import render
-from papertopics.run_summary import error_lines, failed_jobs, release_exit, success_lines
-from papertopics.snapshot_store import advance_history
+from papertopics.runtime import recovery, scripting
+from papertopics.runtime.run_summary import error_lines, failed_jobs, release_exit, success_lines
+from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
+from papertopics.topics.snapshot_store import advance_history
 
 
 def make_lock(workdir: Path) -> Path:
@@ -441,7 +441,7 @@ def test_snakemake_still_leaves_a_timer_at_the_end_of_a_run(tmp_path):
     release_exit can go."""
     (tmp_path / "Snakefile").write_text(
         "import sys\n"
-        "from papertopics.run_summary import release_exit\n"
+        "from papertopics.runtime.run_summary import release_exit\n"
         "rule done:\n"
         "    output: 'done.txt'\n"
         "    run:\n"

@@ -451,8 +451,8 @@ def test_neurips_sized_report_stays_under_30_mb(tmp_path):
 
 def test_render_report_job_uses_the_rule_outputs(tmp_path, monkeypatch):
     """The rule's job function runs on the names its `run:` block hands it, as Snakemake would."""
-    from papertopics.inprocess import run_job
     from papertopics.report.render import render_report_job
+    from papertopics.runtime.inprocess import run_job
 
     root = logging.getLogger()
     monkeypatch.setattr(root, "handlers", list(root.handlers))

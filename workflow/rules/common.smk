@@ -12,17 +12,17 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
-from papertopics.inprocess import run_job
-from papertopics.listings import listing_fingerprint, resolve_listings
-from papertopics.recovery import recover, runs_jobs
-from papertopics.run_summary import (
+from papertopics.runtime.inprocess import run_job
+from papertopics.ingest.listings import listing_fingerprint, resolve_listings
+from papertopics.runtime.recovery import recover, runs_jobs
+from papertopics.runtime.run_summary import (
     at_exit_print,
     error_lines,
     failed_jobs,
     release_exit,
     success_lines,
 )
-from papertopics.runtime import runtime_environment
+from papertopics.runtime.environment import runtime_environment
 
 
 def load_config_files():
@@ -49,11 +49,11 @@ except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 validate(config, schema=str(SCHEMA))  # fills every default from the package's schema
 
-runtime_environment(Path(workflow.basedir))  # offline hub, numba's JIT cache (papertopics.runtime)
+runtime_environment(Path(workflow.basedir))  # offline hub, numba JIT cache (runtime.environment)
 
 # A plain rerun recovers from kill -9, a swallowed Ctrl-C or a full disk: stale locks and damaged
 # intermediates go (profiles/default adds rerun-incomplete). Only for a command that runs jobs
-# (not -n, --lint, --report, ...; papertopics.recovery.runs_jobs), and not in cluster jobs: they
+# (not -n, --lint, --report, ...; papertopics.runtime.recovery.runs_jobs), and not in cluster jobs: they
 # re-read this file while their run is alive.
 if workflow.is_main_process and runs_jobs(sys.argv):
     LIVE_RUN = recover(Path.cwd(), say=lambda line: print(line, file=sys.stderr))
@@ -67,7 +67,7 @@ except PapertopicsError as error:
 
 
 def job_module(name):
-    """The file of the module holding a light job's function (`run:` blocks, papertopics.inprocess),
+    """The file of the module holding a light job's function (`run:` blocks, runtime.inprocess),
     as the rule's input: editing it reruns the job, as editing a `script:` does. Found, not
     imported, so parsing this file stays quick."""
     return importlib.util.find_spec(name).origin

@@ -86,7 +86,7 @@ rule advance_history:
     redraws the pages without touching the history.
     """
     input:
-        code=job_module("papertopics.snapshot_store"),  # an edit reruns the job
+        code=job_module("papertopics.topics.snapshot_store"),  # an edit reruns the job
         snapshot="results/topics/snapshot",
         done=[ancient(path) for path in ["results/metrics.json", *REPORT_PAGES]],
     output:
@@ -96,6 +96,6 @@ rule advance_history:
     benchmark:
         "results/benchmarks/advance_history.tsv"
     run:
-        from papertopics.snapshot_store import advance_history_job
+        from papertopics.topics.snapshot_store import advance_history_job
 
         run_job(advance_history_job, input, output, params, threads, log)

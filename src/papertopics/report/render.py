@@ -395,7 +395,7 @@ def write_report(
 
 
 def render_report_job(job, log) -> None:
-    """Rule render_report (run by papertopics.inprocess.run_job): the HTML pages and
+    """Rule render_report (run by papertopics.runtime.inprocess.run_job): the HTML pages and
     plotly.min.js into results/report/ (no model refit, no UMAP).
 
     Inputs: document_topics.csv, topics.csv, changes.csv, hierarchy.csv, the saved model,

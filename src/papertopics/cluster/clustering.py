@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, write_json
-from papertopics.assign import assignment_table
+from papertopics.cluster.assign import assignment_table
+from papertopics.cluster.merge import merge_similar_clusters
 from papertopics.constants import OUTLIER
-from papertopics.merge import merge_similar_clusters
 from papertopics.params import resolve_clustering
 
 log = logging.getLogger(__name__)
@@ -112,7 +112,7 @@ def _hdbscan_fit(
     use_cuml: bool,
 ) -> np.ndarray:
     if use_cuml:
-        from papertopics.reduce import gpu_class
+        from papertopics.reduce.reduction import gpu_class
 
         HDBSCAN = gpu_class("cuml.cluster", "HDBSCAN")
         model = HDBSCAN(
@@ -217,7 +217,7 @@ def cluster_corpus(
 
 
 def cluster_documents_job(job, log) -> None:
-    """Rule cluster_documents (run by papertopics.inprocess.run_job): reduced space (or the
+    """Rule cluster_documents (run by papertopics.runtime.inprocess.run_job): reduced space (or the
     embeddings, for small corpora) -> cluster labels.
 
     Inputs: embeddings, reduced space. Outputs: results/cluster/clusters.parquet (doc_id, cluster;

@@ -16,13 +16,12 @@ import numpy as np
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings
-from papertopics.cohesion import mark_mixed, mixed_topics, topic_cohesion
+from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesion
 from papertopics.constants import OUTLIER
-from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
-from papertopics.identity import TopicSnapshot
-from papertopics.naming import NameIndex, make_distinct, name_topics, topic_hierarchy
-from papertopics.terms import TermCounts
-from papertopics.topics import (
+from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
+from papertopics.topics.identity import TopicSnapshot
+from papertopics.topics.names.phrases import NameIndex, make_distinct, name_topics, topic_hierarchy
+from papertopics.topics.representation import (
     document_table,
     fit_topic_model,
     representative_doc_ids,
@@ -30,6 +29,7 @@ from papertopics.topics import (
     topic_labels,
     topics_table,
 )
+from papertopics.topics.terms import TermCounts
 
 
 @dataclass
@@ -84,7 +84,7 @@ def fit_topic_tables(
     )
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
-    # Names: phrases from the abstracts and titles (papertopics.naming); keywords are the fallback.
+    # Names: phrases from the abstracts and titles (topics.names.phrases); keywords are the fallback.
     if index is None:
         index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
     named = name_topics(
@@ -142,7 +142,7 @@ def fit_topic_tables(
 
 
 def fit_topics_job(job, log) -> None:
-    """Rule fit_topics (run by papertopics.inprocess.run_job): c-TF-IDF keywords and labels on
+    """Rule fit_topics (run by papertopics.runtime.inprocess.run_job): c-TF-IDF keywords and labels on
     the clusters; stable ids; model and tables.
 
     Inputs: corpus, embeddings, clusters, term counts and phrase index (per corpus);

@@ -49,7 +49,7 @@ def advance_history(snapshot: Path, history: Path) -> str:
 
 
 def advance_history_job(job, log) -> None:
-    """Rule advance_history (run by papertopics.inprocess.run_job): the finished run's topic
+    """Rule advance_history (run by papertopics.runtime.inprocess.run_job): the finished run's topic
     snapshot becomes the one the next run compares with.
 
     Inputs: results/topics/snapshot (and, as ancient() inputs, the report and metrics it waits for).

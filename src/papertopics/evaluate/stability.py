@@ -20,11 +20,11 @@ import numpy as np
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, read_json, write_json
-from papertopics.assign import assign_nearest
-from papertopics.cluster import cluster_documents
-from papertopics.evaluation import stability
+from papertopics.cluster.assign import assign_nearest
+from papertopics.cluster.clustering import cluster_documents
+from papertopics.evaluate.metrics import stability
 from papertopics.params import refit_seeds, resolve_clustering, resolve_method, resolve_umap
-from papertopics.reduce import sample_indices, umap_reduce
+from papertopics.reduce.reduction import sample_indices, umap_reduce
 
 log = logging.getLogger(__name__)
 
@@ -235,7 +235,7 @@ def assess_stability(
 
 
 def assess_stability_job(job, log) -> None:
-    """Rule assess_stability (run by papertopics.inprocess.run_job): the run's topics compared
+    """Rule assess_stability (run by papertopics.runtime.inprocess.run_job): the run's topics compared
     with K refits under other seeds (HDBSCAN on UMAP) or, for Ward's seedless clustering of small
     corpora, with K perturbed subsamples.
 
