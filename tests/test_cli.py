@@ -13,8 +13,8 @@ import openpyxl
 import pytest
 from conftest import SEEDS, snakemake_env
 
-from papertopics import cli
 from papertopics.errors import ConfigError
+from papertopics.runtime import cli
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -34,7 +34,7 @@ def papertopics_command(folder: Path, *args: str, timeout: int = 900) -> subproc
 
 def test_pyproject_installs_the_command():
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
-    assert project["project"]["scripts"] == {"papertopics": "papertopics.cli:main"}
+    assert project["project"]["scripts"] == {"papertopics": "papertopics.runtime.cli:main"}
     assert cli.workflow_root() == REPO  # a checkout / editable install runs the repository's workflow
 
 
@@ -163,12 +163,12 @@ def test_a_wheel_carries_the_workflow(tmp_path):
     ):
         assert needed in names, needed
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "papertopics = papertopics.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "papertopics = papertopics.runtime.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
     # unpacked as site-packages would hold it, the package finds its own copy first
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     found = subprocess.run(
-        [sys.executable, "-c", "from papertopics.cli import workflow_root; print(workflow_root())"],
+        [sys.executable, "-c", "from papertopics.runtime.cli import workflow_root; print(workflow_root())"],
         cwd=tmp_path,
         env={**snakemake_env(), "PYTHONPATH": str(site)},
         capture_output=True,

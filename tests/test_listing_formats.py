@@ -9,7 +9,13 @@ import pandas as pd
 import pytest
 
 from papertopics.errors import ConfigError, ListingError
-from papertopics.listings import ListingSpec, ListingWarning, listing_name, read_listing, resolve_listings
+from papertopics.ingest.listings import (
+    ListingSpec,
+    ListingWarning,
+    listing_name,
+    read_listing,
+    resolve_listings,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 BIB = FIXTURES / "zotero.bib"

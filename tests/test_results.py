@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 import papertopics
+from papertopics.report.workbook import read_tables, workbook_sheets, write_workbook
 from papertopics.results import ResultsError
-from papertopics.workbook import read_tables, workbook_sheets, write_workbook
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK = REPO / "docs" / "notebook.ipynb"

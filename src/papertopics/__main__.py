@@ -1,7 +1,7 @@
-"""`python -m papertopics`: the papertopics command (papertopics.cli)."""
+"""`python -m papertopics`: the papertopics command (papertopics.runtime.cli)."""
 
 import sys
 
-from papertopics.cli import main
+from papertopics.runtime.cli import main
 
 sys.exit(main())

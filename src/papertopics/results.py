@@ -152,7 +152,7 @@ class Results:
         from sentence_transformers import SentenceTransformer
 
         from papertopics.embed.model import resolve_model_path
-        from papertopics.runtime import FORCED
+        from papertopics.runtime.environment import FORCED
 
         os.environ.update(FORCED)  # offline: a model is never downloaded
         embedding = self.config.get("embedding") or {}
@@ -182,9 +182,9 @@ class Results:
 
     def transform(self, abstracts: list[str]) -> pd.DataFrame:
         """The topic of each new abstract, as the pipeline would give it: cleaned like a listing
-        (papertopics.clean), embedded, nearest topic by the model. Columns: text, topic (stable
+        (papertopics.ingest.clean), embedded, nearest topic by the model. Columns: text, topic (stable
         id), name, similarity (cosine to the topic's embedding), model_topic."""
-        from papertopics.clean import clean_text
+        from papertopics.ingest.clean import clean_text
 
         if isinstance(abstracts, str):
             abstracts = [abstracts]

@@ -6,8 +6,8 @@ Outputs: one row per abstract, raw and cleaned text.
 
 from pathlib import Path
 
-from papertopics.listings import ListingSpec, read_listing
-from papertopics.scripting import script_run
+from papertopics.ingest.listings import ListingSpec, read_listing
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     spec = snakemake.params.spec

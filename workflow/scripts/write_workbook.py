@@ -1,11 +1,11 @@
 """write_workbook: topics.csv and document_topics.csv -> results/topics/topics.xlsx.
 
 Inputs: results/topics/topics.csv, document_topics.csv.
-Outputs: results/topics/topics.xlsx (sheets `topics` and `documents`; papertopics.workbook).
+Outputs: results/topics/topics.xlsx (sheets `topics` and `documents`; papertopics.report.workbook).
 """
 
-from papertopics.scripting import script_run
-from papertopics.workbook import read_tables, workbook_sheets, write_workbook
+from papertopics.report.workbook import read_tables, workbook_sheets, write_workbook
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     sheets = workbook_sheets(*read_tables(snakemake.input.topics, snakemake.input.documents))

@@ -207,7 +207,7 @@ def prepare_config(folder: Path, entries: list[str]) -> Path:
     """Write folder/config.yaml naming `entries` when there is none; else check that it names
     each of them. An existing config.yaml is never rewritten."""
     from papertopics.config import read_config_file
-    from papertopics.listings import format_for, resolve_listings
+    from papertopics.ingest.listings import format_for, resolve_listings
 
     path = folder / "config.yaml"
     wanted = resolve_listings(entries, folder) if entries else []
@@ -243,7 +243,7 @@ def prepare_config(folder: Path, entries: list[str]) -> Path:
 
 def _expand_entries(entries: list[str], folder: Path) -> list[str]:
     """One entry per resolved spec, in resolve_listings' order (a glob gives several)."""
-    from papertopics.listings import resolve_listings
+    from papertopics.ingest.listings import resolve_listings
 
     out: list[str] = []
     for entry in entries:
