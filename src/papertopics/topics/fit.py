@@ -18,6 +18,7 @@ import pandas as pd
 from papertopics.artifacts import load_embeddings
 from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesion
 from papertopics.constants import OUTLIER
+from papertopics.embed.model import resolve_model_path
 from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
 from papertopics.topics.names.phrases import NameIndex, make_distinct, name_topics, topic_hierarchy
@@ -171,8 +172,12 @@ def fit_topics_job(job, log) -> None:
         terms=TermCounts.load(job.input.terms),
         index=NameIndex.load(job.input.names),
     )
+    # config.json names the model's folder (not the package), so BERTopic.load finds it offline
     fitted.model.save(
-        out.model, serialization="safetensors", save_ctfidf=True, save_embedding_model=p.embedding_model
+        out.model,
+        serialization="safetensors",
+        save_ctfidf=True,
+        save_embedding_model=str(resolve_model_path(p.embedding_model)),
     )
     fitted.topics.to_csv(out.topics, index=False)
     fitted.documents.to_csv(out.documents, index=False)
