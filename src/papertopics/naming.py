@@ -121,6 +121,9 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+_END_OK_KEYS = frozenset(singular(w) for w in _END_OK)
+
+
 def _is_acronym(word: str) -> bool:
     return sum(c.isupper() for c in word) >= 2 and len(word) <= 12
 
@@ -505,16 +508,14 @@ class NameIndex:
                 break
             c = int(cols[k])
             # a phrase inside a chosen longer one that is nearly as frequent adds nothing
-            if any(
-                _inside(self.keys[c], self.keys[o]) and a[k] <= self._absorb(c) * count_of[o] for o, _ in out
-            ):
+            if any(self._absorbs(c, o, a[k], count_of[o]) for o, _ in out):
                 continue
             # a longer phrase nearly as frequent takes the place of one inside it, and its rank
             absorbed = [
                 s
                 for o, s in out
-                if _inside(self.keys[o], self.keys[c])
-                and count_of[o] <= min(self._absorb(o), 1.2 if len(self.keys[o]) > 1 else 9) * a[k]
+                # (a longer phrase replaces a multi-word one only at 1.2x, as before)
+                if self._absorbs(o, c, count_of[o] * (1.25 if len(self.keys[o]) > 1 else 1.0), a[k])
                 and s <= (1.6 if self._absorb(o) == 1.5 else 3.0) * score[k]
             ]
             kept = [(o, s) for o, s in out if o not in {o for o, s2 in out if s2 in absorbed}]
@@ -530,6 +531,16 @@ class NameIndex:
         if len(key) == 1 and not is_field_word(text) and key not in self._long_forms():
             return 1 / _ABSORB_THING
         return 1.5
+
+    def _absorbs(self, short: int, long: int, short_count: float, long_count: float) -> bool:
+        """Does `long` ("graph neural networks") take the place of `short` ("graph") inside it?
+        Not a "... problem/method" phrase for a thing-word: "bandit problem" says less than "bandit"."""
+        if not _inside(self.keys[short], self.keys[long]):
+            return False
+        ratio = self._absorb(short)
+        if ratio > 1.5 and self.keys[long][-1] in _END_OK_KEYS:
+            ratio = 1.5
+        return short_count <= ratio * long_count
 
 
 def _count(row: sparse.csr_matrix, col: int) -> float:
