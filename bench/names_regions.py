@@ -1,6 +1,6 @@
 """Topic names, their coverage and the map's regions on the seeds, NeurIPS 2023 and arXiv 6k.
 
-Runs the fit_topics stage (papertopics.fit.fit_topic_tables) on fixed clusters, so only naming
+Runs the fit_topics stage (papertopics.topics.fit.fit_topic_tables) on fixed clusters, so only naming
 and regions differ between two checkouts. Clusters, embeddings and the corpus are prepared
 once per corpus and cached under --cache (the same clusters for "before" and "after"):
 
@@ -46,8 +46,8 @@ def prepare(name: str, cache: Path) -> dict:
     path = cache / f"{name}.pkl"
     if path.exists():
         return pickle.loads(path.read_bytes())
-    from papertopics.corpus import build_corpus
-    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, listing_name, read_listing
 
     run = RUNS / f"base-{name}" / "results"
     if name != "arxiv" and run.exists():  # the finished runs of main: their exact clusters
@@ -96,11 +96,11 @@ def prepare(name: str, cache: Path) -> dict:
         cats = category
     corpus, _ = build_corpus(frames)
     vectors = ce.embed(corpus["text"].tolist())
-    from papertopics.assign import assign_nearest
-    from papertopics.cluster import cluster_documents
+    from papertopics.cluster.assign import assign_nearest
+    from papertopics.cluster.clustering import cluster_documents
     from papertopics.params import resolve_clustering, resolve_umap
     from papertopics.pipeline import default_config
-    from papertopics.reduce import umap_reduce
+    from papertopics.reduce.reduction import umap_reduce
 
     config = default_config()
     n = len(corpus)
@@ -136,7 +136,7 @@ def prepare(name: str, cache: Path) -> dict:
 
 
 def _fold(text: str) -> str:
-    from papertopics.naming import singular
+    from papertopics.topics.names.phrases import singular
 
     return " " + " ".join(singular(w) for w in re.findall(r"[\w\-]+", text.lower())) + " "
 
@@ -149,8 +149,8 @@ def name_forms(name: str) -> list[str]:
 
 
 def fit(data: dict, index=None, terms=None):
-    from papertopics.fit import fit_topic_tables
     from papertopics.pipeline import default_config
+    from papertopics.topics.fit import fit_topic_tables
 
     config = default_config()
     return fit_topic_tables(
@@ -174,9 +174,9 @@ def time_fit(name: str, data: dict, repeats: int) -> None:
     index_phrases and count_terms rules make them): best of `repeats`, same process."""
     import time
 
-    from papertopics.naming import NameIndex
     from papertopics.pipeline import default_config
-    from papertopics.terms import count_terms
+    from papertopics.topics.names.phrases import NameIndex
+    from papertopics.topics.terms import count_terms
 
     corpus = data["corpus"]
     index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())

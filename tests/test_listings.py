@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from papertopics.corpus import build_corpus
 from papertopics.errors import ConfigError, ListingError
-from papertopics.listings import (
+from papertopics.ingest.corpus import build_corpus
+from papertopics.ingest.listings import (
     ListingSpec,
     ListingWarning,
     doc_id_for,
@@ -603,7 +603,7 @@ def test_copies_of_one_abstract_say_they_were_merged(tmp_path):
 def test_content_fingerprint_changes_with_content_not_with_dates(tmp_path):
     import os
 
-    from papertopics.listings import listing_fingerprint
+    from papertopics.ingest.listings import listing_fingerprint
 
     p = write(tmp_path / "a.txt", f"Header\n\n{A1}\n")
     cache = tmp_path / "cache.json"

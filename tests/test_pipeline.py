@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from conftest import REPO, make_corpus_dir, run_snakemake
 
-from papertopics.stopwords import stop_words
+from papertopics.topics.stopwords import stop_words
 
 FIXTURES = REPO / "tests" / "fixtures"
 
@@ -78,7 +78,7 @@ def test_hierarchy_and_regions_are_named(seed_run):
 
 
 def test_names_say_how_much_of_their_topic_uses_them(seed_run):
-    from papertopics.naming import letters_fit
+    from papertopics.topics.names.phrases import letters_fit
 
     topics = pd.read_csv(seed_run / "results/topics/topics.csv", keep_default_na=False)
     documents = pd.read_csv(seed_run / "results/topics/document_topics.csv")
@@ -185,7 +185,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
 
 
 def test_an_edited_script_reruns_its_job(seed_run):
-    """The light rules run their script in Snakemake's process (papertopics.inprocess); the
+    """The light rules run their script in Snakemake's process (papertopics.runtime.inprocess); the
     script is still their input, so editing it reruns the job (a mere touch does not:
     Snakemake compares the content of small inputs)."""
     script = REPO / "workflow" / "scripts" / "render_report.py"
