@@ -785,13 +785,14 @@ def balanced_regions(directions: np.ndarray, sizes: np.ndarray, k: int, cap: flo
         return label
     docs = sizes.astype(np.float64).copy()
     weight = np.ones(n)
-    means = directions.astype(np.float64).copy()
+    means = directions.astype(np.float64)
+    gram = means @ means.T  # of the regions' mean directions, updated in place at each merge
     alive = np.ones(n, dtype=bool)
     for _ in range(n - k):
         idx = np.flatnonzero(alive)
-        m = means[idx]
-        sq = (m * m).sum(axis=1)
-        dist = np.maximum(sq[:, None] + sq[None, :] - 2 * m @ m.T, 0.0)
+        g = gram[np.ix_(idx, idx)]
+        sq = np.diag(g)
+        dist = np.maximum(sq[:, None] + sq[None, :] - 2 * g, 0.0)
         w = weight[idx]
         cost = (w[:, None] * w[None, :]) / (w[:, None] + w[None, :]) * dist
         total = docs[idx][:, None] + docs[idx][None, :]
@@ -801,7 +802,11 @@ def balanced_regions(directions: np.ndarray, sizes: np.ndarray, k: int, cap: flo
             allowed = np.where(np.isfinite(cost), total, np.inf)
         i, j = np.unravel_index(int(np.argmin(allowed)), allowed.shape)
         a, b = idx[i], idx[j]
-        means[a] = (weight[a] * means[a] + weight[b] * means[b]) / (weight[a] + weight[b])
+        row = (weight[a] * gram[a] + weight[b] * gram[b]) / (weight[a] + weight[b])
+        row[a] = (
+            weight[a] ** 2 * gram[a, a] + 2 * weight[a] * weight[b] * gram[a, b] + weight[b] ** 2 * gram[b, b]
+        ) / (weight[a] + weight[b]) ** 2
+        gram[a], gram[:, a] = row, row
         weight[a] += weight[b]
         docs[a] += docs[b]
         alive[b] = False
@@ -957,7 +962,7 @@ def topic_hierarchy(
     similarity = np.clip(centroids @ centroids.T, -1.0, 1.0)
     # regions from the topics' directions away from the corpus mean (what they do not share
     # with every abstract), cut into balanced parts
-    centred = sums / sizes[:, None] - embeddings[assigned != OUTLIER].mean(axis=0)
+    centred = sums / sizes[:, None] - sums.sum(axis=0) / sizes.sum()  # minus the corpus mean
     centred /= np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-12)
     groups = balanced_regions(
         centred, sizes, region_count(len(ids)), MAX_REGION_SHARE * (assigned != OUTLIER).sum()
