@@ -356,3 +356,31 @@ def test_balanced_regions_respect_the_cap_and_the_count():
     assert len(set(groups.tolist())) == 8
     per_region = np.bincount(groups, weights=sizes)
     assert per_region.max() <= 0.3 * sizes.sum()
+
+
+def test_hierarchy_page_names_the_regions_of_the_map():
+    from papertopics.report.hierarchy import visualize_hierarchy
+    from papertopics.report.model_files import TopicVectors
+
+    texts, assigned, vectors = _region_fixture()
+    index = NameIndex.build(texts)
+    leaves = name_topics(index, assigned).names
+    tree, region_of = topic_hierarchy(index, assigned, vectors, leaves)
+    ids = sorted(leaves)
+    label = dict(zip(tree["node"], tree["label"]))
+    topics = pd.DataFrame(
+        {
+            "topic": ids,
+            "label": [leaves[t] for t in ids],
+            "size": [int((assigned == t).sum()) for t in ids],
+            "top_terms": ["" for _ in ids],
+            "region": [region_of[t] for t in ids],
+            "region_label": [label[region_of[t]] for t in ids],
+        }
+    )
+    centroids = np.stack([vectors[assigned == t].mean(axis=0) for t in ids])
+    topic_vectors = TopicVectors(topics=ids, ctfidf=None, embeddings=centroids, words=None, source="model")
+    figure = visualize_hierarchy(topics, topic_vectors, merges=tree)
+    hover = " ".join(str(h) for trace in figure.data for h in (trace.hovertext or []))
+    shared = {r for r in region_of.values() if list(region_of.values()).count(r) > 1}
+    assert shared and all(label[r] in hover for r in shared), [label[r] for r in shared]
