@@ -77,6 +77,29 @@ def test_hierarchy_and_regions_are_named(seed_run):
         assert any(form in page for form in (encoded, encoded.replace("/", "\\u002f"))), label
 
 
+def test_names_say_how_much_of_their_topic_uses_them(seed_run):
+    from papertopics.topics.names.phrases import letters_fit
+
+    topics = pd.read_csv(seed_run / "results/topics/topics.csv", keep_default_na=False)
+    documents = pd.read_csv(seed_run / "results/topics/document_topics.csv")
+    real = topics[topics["topic"] >= 0]
+    coverage = pd.to_numeric(real["coverage"])
+    assert coverage.between(0, 1).all() and coverage.median() >= 0.5, real[["label", "coverage"]]
+    for label in real["label"]:  # "long form (ACRONYM)": the acronym's capitals spell the long form
+        m = re.match(r"(?:Mixed: )?(.*) \(([^)]+)\)$", label)
+        if m and not m.group(2).isdigit():
+            assert letters_fit(re.sub(r"s$", "", m.group(2)), m.group(1).split()), label
+    # the five papers on LLM agents share a subject; the 11-abstract bag does not
+    agents = documents.loc[documents["text"].str.contains("PokéAgent"), "topic"].iloc[0]
+    agent_label = real.set_index("topic").loc[agents, "label"]
+    assert not agent_label.startswith("Mixed: "), agent_label
+    largest = real.sort_values("size").iloc[-1]
+    assert largest["size"] == 11 and largest["label"].startswith("Mixed: "), largest["label"]
+    page = (seed_run / "results/report/index.html").read_text()
+    assert page.count("name used by ") == len(real)
+    assert "on 37 abstracts" in page and "noise" in page, "the NPMI tile reads for this corpus size"
+
+
 def test_metrics_and_model(seed_run):
     metrics = json.loads((seed_run / "results/metrics.json").read_text())
     documents = pd.read_csv(seed_run / "results/topics/document_topics.csv")

@@ -741,6 +741,10 @@ def test_regions_come_from_topics_csv_or_from_the_map():
     region_of, regions = topic_regions(topics, anchors)
     assert sorted(regions["label"]) == ["region 0", "region 1", "region 2"]
     assert region_of[4] == 1
+    # t % 3 scatters each region over the map: its name still sits on one of its own topics
+    for row in regions.itertuples():
+        own = anchors[anchors["topic"].map(region_of) == row.region]
+        assert ((own["x"] == row.x) & (own["y"] == row.y)).any(), row.label
     # A handful of topics: each topic is its own region.
     small = sample_inputs(60, n_topics=4)
     _, regions = topic_regions(small.topics, topic_anchors(small.documents, small.map2d, small.topics))

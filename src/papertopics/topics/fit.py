@@ -107,8 +107,10 @@ def fit_topic_tables(
         {t: named.candidates[t] for t in fresh if t != -1},
     )
     labels = make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
+    members = {t: np.flatnonzero(assigned == t) for t in labels if t != OUTLIER}
+    coverage = index.coverage({t: n for t, n in labels.items() if t != OUTLIER}, members)
     if mixed_cohesion is not None:  # after naming, whatever names the topics
-        labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion))
+        labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion, coverage))
     snapshot.topics["label"] = (
         snapshot.topics["topic"]
         .map({mapping[t]: n for t, n in labels.items()})
@@ -123,6 +125,7 @@ def fit_topic_tables(
     table.insert(0, "model_topic", table.pop("topic"))
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table["cohesion"] = table["model_topic"].map(cohesion)
+    table["coverage"] = table["model_topic"].map(coverage)
     hierarchy, region_of = topic_hierarchy(index, stable, vectors, stable_labels)
     node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
     table["region"] = table["topic"].map(lambda t: region_of.get(t, -1)).astype(int)
