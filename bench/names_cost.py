@@ -18,7 +18,8 @@ import names as bench  # noqa: E402
 
 def main(corpus: str = "neurips") -> None:
     from papertopics.pipeline import default_config
-    from papertopics.topics.names.phrases import NameIndex, name_topics, topic_hierarchy
+    from papertopics.topics.names.hierarchy import topic_hierarchy
+    from papertopics.topics.names.phrases import NameIndex, name_topics
     from papertopics.topics.representation import fit_topic_model
 
     config = default_config()

@@ -8,13 +8,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from papertopics.topics.names.hierarchy import topic_hierarchy
 from papertopics.topics.names.phrases import (
     NameIndex,
     collect_acronyms,
     make_distinct,
     name_topics,
     strip_markup,
-    topic_hierarchy,
 )
 
 FILLER = [

@@ -9,6 +9,7 @@ import numpy as np
 from papertopics.cluster.merge import merge_similar_clusters
 from papertopics.constants import OUTLIER
 from papertopics.params import resolve_clustering
+from papertopics.reduce.reduction import gpu_class
 
 log = logging.getLogger(__name__)
 
@@ -109,8 +110,6 @@ def _hdbscan_fit(
     use_cuml: bool,
 ) -> np.ndarray:
     if use_cuml:
-        from papertopics.reduce.reduction import gpu_class
-
         HDBSCAN = gpu_class("cuml.cluster", "HDBSCAN")
         model = HDBSCAN(
             min_cluster_size=min_cluster_size,

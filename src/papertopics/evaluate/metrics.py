@@ -41,6 +41,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from papertopics.constants import OUTLIER
+from papertopics.topics.stopwords import ENGLISH_STOP_WORDS, stop_words
+from papertopics.topics.vectorizer import TOKEN_PATTERN
 
 EPSILON = 1e-12
 WINDOW_SIZE = 10
@@ -59,8 +61,6 @@ def default_analyzer(
     With the topic vectorizer's stop words and token pattern it is that vectorizer's unigram
     analyzer (CountVectorizer(...).build_analyzer()), without importing scikit-learn."""
     if stop_words is None:
-        from papertopics.topics.stopwords import ENGLISH_STOP_WORDS
-
         stop_words = ENGLISH_STOP_WORDS
     stop = frozenset(w.lower() for w in stop_words)
     findall = re.compile(token_pattern).findall if token_pattern else _TOKEN_RE.findall
@@ -128,9 +128,6 @@ def window_tokens(documents: Sequence[str], analyzer: Callable[[str], list[str]]
 def npmi_analyzer(vectorizer: dict) -> Callable[[str], list[str]]:
     """The analyzer metrics.json's NPMI tokenises with: the topic vectorizer's unigrams (its stop
     words and token pattern, hyphenated words kept)."""
-    from papertopics.topics.representation import TOKEN_PATTERN
-    from papertopics.topics.stopwords import stop_words
-
     return default_analyzer(
         stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]), TOKEN_PATTERN
     )

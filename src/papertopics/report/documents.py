@@ -30,7 +30,12 @@ from scipy.cluster.hierarchy import fcluster, linkage
 from papertopics.artifacts import atomic_write_text
 from papertopics.constants import REPORT_DATA_VERSION
 from papertopics.report.colors import topic_color
-from papertopics.report.inputs import split_listings
+from papertopics.report.inputs import (
+    ASSIGNMENT_COLUMNS,
+    DOCUMENT_COLUMNS,
+    normalise_neighbours,
+    split_listings,
+)
 from papertopics.report.text import headline, truncate
 
 # Above this many points the map uses WebGL (scattergl); SVG stays crisper for small corpora.
@@ -450,8 +455,6 @@ def pack_documents(
     They are what render_report would write for document_topics.csv (same order, same columns read
     as text), so every report of the corpus links them instead of compressing the abstracts again.
     """
-    from papertopics.report.inputs import ASSIGNMENT_COLUMNS, DOCUMENT_COLUMNS, normalise_neighbours
-
     documents = readable.copy()
     for column in documents.columns:
         documents[column] = documents[column].fillna("").astype(str)

@@ -7,34 +7,13 @@ tree, the heatmap's order and the intertopic map agree.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from papertopics.report.colors import topic_color
 from papertopics.report.model_files import TopicVectors
 from papertopics.report.text import plotly_lines, plotly_text, short_label, truncate
-
-
-def topic_linkage(similarity: np.ndarray) -> np.ndarray | None:
-    """SciPy linkage matrix (average, optimal leaf order) or None for fewer than 2 topics."""
-    from scipy.cluster.hierarchy import linkage
-    from scipy.spatial.distance import squareform
-
-    if len(similarity) < 2:
-        return None
-    distances = np.clip(1.0 - np.asarray(similarity, dtype=np.float64), 0.0, 2.0)
-    distances = (distances + distances.T) / 2
-    np.fill_diagonal(distances, 0.0)
-    return linkage(squareform(distances, checks=False), method="average", optimal_ordering=True)
-
-
-def leaf_order(similarity: np.ndarray) -> list[int]:
-    """Row indices in dendrogram order (similar topics side by side)."""
-    from scipy.cluster.hierarchy import leaves_list
-
-    tree = topic_linkage(similarity)
-    return list(range(len(similarity))) if tree is None else leaves_list(tree).tolist()
+from papertopics.topics.tree import topic_linkage
 
 
 def merge_names(hierarchy: pd.DataFrame | None) -> dict[frozenset, str]:

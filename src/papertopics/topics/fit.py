@@ -19,7 +19,8 @@ from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesio
 from papertopics.constants import OUTLIER
 from papertopics.topics.history import stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
-from papertopics.topics.names.phrases import NameIndex, make_distinct, name_topics, topic_hierarchy
+from papertopics.topics.names.hierarchy import topic_hierarchy
+from papertopics.topics.names.phrases import NameIndex, make_distinct, name_topics
 from papertopics.topics.representation import (
     document_table,
     fit_topic_model,

@@ -4,6 +4,7 @@
 ranks them for a group of documents.
 """
 
-from papertopics.topics.names.phrases import NameIndex, name_groups, name_topics, topic_hierarchy
+from papertopics.topics.names.hierarchy import topic_hierarchy
+from papertopics.topics.names.phrases import NameIndex, name_groups, name_topics
 
 __all__ = ["NameIndex", "name_groups", "name_topics", "topic_hierarchy"]

@@ -1,0 +1,80 @@
+"""Names for the hierarchy of the topics: every merge of the topic tree, the regions first."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from papertopics.topics.names.phrases import NameIndex, name_groups
+from papertopics.topics.tree import region_count, regions, topic_tree
+
+
+def name_hierarchy(
+    index: NameIndex,
+    assigned: np.ndarray,
+    tree: pd.DataFrame,
+    leaf_names: dict[int, str],
+    region_of: dict[int, int],
+) -> pd.DataFrame:
+    """results/topics/hierarchy.csv: node, parent, level, topics (';'), size, label.
+
+    Leaves keep their topic names; merges are named from the union of their documents, the
+    regions first (they are what a zoomed-out map shows, so they must differ from each other),
+    then every other merge with a name no other merge has.
+    """
+    assigned = np.asarray(assigned)
+    docs = {
+        int(n): np.flatnonzero(np.isin(assigned, topics)) for n, topics in zip(tree["node"], tree["topics"])
+    }
+    merges = [int(n) for n, level in zip(tree["node"], tree["level"]) if level > 0]
+    region_nodes = sorted({r for r in region_of.values() if r in merges})
+    labels = {
+        int(n): leaf_names.get(int(n), "") for n, level in zip(tree["node"], tree["level"]) if level == 0
+    }
+    leaf_regions = {labels[r] for r in region_of.values() if r in labels}
+    first = name_groups(
+        index, {n: docs[n] for n in region_nodes}, taken=leaf_regions, fallback={n: "" for n in region_nodes}
+    )
+    rest = [n for n in merges if n not in first.names]
+    named = name_groups(
+        index,
+        {n: docs[n] for n in rest},
+        taken=leaf_regions | set(first.names.values()),
+        fallback={n: "" for n in rest},
+    )
+    candidates = {**first.candidates, **named.candidates}
+    labels.update(first.names)
+    labels.update(named.names)
+    # a merge where no phrase stands out takes its larger child's name; the root is all topics
+    for n in sorted(merges):  # merge ids grow bottom-up: children are named first
+        if not candidates.get(n):
+            kids = tree.loc[tree["parent"] == n, "node"].astype(int).tolist()
+            labels[n] = labels[max(kids, key=lambda c: len(docs[c]))]
+    root = int(tree.loc[tree["parent"] == -1, "node"].iloc[0])
+    if root in merges and not candidates.get(root):
+        labels[root] = "All topics"
+    out = tree.copy()
+    out["size"] = [len(docs[int(n)]) for n in out["node"]]
+    out["label"] = [labels[int(n)] for n in out["node"]]
+    out["topics"] = [";".join(str(t) for t in sorted(ts)) for ts in out["topics"]]
+    return out[["node", "parent", "level", "topics", "size", "label"]]
+
+
+def topic_hierarchy(
+    index: NameIndex, assigned: np.ndarray, embeddings: np.ndarray, leaf_names: dict[int, str]
+) -> tuple[pd.DataFrame, dict[int, int]]:
+    """The named hierarchy of the topics in `assigned` and each topic's region (node id).
+
+    The tree is the report's: average linkage on the cosine similarity of the topics' mean
+    embeddings (the saved topic embeddings), so hierarchy.csv and the hierarchy page agree.
+    """
+    assigned = np.asarray(assigned)
+    ids = sorted(t for t in set(assigned.tolist()) if t != -1)
+    if not ids:
+        return pd.DataFrame(columns=["node", "parent", "level", "topics", "size", "label"]), {}
+    centroids = np.stack([embeddings[assigned == t].mean(axis=0) for t in ids]).astype(np.float64)
+    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
+    similarity = np.clip(centroids @ centroids.T, -1.0, 1.0)
+    tree = topic_tree(ids, similarity)
+    region_of = regions(tree, region_count(len(ids)))
+    return name_hierarchy(index, assigned, tree, leaf_names, region_of), region_of
