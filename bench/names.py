@@ -76,7 +76,7 @@ def load_arxiv(per_category: int = 1000, n_categories: int = 6, seed: int = 0):
 
 
 def _fold(text: str) -> str:
-    from papertopics.topics.names.phrases import singular
+    from papertopics.topics.stopwords import singular
 
     return " " + " ".join(singular(w) for w in re.findall(r"[\w\-]+", text.lower())) + " "
 
@@ -120,7 +120,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from papertopics.pipeline import default_config, model_topics
-    from papertopics.topics.names.phrases import NameIndex, name_topics
+    from papertopics.topics.names.phrases import NameIndex, PhraseNames
     from papertopics.topics.representation import top_terms, topic_labels
 
     config = default_config()
@@ -146,7 +146,7 @@ def main() -> None:
             cache.write_bytes(pickle.dumps((assigned, before, terms)))
         start = time.perf_counter()
         index = NameIndex.build(raw, titles if corpus != "seeds" else None)
-        after = name_topics(index, assigned, fallback=before, keywords=terms).names
+        after = PhraseNames(index).name_topics(assigned, fallback=before, keywords=terms).names
         seconds = time.perf_counter() - start
         topics = [t for t in sorted(after) if t != -1]
         row = {

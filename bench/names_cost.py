@@ -1,7 +1,7 @@
 """fit_topics' cost with and without naming, on NeurIPS 2023, same process, same clusters.
 
 Times the c-TF-IDF fit (fit_topic_model, what fit_topics did before) and the naming step
-(NameIndex.build + name_topics + topic_hierarchy) on the clusters bench/names.py cached.
+(NameIndex.build + PhraseNames.name_topics + topic_hierarchy) on the clusters bench/names.py cached.
 
     PYTHONPATH=src .venv/bin/python bench/names_cost.py [corpus]
 """
@@ -19,7 +19,7 @@ import names as bench  # noqa: E402
 def main(corpus: str = "neurips") -> None:
     from papertopics.pipeline import default_config
     from papertopics.topics.names.hierarchy import topic_hierarchy
-    from papertopics.topics.names.phrases import NameIndex, name_topics
+    from papertopics.topics.names.phrases import NameIndex, PhraseNames
     from papertopics.topics.representation import fit_topic_model
 
     config = default_config()
@@ -40,9 +40,9 @@ def main(corpus: str = "neurips") -> None:
         start = time.perf_counter()
         index = NameIndex.build(raw, titles)
         built = time.perf_counter() - start
-        names = name_topics(index, assigned, fallback=before).names
+        names = PhraseNames(index).name_topics(assigned, fallback=before).names
         named = time.perf_counter() - start
-        topic_hierarchy(index, assigned, vectors, names)
+        topic_hierarchy(PhraseNames(index), assigned, vectors, names)
         total = time.perf_counter() - start
         print(
             f"{corpus} run {repeat}: c-TF-IDF fit {fit:.2f} s; naming {total:.2f} s "

@@ -16,6 +16,7 @@ import pandas as pd
 
 from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.topics.ctfidf import fit_topic_terms
+from papertopics.topics.stopwords import singular
 from papertopics.topics.terms import count_terms
 from papertopics.topics.vectorizer import build_vectorizer, check_vectorizer, vectorizer_error
 
@@ -139,7 +140,7 @@ def make_label(terms: list[str], n_terms: int) -> str:
     chosen: list[str] = []
     seen_words: set[str] = set()
     for term in terms:
-        words = {_singular(word) for word in term.split()}
+        words = {singular(word) for word in term.split()}
         if words & seen_words:
             continue
         chosen.append(term)
@@ -147,13 +148,6 @@ def make_label(terms: list[str], n_terms: int) -> str:
         if len(chosen) == n_terms:
             break
     return ", ".join(chosen) if chosen else "(no distinctive terms)"
-
-
-def _singular(word: str) -> str:
-    """Crude plural folding so "panel" and "panels" count as one word in a label."""
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def topic_labels(model, assigned: np.ndarray, label_terms: int, top_n: int) -> dict[int, str]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from papertopics.topics.names.phrases import NameIndex, name_groups
+from papertopics.topics.names.registry import NamingMethod
 from papertopics.topics.tree import region_count, regions, topic_tree
 
 
 def name_hierarchy(
-    index: NameIndex,
+    namer: NamingMethod,
     assigned: np.ndarray,
     tree: pd.DataFrame,
     leaf_names: dict[int, str],
@@ -32,12 +32,11 @@ def name_hierarchy(
         int(n): leaf_names.get(int(n), "") for n, level in zip(tree["node"], tree["level"]) if level == 0
     }
     leaf_regions = {labels[r] for r in region_of.values() if r in labels}
-    first = name_groups(
-        index, {n: docs[n] for n in region_nodes}, taken=leaf_regions, fallback={n: "" for n in region_nodes}
+    first = namer.name_groups(
+        {n: docs[n] for n in region_nodes}, taken=leaf_regions, fallback={n: "" for n in region_nodes}
     )
     rest = [n for n in merges if n not in first.names]
-    named = name_groups(
-        index,
+    named = namer.name_groups(
         {n: docs[n] for n in rest},
         taken=leaf_regions | set(first.names.values()),
         fallback={n: "" for n in rest},
@@ -61,7 +60,7 @@ def name_hierarchy(
 
 
 def topic_hierarchy(
-    index: NameIndex, assigned: np.ndarray, embeddings: np.ndarray, leaf_names: dict[int, str]
+    namer: NamingMethod, assigned: np.ndarray, embeddings: np.ndarray, leaf_names: dict[int, str]
 ) -> tuple[pd.DataFrame, dict[int, int]]:
     """The named hierarchy of the topics in `assigned` and each topic's region (node id).
 
@@ -77,4 +76,4 @@ def topic_hierarchy(
     similarity = np.clip(centroids @ centroids.T, -1.0, 1.0)
     tree = topic_tree(ids, similarity)
     region_of = regions(tree, region_count(len(ids)))
-    return name_hierarchy(index, assigned, tree, leaf_names, region_of), region_of
+    return name_hierarchy(namer, assigned, tree, leaf_names, region_of), region_of

@@ -11,8 +11,8 @@ alignment and a bare acronym in a text counts as its long form. Words are cased 
 abstracts write them mid-sentence (GNN, ReLU, Pokémon, but "language models"). Math and
 LaTeX are removed before anything is counted, so "log" or "tγ" cannot become a name.
 
-`NameIndex.build` does the corpus-wide work once; `name_topics` gives every topic a distinct
-name, `name_groups` names any union of topics (the hierarchy's parents).
+`NameIndex.build` does the corpus-wide work once (rule index_phrases); `PhraseNames`, the
+registered naming method "phrases", names any group of documents with it.
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 import numpy as np
+import pandas as pd
 from scipy import sparse
 
-from papertopics.constants import NAME_INDEX_VERSION, OUTLIER, OUTLIER_LABEL
-from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS
+from papertopics.constants import NAME_INDEX_VERSION
+from papertopics.topics.names.registry import NamingMethod, TopicNames, normal, register_naming
+from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, singular
 
 MAX_WORDS = 4  # longest candidate phrase (words)
 MAX_NAME_WORDS = 6  # longest name, "(ACRONYM)" included
@@ -93,17 +95,6 @@ def strip_markup(text: str) -> str:
         text = _RE_DROP_CMD.sub(" ", text)
         text = _RE_CMD.sub(" ", text).replace("{", "").replace("}", "")
     return text
-
-
-def singular(word: str) -> str:
-    """Crude plural folding ("networks" -> "network", not "loss" or "analysis")."""
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics")):
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "ches", "shes", "xes", "zes")):
-        return word[:-2]
-    return word[:-1]
 
 
 def _is_acronym(word: str) -> bool:
@@ -446,11 +437,6 @@ class NameIndex:
         return sorted(out, key=lambda cs: -cs[1])
 
 
-def _count(row: sparse.csr_matrix, col: int) -> float:
-    hit = np.flatnonzero(row.indices == col)
-    return float(row.data[hit[0]]) if len(hit) else 0.0
-
-
 def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     if len(short) >= len(long):
         return False
@@ -502,12 +488,6 @@ def _join(words: list[str]) -> str:
     return "".join(words) if _RE_CJK.match(words[0]) else " ".join(words)
 
 
-def _case_of(word: str, forms: Counter) -> str:
-    """The form written most often mid-sentence; ties go to lower case."""
-    best = max(forms.items(), key=lambda f: (f[1], f[0] == word))
-    return best[0]
-
-
 def _display(phrase: str, word_case: dict[str, str]) -> str:
     if _RE_CJK.search(phrase):
         return phrase
@@ -518,113 +498,70 @@ def _display(phrase: str, word_case: dict[str, str]) -> str:
     return " ".join(out)
 
 
-def _normal(name: str) -> str:
-    """The name's identity for distinctness: lower case, singular, no "(...)"."""
-    return " ".join(singular(w) for w in re.sub(r"\s*\([^)]*\)", "", name).lower().split())
+@register_naming("phrases")
+class PhraseNames(NamingMethod):
+    """Names are phrases of the groups' own abstracts, scored against the corpus (NameIndex)."""
 
+    def __init__(self, index: NameIndex):
+        self.index = index
 
-@dataclass
-class TopicNames:
-    """Per topic: its name and the candidates that would also be true (for keeping names)."""
+    @classmethod
+    def for_corpus(cls, corpus: pd.DataFrame, prepared: NameIndex | None = None) -> PhraseNames:
+        if prepared is None:
+            prepared = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+        return cls(prepared)
 
-    names: dict[int, str]
-    candidates: dict[int, list[str]]
+    def name_groups(
+        self,
+        groups: dict[int, np.ndarray],
+        *,
+        taken: set[str] | None = None,
+        fallback: dict[int, str] | None = None,
+        keywords: dict[int, list[str]] | None = None,
+    ) -> TopicNames:
+        """Distinct names for groups of documents (topics, or unions of topics).
 
-
-def name_groups(
-    index: NameIndex,
-    groups: dict[int, np.ndarray],
-    *,
-    taken: set[str] | None = None,
-    fallback: dict[int, str] | None = None,
-    keywords: dict[int, list[str]] | None = None,
-) -> TopicNames:
-    """Distinct names for groups of documents (topics, or unions of topics).
-
-    Pairs (group, candidate) are taken best score first, each group and each name once, so a
-    phrase goes to the group it describes best and the other groups take their next one.
-    """
-    ids = sorted(groups)
-    counts = index.counts([np.asarray(groups[g], dtype=int) for g in ids])
-    total = np.asarray(index.incidence.sum(axis=0)).ravel()
-    n_docs = index.incidence.shape[0]
-    ranked = {
-        g: index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
-        for k, g in enumerate(ids)
-    }
-    candidates = {g: [index.name(c) for c, _ in ranked[g]] for g in ids}
-    pairs = sorted(
-        (
-            (score / (rank + 1) ** 0.25, g, index.name(c))
-            for g in ids
-            for rank, (c, score) in enumerate(ranked[g])
-        ),
-        key=lambda p: (-p[0], p[1]),
-    )
-    used = {_normal(t) for t in (taken or set())}
-    names: dict[int, str] = {}
-    for _, g, name in pairs:
-        if len(names) == len(ids):
-            break
-        if g in names or _normal(name) in used:
-            continue
-        names[g] = name
-        used.add(_normal(name))
-    exact = {name.lower() for name in names.values()} | {t.lower() for t in (taken or set())}
-    for g in ids:
-        if g not in names:
-            base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
-            name = base
-            if _normal(base) in used or base.lower() in exact:
-                # "(2)" is what _normal strips, so the numbered forms are told apart as written
-                k = 2
-                while f"{base} ({k})".lower() in exact:
-                    k += 1
-                name = f"{base} ({k})"
+        Pairs (group, candidate) are taken best score first, each group and each name once, so a
+        phrase goes to the group it describes best and the other groups take their next one.
+        """
+        ids = sorted(groups)
+        counts = self.index.counts([np.asarray(groups[g], dtype=int) for g in ids])
+        total = np.asarray(self.index.incidence.sum(axis=0)).ravel()
+        n_docs = self.index.incidence.shape[0]
+        ranked = {
+            g: self.index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
+            for k, g in enumerate(ids)
+        }
+        candidates = {g: [self.index.name(c) for c, _ in ranked[g]] for g in ids}
+        pairs = sorted(
+            (
+                (score / (rank + 1) ** 0.25, g, self.index.name(c))
+                for g in ids
+                for rank, (c, score) in enumerate(ranked[g])
+            ),
+            key=lambda p: (-p[0], p[1]),
+        )
+        used = {normal(t) for t in (taken or set())}
+        names: dict[int, str] = {}
+        for _, g, name in pairs:
+            if len(names) == len(ids):
+                break
+            if g in names or normal(name) in used:
+                continue
             names[g] = name
-            used.add(_normal(name))
-            exact.add(name.lower())
-    return TopicNames(names, candidates)
-
-
-def name_topics(
-    index: NameIndex,
-    assigned: np.ndarray,
-    *,
-    fallback: dict[int, str] | None = None,
-    keywords: dict[int, list[str]] | None = None,
-    outlier_label: str = OUTLIER_LABEL,
-) -> TopicNames:
-    """One distinct phrase name per topic of `assigned` (-1 keeps the outlier label).
-
-    This is the whole naming step: names depend only on the texts (through `index`) and the
-    assignments, so a later step (e.g. marking mixed topics) can rewrite them afterwards.
-    """
-    assigned = np.asarray(assigned)
-    groups = {int(t): np.flatnonzero(assigned == t) for t in sorted(set(assigned.tolist())) if t != OUTLIER}
-    result = name_groups(index, groups, fallback=fallback, keywords=keywords)
-    if (assigned == OUTLIER).any():
-        result.names[OUTLIER] = outlier_label
-        result.candidates[OUTLIER] = [outlier_label]
-    return result
-
-
-def make_distinct(labels: dict[int, str], candidates: dict[int, list[str]], keep: set[int]) -> dict[int, str]:
-    """Labels with duplicates resolved: topics in `keep` hold theirs, the others take their next
-    candidate (after a rerun a kept name may equal a freshly chosen one)."""
-    out = dict(labels)
-    used = {_normal(out[t]) for t in keep if t in out}
-    for t in sorted(out, key=lambda t: (t not in keep, t)):
-        if t in keep or t == -1:
-            continue
-        if _normal(out[t]) in used:
-            for c in candidates.get(t, []):
-                if _normal(c) not in used:
-                    out[t] = c
-                    break
-            else:
-                base, k = out[t], 2
-                while _normal(out[t]) in used:
-                    out[t], k = f"{base} ({k})", k + 1
-        used.add(_normal(out[t]))
-    return out
+            used.add(normal(name))
+        exact = {name.lower() for name in names.values()} | {t.lower() for t in (taken or set())}
+        for g in ids:
+            if g not in names:
+                base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
+                name = base
+                if normal(base) in used or base.lower() in exact:
+                    # "(2)" is what _normal strips, so the numbered forms are told apart as written
+                    k = 2
+                    while f"{base} ({k})".lower() in exact:
+                        k += 1
+                    name = f"{base} ({k})"
+                names[g] = name
+                used.add(normal(name))
+                exact.add(name.lower())
+        return TopicNames(names, candidates)
