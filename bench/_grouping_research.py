@@ -13,7 +13,7 @@ import json
 import numpy as np
 from _common_eval import ARXIV, Clock, embed, fmt, load_arxiv_sample, load_bbc, load_neurips, print_table
 
-from papertopics.cluster.assign import normalise  # noqa: E402
+from papertopics.vectors import normalise  # noqa: E402
 
 
 def lexical_features(texts: list[str], *, n_components: int, random_state: int) -> np.ndarray:

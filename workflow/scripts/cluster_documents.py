@@ -8,8 +8,7 @@ Inputs: embeddings, reduced space. Outputs: results/cluster/clusters.parquet (do
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, write_json
-from papertopics.cluster.assign import assignment_table
-from papertopics.cluster.clustering import cluster_corpus
+from papertopics.cluster.stage import cluster_corpus
 from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
@@ -18,14 +17,13 @@ with script_run(snakemake) as log:
     reduced = pd.read_parquet(snakemake.input.reduced)
     assert reduced["doc_id"].tolist() == doc_ids, "reduced and embeddings disagree on order"
     config = {"clustering": p.clustering, "hdbscan": p.hdbscan, "agglomerative": p.agglomerative}
-    labels, resolved = cluster_corpus(
+    clusters, resolved = cluster_corpus(
+        doc_ids,
         vectors,
         reduced.drop(columns="doc_id").to_numpy(),
         config,
         threads=snakemake.threads,
         use_cuml=p.clustering["cuml"],
     )
-    assignment_table(doc_ids, vectors, labels, resolved, p.clustering["assign_min_confidence"]).to_parquet(
-        snakemake.output.clusters, index=False
-    )
+    clusters.to_parquet(snakemake.output.clusters, index=False)
     write_json(snakemake.output.params, resolved)

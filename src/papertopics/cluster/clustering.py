@@ -7,8 +7,6 @@ import logging
 import numpy as np
 
 from papertopics.cluster.merge import merge_similar_clusters
-from papertopics.constants import OUTLIER
-from papertopics.params import resolve_clustering
 from papertopics.reduce.reduction import gpu_class
 
 log = logging.getLogger(__name__)
@@ -155,7 +153,7 @@ def cluster_documents(
 ) -> tuple[np.ndarray, str | None]:
     """Labels for every document and, when the corpus could not be split, the reason why.
 
-    cluster_corpus reports the reason, once: stability refits call this too and stay quiet."""
+    cluster.stage.cluster_corpus reports the reason, once: stability refits call this too and stay quiet."""
     n = len(embeddings)
     if method == "agglomerative":
         labels = agglomerative_labels(
@@ -187,26 +185,3 @@ def cluster_documents(
             "every document is in one topic"
         )
     return labels, note
-
-
-def cluster_corpus(
-    embeddings: np.ndarray, reduced: np.ndarray, config: dict, *, threads: int = 1, use_cuml: bool = False
-) -> tuple[np.ndarray, dict]:
-    """Labels and results/cluster/params.json: the resolved parameters and what came of them."""
-    resolved = resolve_clustering(config, len(embeddings))
-    log.info("clustering: %s", resolved)
-    labels, note = cluster_documents(
-        embeddings,
-        reduced,
-        method=resolved["method"],
-        hdbscan=resolved["hdbscan"],
-        agglomerative=resolved["agglomerative"],
-        threads=threads,
-        use_cuml=use_cuml,
-    )
-    resolved["note"] = note
-    if note:
-        log.warning("%s", note)
-    resolved["n_clusters"] = int(labels.max() + 1)
-    resolved["n_outliers"] = int((labels == OUTLIER).sum())
-    return labels, resolved

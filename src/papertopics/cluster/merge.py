@@ -19,8 +19,8 @@ import logging
 import numpy as np
 from scipy import sparse
 
-from papertopics.cluster.assign import normalise
 from papertopics.cluster.cohesion import mean_pairwise, relative_cohesion
+from papertopics.vectors import normalise
 
 log = logging.getLogger(__name__)
 

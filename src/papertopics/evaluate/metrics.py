@@ -40,7 +40,7 @@ from typing import Literal
 import numpy as np
 import scipy.sparse as sp
 
-from papertopics.constants import OUTLIER
+from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
 from papertopics.topics.stopwords import ENGLISH_STOP_WORDS, stop_words
 from papertopics.topics.vectorizer import TOKEN_PATTERN
 
@@ -664,7 +664,7 @@ def build_metrics(
     how = (
         documents["assignment"].to_numpy()
         if "assignment" in documents
-        else np.where(assigned == OUTLIER, "outlier", "core")
+        else np.where(assigned == OUTLIER, UNASSIGNED, ASSIGNED_CORE)
     )
     topic_words = {
         int(row.topic): [t for t in str(row.top_terms).split("; ") if t]
@@ -688,8 +688,8 @@ def build_metrics(
         "n_topics": int(len(topic_words)),
         "outlier_share": round(float((assigned == OUTLIER).mean()), 4),
         # How documents got their topic: core members of a cluster, or assigned to the nearest topic.
-        "core_share": round(float(((how == "core") & (assigned != OUTLIER)).mean()), 4),
-        "assigned_share": round(float((how == "nearest").mean()), 4),
+        "core_share": round(float(((how == ASSIGNED_CORE) & (assigned != OUTLIER)).mean()), 4),
+        "assigned_share": round(float((how == ASSIGNED_NEAREST).mean()), 4),
         "cohesion_per_topic": (
             {
                 str(int(row.topic)): float(row.cohesion)

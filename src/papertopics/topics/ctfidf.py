@@ -26,6 +26,7 @@ from papertopics.artifacts import atomic_write_text
 from papertopics.constants import OUTLIER
 from papertopics.topics.terms import TermCounts, topic_term_counts
 from papertopics.topics.vectorizer import vectorizer_params
+from papertopics.vectors import topic_means
 
 # BERTopic's constructor arguments other than models, as its save writes them to config.json;
 # papertopics sets language "multilingual" (no ASCII stripping), the rest are BERTopic defaults.
@@ -233,7 +234,7 @@ def fit_topic_terms(
         matrix = sp.csr_matrix(matrix)[[word_ids.index(t) for t in topic_ids]]
     best = top_words(matrix, words, max(top_n_words, 30))
     representations = {topic: pairs[:top_n_words] for topic, pairs in zip(topic_ids, best)}
-    topic_embeddings = np.array([embeddings[doc_topics == topic].mean(axis=0) for topic in topic_ids])
+    topic_embeddings = topic_means(embeddings, doc_topics, topic_ids)
     return TopicTerms(
         doc_topics=doc_topics,
         topic_ids=topic_ids,

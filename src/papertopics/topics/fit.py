@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesion
-from papertopics.constants import OUTLIER
+from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
 from papertopics.topics.history import stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
 from papertopics.topics.names.hierarchy import topic_hierarchy
@@ -81,7 +81,7 @@ def fit_topic_tables(
         # keywords from each cluster's own members, not the documents assigned to it afterwards
         keyword_labels=None
         if assignment is None
-        else np.where(np.asarray(assignment) == "nearest", OUTLIER, clusters),
+        else np.where(np.asarray(assignment) == ASSIGNED_NEAREST, OUTLIER, clusters),
     )
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
@@ -130,9 +130,11 @@ def fit_topic_tables(
     how = (
         np.asarray(assignment, dtype=object).copy()
         if assignment is not None
-        else np.where(stable == -1, "outlier", "core").astype(object)
+        else np.where(stable == OUTLIER, UNASSIGNED, ASSIGNED_CORE).astype(object)
     )
-    how[(how == "outlier") & (stable != -1)] = "nearest"  # topics.reduce_outliers gave it a topic
+    how[(how == UNASSIGNED) & (stable != OUTLIER)] = (
+        ASSIGNED_NEAREST  # topics.reduce_outliers gave it a topic
+    )
     documents["assignment"] = how
     documents["confidence"] = (
         np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)

@@ -19,6 +19,7 @@ from papertopics.topics.ctfidf import fit_topic_terms
 from papertopics.topics.stopwords import singular
 from papertopics.topics.terms import count_terms
 from papertopics.topics.vectorizer import build_vectorizer, check_vectorizer, vectorizer_error
+from papertopics.vectors import centroids
 
 # BERTopic's LLM representations import transformers (~3 s per process) and papertopics uses
 # none of them; marking their modules absent makes BERTopic take its own "not installed"
@@ -166,10 +167,9 @@ def representative_doc_ids(
     """Per topic, the n documents closest (cosine) to the topic's mean embedding."""
     ids = np.asarray(doc_ids)
     out: dict[int, list[str]] = {}
-    for topic in sorted(set(assigned.tolist())):
+    topics = sorted(set(assigned.tolist()))
+    for topic, centroid in zip(topics, centroids(embeddings, assigned, topics, dtype=embeddings.dtype)):
         members = np.flatnonzero(assigned == topic)
-        centroid = embeddings[members].mean(axis=0)
-        centroid /= np.linalg.norm(centroid) or 1.0
         scores = embeddings[members] @ centroid
         order = np.lexsort((ids[members], -scores))
         out[topic] = ids[members][order[:n]].tolist()

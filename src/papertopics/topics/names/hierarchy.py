@@ -7,6 +7,7 @@ import pandas as pd
 
 from papertopics.topics.names.registry import NamingMethod
 from papertopics.topics.tree import region_count, regions, topic_tree
+from papertopics.vectors import centroids
 
 
 def name_hierarchy(
@@ -71,9 +72,8 @@ def topic_hierarchy(
     ids = sorted(t for t in set(assigned.tolist()) if t != -1)
     if not ids:
         return pd.DataFrame(columns=["node", "parent", "level", "topics", "size", "label"]), {}
-    centroids = np.stack([embeddings[assigned == t].mean(axis=0) for t in ids]).astype(np.float64)
-    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
-    similarity = np.clip(centroids @ centroids.T, -1.0, 1.0)
+    units = centroids(embeddings, assigned, ids, dtype=np.float64)
+    similarity = np.clip(units @ units.T, -1.0, 1.0)
     tree = topic_tree(ids, similarity)
     region_of = regions(tree, region_count(len(ids)))
     return name_hierarchy(namer, assigned, tree, leaf_names, region_of), region_of

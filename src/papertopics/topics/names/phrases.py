@@ -27,6 +27,7 @@ import pandas as pd
 from scipy import sparse
 
 from papertopics.constants import NAME_INDEX_VERSION
+from papertopics.ingest.clean import CJK_LETTERS
 from papertopics.topics.names.registry import NamingMethod, TopicNames, normal, register_naming
 from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, singular
 
@@ -76,7 +77,7 @@ _RE_MATH = re.compile(
 _RE_DROP_CMD = re.compile(r"\\(?:cite\w*|ref|eqref|label|url|footnote)\*?(?:\[[^\]]*\])?\{[^}]*\}")
 _RE_CMD = re.compile(r"\\[A-Za-z]+\*?|\\.")
 _RE_URL = re.compile(r"https?://\S+|www\.\S+")
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK = CJK_LETTERS
 _RE_WORD = re.compile(rf"[^\W\d_{_CJK}][\w\-]*[^\W_]|[^\W\d_{_CJK}]|[{_CJK}]+")
 _RE_CJK = re.compile(rf"[{_CJK}]")
 # Words, or one separator: a punctuation mark or a number (a phrase never crosses either).
