@@ -152,13 +152,12 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_import_papertopics_is_light_and_names_its_public_api():
+def _loaded_after(statement: str) -> list[str]:
+    """Third-party and papertopics modules a fresh interpreter holds after `statement`."""
     code = (
-        "import sys, papertopics\n"
-        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'pandas', 'scipy', 'plotly')"
-        " or m.startswith('papertopics.'))\n"
-        "print(heavy)\n"
-        "print(papertopics.read_listing.__module__, papertopics.model_topics.__module__)\n"
+        f"import sys\n{statement}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in"
+        " ('numpy', 'pandas', 'scipy', 'plotly', 'pyarrow', 'yaml') or m.startswith('papertopics.')))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code],
@@ -167,22 +166,66 @@ def test_import_papertopics_is_light_and_names_its_public_api():
         check=True,
         env={"PYTHONPATH": str(PACKAGE.parent)},
     )
-    loaded, public = result.stdout.splitlines()
-    assert loaded == "[]"
-    assert public == "papertopics.ingest.listings papertopics.pipeline"
+    return ast.literal_eval(result.stdout.strip())
+
+
+def test_import_papertopics_is_light_and_names_its_public_api():
+    assert _loaded_after("import papertopics") == []
+    code = (
+        "import papertopics; print(papertopics.read_listing.__module__, papertopics.model_topics.__module__)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(PACKAGE.parent)},
+    )
+    assert result.stdout.split() == ["papertopics.ingest.listings", "papertopics.pipeline"]
+
+
+def test_light_modules_stay_light_inside_their_packages():
+    # advance_history, the last job of every run, starts on the stdlib alone; report.smk reads
+    # the page registry while the Snakefile is parsed, without plotly or pandas.
+    assert _loaded_after("import papertopics.topics.snapshot_store") == [
+        "papertopics.topics",
+        "papertopics.topics.snapshot_store",
+    ]
+    assert _loaded_after("import papertopics.report.registry") == [
+        "papertopics.report",
+        "papertopics.report.registry",
+    ]
 
 
 def test_fitting_topics_does_not_load_the_report_or_the_runtime():
-    code = (
-        "import sys, papertopics.topics.fit, papertopics.evaluate.metrics\n"
-        "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('papertopics.')}))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(PACKAGE.parent)},
-    )
-    loaded = set(eval(result.stdout))  # a printed list of names
-    assert not loaded & {"report", "runtime"}, loaded
+    loaded = _loaded_after("import papertopics.topics.fit, papertopics.evaluate.metrics")
+    assert not {m.split(".")[1] for m in loaded if m.startswith("papertopics.")} & {"report", "runtime"}
+
+
+def _section(path: Path, heading: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    start = text.index(heading)
+    end = text.find("\n## ", start + len(heading))
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_design_md_lists_every_module_and_no_other():
+    table = _section(REPO / "docs" / "design.md", "## Modules")
+    listed = {
+        cell.strip("`")
+        for row in table.splitlines()
+        if row.startswith("| `")
+        for cell in row.split("|")[1].replace(",", " ").split()
+    }
+    files = {str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")}
+    assert not files - listed, f"docs/design.md's module table misses {sorted(files - listed)}"
+    stale = {m for m in listed if m.endswith(".py")} - files
+    assert not stale, f"docs/design.md's module table lists modules that are gone: {sorted(stale)}"
+
+
+def test_readme_layout_names_every_subpackage_and_top_level_module():
+    layout = _section(REPO / "README.md", "## Layout")
+    names = {path.name for path in PACKAGE.iterdir() if path.suffix == ".py" and path.name != "__init__.py"}
+    names |= {f"{path.name}/" for path in PACKAGE.iterdir() if (path / "__init__.py").exists()}
+    missing = sorted(name for name in names if name not in layout.split())
+    assert not missing, f"README.md's layout leaves out {missing}"

@@ -15,7 +15,6 @@ rule cluster_documents:
         clustering=config["clustering"],
         hdbscan=config["hdbscan"],
         agglomerative=config["agglomerative"],
-        random_state=config["random_state"],
     run:
         run_script(
             input,

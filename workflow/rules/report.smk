@@ -71,7 +71,6 @@ rule render_report:
     params:
         report=config["report"],
         listings=list(LISTINGS),
-        random_state=config["random_state"],
     run:
         run_script(
             input,

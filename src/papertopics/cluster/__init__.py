@@ -5,11 +5,19 @@ small corpora), `merge` joins near-twin clusters, `assign` gives outliers their 
 they fit it; `cohesion` measures how alike a topic's members are (and marks mixed topics).
 """
 
-from papertopics.cluster.assign import assign_nearest
-from papertopics.cluster.clustering import cluster_documents
-from papertopics.cluster.cohesion import topic_cohesion
-from papertopics.cluster.stage import Clustering, cluster_and_assign, cluster_corpus
+from papertopics import lazy_exports
 
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "Clustering": "stage",
+        "assign_nearest": "assign",
+        "cluster_and_assign": "stage",
+        "cluster_corpus": "stage",
+        "cluster_documents": "clustering",
+        "topic_cohesion": "cohesion",
+    },
+)
 __all__ = [
     "Clustering",
     "assign_nearest",

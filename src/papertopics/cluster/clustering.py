@@ -7,6 +7,7 @@ import logging
 import numpy as np
 
 from papertopics.cluster.merge import merge_similar_clusters
+from papertopics.params import schema_default
 from papertopics.reduce.reduction import gpu_class
 
 log = logging.getLogger(__name__)
@@ -167,7 +168,9 @@ def cluster_documents(
             labels,
             hdbscan.get("merge_similarity"),
             max_size=settings.get("max_cluster_size", 0),
-            keep_cohesion=hdbscan.get("merge_keep_cohesion", 0.0),
+            keep_cohesion=hdbscan.get(
+                "merge_keep_cohesion", schema_default("hdbscan", "merge_keep_cohesion")
+            ),
         )
         if not np.array_equal(merged, labels):
             labels = relabel_by_size(merged)

@@ -10,23 +10,28 @@ render_report read it. Importing this package imports neither plotly nor the pag
 below load on first use, so report.smk can read the registry while the Snakefile is parsed.
 """
 
-from importlib import import_module
+from papertopics import lazy_exports
 
-_PUBLIC = {
-    "ReportInputs": "papertopics.report.inputs",
-    "read_inputs": "papertopics.report.inputs",
-    "link_folder": "papertopics.report.render",
-    "render_report": "papertopics.report.render",
-    "write_report": "papertopics.report.render",
-    "PAGES": "papertopics.report.registry",
-    "ReportPage": "papertopics.report.registry",
-    "register_page": "papertopics.report.registry",
-}
-
-__all__ = sorted(_PUBLIC)
-
-
-def __getattr__(name: str):
-    if name in _PUBLIC:
-        return getattr(import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'papertopics.report' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "ReportInputs": "inputs",
+        "read_inputs": "inputs",
+        "link_folder": "render",
+        "render_report": "render",
+        "write_report": "render",
+        "PAGES": "registry",
+        "ReportPage": "registry",
+        "register_page": "registry",
+    },
+)
+__all__ = [
+    "PAGES",
+    "ReportInputs",
+    "ReportPage",
+    "link_folder",
+    "read_inputs",
+    "register_page",
+    "render_report",
+    "write_report",
+]
