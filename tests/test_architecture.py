@@ -18,7 +18,8 @@ PACKAGE = REPO / "src" / "papertopics"
 
 # Bottom to top. The first entry holds the top-level modules every stage may use; then one
 # subpackage per stage, in the DAG's order; `pipeline` strings the modelling stages together for
-# benchmarks and notebooks; the report reads the modelling outputs; the workflow runtime is last.
+# benchmarks and notebooks; the report reads the modelling outputs; last, what runs around the
+# workflow: its runtime, the `papertopics` command and `results` (a finished folder in a notebook).
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "constants", "config", "artifacts", "params", "vectors"),
     ("ingest",),
@@ -29,7 +30,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("evaluate",),
     ("pipeline",),
     ("report",),
-    ("runtime",),
+    ("runtime", "results", "__main__"),
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 
@@ -85,7 +86,7 @@ def layer(module: str) -> str:
 def test_every_module_belongs_to_a_layer():
     unplaced = sorted(m for m in modules() if m != "papertopics" and layer(m) not in RANK)
     assert not unplaced, f"add these to LAYERS in tests/test_architecture.py: {unplaced}"
-    top_level = [m for m, path in modules().items() if m.count(".") == 1 and path.name != "__init__.py"]
+    top_level = [m for m, path in modules().items() if m.count(".") == 1 and not path.name.startswith("__")]
     assert len(top_level) <= 8, f"more than 8 modules at the top of the package: {sorted(top_level)}"
 
 
@@ -225,7 +226,7 @@ def test_design_md_lists_every_module_and_no_other():
 
 def test_readme_layout_names_every_subpackage_and_top_level_module():
     layout = _section(REPO / "README.md", "## Layout")
-    names = {path.name for path in PACKAGE.iterdir() if path.suffix == ".py" and path.name != "__init__.py"}
+    names = {path.name for path in PACKAGE.iterdir() if path.suffix == ".py" and not path.name.startswith("__")}
     names |= {f"{path.name}/" for path in PACKAGE.iterdir() if (path / "__init__.py").exists()}
     missing = sorted(name for name in names if name not in layout.split())
     assert not missing, f"README.md's layout leaves out {missing}"

@@ -9,6 +9,9 @@ their stage on first use.
     texts = frame["text"].tolist()
     vectors, _ = papertopics.embed_texts(texts)
     run = papertopics.model_topics(texts, vectors, papertopics.default_config())
+
+`papertopics.load(folder)` reads a finished corpus folder's results in a notebook
+(papertopics.results, docs/notebook.ipynb); the `papertopics` command is papertopics.runtime.cli.
 """
 
 from importlib import import_module
@@ -44,15 +47,19 @@ __getattr__, __dir__ = lazy_exports(
         "model_topics": "pipeline",
         "render_report": "report.render",
         "PapertopicsError": "errors",
+        "load": "results",
+        "Results": "results",
     },
 )
 __all__ = [
     "__version__",
     "ListingSpec",
     "PapertopicsError",
+    "Results",
     "build_corpus",
     "default_config",
     "embed_texts",
+    "load",
     "model_topics",
     "read_listing",
     "render_report",
