@@ -226,7 +226,9 @@ def test_design_md_lists_every_module_and_no_other():
 
 def test_readme_layout_names_every_subpackage_and_top_level_module():
     layout = _section(REPO / "README.md", "## Layout")
-    names = {path.name for path in PACKAGE.iterdir() if path.suffix == ".py" and not path.name.startswith("__")}
+    names = {
+        path.name for path in PACKAGE.iterdir() if path.suffix == ".py" and not path.name.startswith("__")
+    }
     names |= {f"{path.name}/" for path in PACKAGE.iterdir() if (path / "__init__.py").exists()}
     missing = sorted(name for name in names if name not in layout.split())
     assert not missing, f"README.md's layout leaves out {missing}"
