@@ -112,7 +112,7 @@ def test_label_skips_terms_that_repeat_a_word(terms, expected):
 
 def test_label_folds_plurals_and_keeps_hyphenated_and_accented_words():
     assert make_label(["panel", "fairness", "panels", "privacy"], 3) == "panel, fairness, privacy"
-    from papertopics.topics.representation import build_vectorizer
+    from papertopics.topics.vectorizer import build_vectorizer
 
     vectorizer = build_vectorizer(
         {"domain_stop_words": True, "extra_stop_words": [], "ngram_range": [1, 1], "min_df": 1, "max_df": 1.0}

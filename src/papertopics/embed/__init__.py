@@ -25,16 +25,20 @@ backends pad length-sorted batches (faster there); their resumed output can diff
 uninterrupted run's by float rounding (~1e-6 fp32, ~1e-4 bf16/fp16).
 """
 
-from papertopics.embed.encode import embed_texts
-from papertopics.embed.model import (
-    BACKENDS,
-    DEFAULT_MODEL,
-    PRECISIONS,
-    model_identity,
-    resolve_backend,
-    resolve_model_path,
-)
+from papertopics import lazy_exports
 
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "BACKENDS": "model",
+        "DEFAULT_MODEL": "model",
+        "PRECISIONS": "model",
+        "embed_texts": "encode",
+        "model_identity": "model",
+        "resolve_backend": "model",
+        "resolve_model_path": "model",
+    },
+)
 __all__ = [
     "BACKENDS",
     "DEFAULT_MODEL",
