@@ -36,7 +36,7 @@ RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 
 # Left to the helper who rewrites these two files for Snakemake's documented interface (issue 25
 # goal 5): each imports the other inside a function.
-KNOWN_CYCLES = {frozenset({"papertopics.runtime.inprocess", "papertopics.runtime.scripting"})}
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def modules() -> dict[str, Path]:

@@ -22,12 +22,13 @@ wall time is the job's).
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-_job = threading.local()
+from papertopics.runtime.scripting import JOB_THREAD, JobFailed, in_process, script_run
+
+__all__ = ["Job", "in_process", "run_job"]
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,6 @@ class Job:
     params: Any
     threads: int
     log: Sequence[str]
-
-
-def in_process() -> bool:
-    """True inside `run_job` (in this thread): the job shares Snakemake's process."""
-    return getattr(_job, "active", False)
 
 
 def run_job(function: Callable[[Job, logging.Logger], None], input, output, params, threads, log) -> None:
@@ -62,12 +58,10 @@ def run_job(function: Callable[[Job, logging.Logger], None], input, output, para
     import scipy.linalg  # noqa: F401
     from threadpoolctl import threadpool_limits
 
-    from papertopics.runtime.scripting import JobFailed, script_run
-
     rule = function.__name__.removesuffix("_job")
     threads = max(1, int(threads or 1))
     job = Job(rule=rule, input=input, output=output, params=params, threads=threads, log=log)
-    _job.active = True
+    JOB_THREAD.active = True
     try:
         with threadpool_limits(limits=threads), script_run(job) as logger:
             function(job, logger)
@@ -77,4 +71,4 @@ def run_job(function: Callable[[Job, logging.Logger], None], input, output, para
     except SystemExit as stop:  # would escape Snakemake's job thread and hang the run
         raise JobFailed(f"papertopics error: {rule} exited with status {stop.code}") from None
     finally:
-        _job.active = False
+        JOB_THREAD.active = False

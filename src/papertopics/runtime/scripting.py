@@ -24,6 +24,15 @@ class JobFailed(Exception):
     Snakemake's job callback there and leave the run waiting for the job forever."""
 
 
+# Set by runtime.inprocess.run_job while a light job runs in this thread of Snakemake's process.
+JOB_THREAD = threading.local()
+
+
+def in_process() -> bool:
+    """True inside `runtime.inprocess.run_job` (in this thread): the job shares Snakemake's process."""
+    return getattr(JOB_THREAD, "active", False)
+
+
 @contextlib.contextmanager
 def script_run(snakemake):
     """Log to the rule's log file and stderr; turn a PapertopicsError into one line and exit 1.
@@ -32,8 +41,6 @@ def script_run(snakemake):
     Snakemake's own process (papertopics.runtime.inprocess) nothing process-wide changes: the log
     handlers take this thread's records only, and a bad input raises JobFailed, not SystemExit.
     """
-    from papertopics.runtime.inprocess import in_process
-
     shared = in_process()
     log_path = snakemake.log[0] if len(snakemake.log) else None
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
@@ -93,8 +100,6 @@ def route_thread_warnings() -> None:
     """Warnings raised in an in-process job's thread go to its log as one line (what
     captureWarnings does for a job's own process); other threads' warnings, Snakemake's own
     included, are shown as before. Installed once; process-wide by nature of `warnings`."""
-    from papertopics.runtime.inprocess import in_process
-
     previous = warnings.showwarning
     if getattr(previous, "routes_job_warnings", False):
         return
