@@ -34,7 +34,12 @@ from papertopics.embed.model import (
     resolve_model_path,
 )
 
+# The settings a vector depends on (config.yaml's embedding section, minus where it is cached and
+# how many threads compute it): an embedding shard records them, the gather refuses a mismatch.
+SETTING_KEYS = ("shard_size", "model", "backend", "precision", "device", "batch_size", "max_seq_length")
+
 __all__ = [
+    "SETTING_KEYS",
     "BACKENDS",
     "DEFAULT_MODEL",
     "PRECISIONS",
