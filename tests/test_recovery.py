@@ -195,6 +195,58 @@ def test_openvino_iostream_error_on_a_full_disk_says_so(tmp_path, monkeypatch):
     assert scripting.disk_full_message(ValueError("bad value"), [cache]) is None
 
 
+def test_a_full_cache_elsewhere_is_the_place_named(tmp_path, monkeypatch, capsys):
+    """The embedding cache on another, full filesystem: the message names the cache, not
+    results/ (an error without a file name: pyarrow's, OpenVINO's)."""
+    cache = tmp_path / "elsewhere" / "cache"
+    cache.mkdir(parents=True)
+    Usage = namedtuple("Usage", "total used free")
+    real_usage = shutil.disk_usage
+    monkeypatch.setattr(
+        shutil,
+        "disk_usage",
+        lambda path: Usage(10**12, 10**12, 2**20) if "elsewhere" in str(path) else real_usage(path),
+    )
+    job = fake_job(tmp_path)
+    job.output = [str(tmp_path / "results/embed/shards/0.parquet")]
+    with pytest.raises(SystemExit):
+        with scripting.script_run(job, writes=[cache]):
+            raise OSError(errno.ENOSPC, "No space left on device")
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"(writing {cache}, 1 MB free)" in err[0], err
+
+
+def test_a_cache_that_cannot_be_written_is_one_line_naming_it(tmp_path, monkeypatch):
+    """Read-only (EROFS: simulated, root writes anywhere) or not a folder: a ConfigError that
+    names the cache and what to do, whichever write met it first."""
+    from papertopics.embed import user_cache
+    from papertopics.errors import ConfigError
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(
+        ConfigError,
+        match=rf"the embedding cache {blocker / 'cache'} cannot be written \(Not a directory\); make it "
+        r"writable, or point PAPERTOPICS_CACHE_DIR",
+    ):
+        with user_cache.cache_errors(blocker / "cache"):
+            (blocker / "cache").mkdir(parents=True)
+    cache = tmp_path / "ro"
+    cache.mkdir()
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(cache / ".probe"))
+
+    monkeypatch.setattr(user_cache.tempfile, "NamedTemporaryFile", read_only)
+    with pytest.raises(ConfigError, match=r"cannot be written \(Read-only file system\)"):
+        with user_cache.cache_errors(cache):
+            raise RuntimeError("basic_ios::clear: iostream error")  # OpenVINO's IR save
+    monkeypatch.undo()
+    with pytest.raises(RuntimeError):  # a writable cache: the error is not about it
+        with user_cache.cache_errors(cache):
+            raise RuntimeError("something else")
+
+
 def test_a_full_disk_leaves_no_partial_report_file(tmp_path, monkeypatch):
     """plotly.min.js and every page go through a temporary name: a failed copy leaves none."""
     real_copy = shutil.copyfile
