@@ -136,10 +136,13 @@ class Encoder:
     """Turns batches of token ids into L2-normalised float32 vectors."""
 
     backend = "?"
-    # True: batches hold texts of one token length only. OpenVINO runs these as fast as padded
-    # batches and then gives each text the same bits whatever its batch-mates; eager torch was
-    # ~3x slower with so many small batches, so it gets length-sorted padded batches instead.
-    exact_length_batches = False
+    # Every backend gets batches of texts of one token length only: no padding, and then each
+    # text gets the same bits whatever its batch-mates and however many share its batch
+    # (measured on CPU: OpenVINO bf16/fp32 and torch fp32/bf16, batches of 1-32, 1-2 threads).
+    # Padded batches moved a vector by ~1e-7 (fp32) to ~6e-4 (bf16) with its batch-mates, so
+    # the shared cache made topics depend on which other corpora had filled it (issue 27).
+    # Eager torch on CPU is slower with so many small batches (~3x measured); correctness first.
+    exact_length_batches = True
 
     def __init__(self, spec: ModelSpec, precision: str, device: str, threads: int | None):
         self.spec, self.precision, self.device, self.threads = spec, precision, device, threads
@@ -282,7 +285,6 @@ class OpenVINOEncoder(Encoder):
     normalisation are inside the graph; the IR is cached under `ir_root` so later runs skip torch."""
 
     backend = "openvino"
-    exact_length_batches = True
 
     def __init__(self, spec, precision, device, threads, *, ir_root: pathlib.Path | None, model_id: str):
         super().__init__(spec, precision, device, threads)
