@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 
 import numpy as np
@@ -10,6 +12,7 @@ import pytest
 from conftest import make_corpus_dir, run_snakemake
 
 from papertopics.artifacts import load_embeddings
+from papertopics.snapshot_store import SNAPSHOT_FILES
 
 pytestmark = pytest.mark.slow
 
@@ -63,3 +66,44 @@ def monkeypatch_cache(monkeypatch, path) -> str:
     good = os.environ["PAPERTOPICS_CACHE_DIR"]
     monkeypatch.setenv("PAPERTOPICS_CACHE_DIR", str(path))
     return good
+
+
+def history_at(folder) -> str:
+    return json.loads((folder / "results/topics/history/current.json").read_text())["snapshot"]
+
+
+def snapshot_name(folder) -> str:
+    digest = hashlib.sha256()
+    for name in SNAPSHOT_FILES:
+        digest.update((folder / "results/topics/snapshot" / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def test_history_advances_only_with_a_finished_report(seed_run, tmp_path):
+    """`--until fit_topics` after a change: no stale summary, the history stays; the plain run
+    that writes the report advances it, so the next change is compared with that run."""
+    folder = tmp_path / "until"
+    shutil.copytree(seed_run, folder, symlinks=True)
+    first = history_at(folder)
+    assert first == snapshot_name(folder)
+    config = folder / "config.yaml"
+    base = config.read_text()
+    config.write_text(base + "agglomerative:\n  n_topics: 3\n")
+    until = run_snakemake(folder, "--cores", "2", "--until", "fit_topics")
+    last = until.stderr.strip().splitlines()[-1]
+    assert last.startswith("papertopics: stopped early as asked (--until fit_topics)"), last
+    assert "topics in" not in until.stderr  # no metrics of the previous run quoted
+    assert history_at(folder) == first != snapshot_name(folder)
+
+    run_snakemake(folder, "--cores", "2")
+    assert history_at(folder) == snapshot_name(folder) != first
+    seen = pd.read_csv(folder / "results/topics/topics.csv")
+    seen_sizes = sorted(seen.loc[seen["topic"] >= 0, "size"])
+    assert len(seen_sizes) == 3
+
+    config.write_text(base + "agglomerative:\n  n_topics: 5\n")
+    run_snakemake(folder, "--cores", "2")
+    changes = pd.read_csv(folder / "results/topics/changes.csv")
+    previous = changes[(changes["topic"] >= 0) & (changes["prev_size"].fillna(0) > 0)]
+    # what changed is measured against the 3-topic run the user saw, not the one before it
+    assert sorted(previous["prev_size"].astype(int)) == seen_sizes, changes

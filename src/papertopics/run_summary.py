@@ -46,8 +46,19 @@ def error_lines(failed: dict[str, list[str]]) -> list[str]:
     return lines
 
 
-def success_lines(metrics_path: str | Path, report_index: str | Path) -> list[str]:
-    """Two lines: topics and outlier share from metrics.json, then where the report is."""
+def success_lines(
+    metrics_path: str | Path, report_index: str | Path, stopped_early: str | None = None
+) -> list[str]:
+    """Two lines: topics and outlier share from metrics.json, then where the report is.
+
+    stopped_early: the option that cut the run short (`--until fit_topics`): metrics.json and
+    the report may then be an earlier run's, so one line says so instead of quoting them.
+    """
+    if stopped_early:
+        return [
+            f"papertopics: stopped early as asked ({stopped_early}): {metrics_path} and the "
+            f"report are not brought up to date; run without {stopped_early.split()[0]} to finish"
+        ]
     report_index = Path(report_index)
     try:
         metrics = json.loads(Path(metrics_path).read_text(encoding="utf-8"))
@@ -98,3 +109,14 @@ def at_exit_print(lines: list[str], unless=lambda: False) -> None:
             print("\n".join(lines), file=sys.stderr, flush=True)
 
     atexit.register(emit)
+
+
+def stopped_early(dag_settings) -> str | None:
+    """`--until RULE` or `--omit-from RULE` when the run was cut short so, else None."""
+    for option, values in (
+        ("--until", getattr(dag_settings, "until", None)),
+        ("--omit-from", getattr(dag_settings, "omit_from", None)),
+    ):
+        if values:
+            return f"{option} {' '.join(sorted(map(str, values)))}"
+    return None

@@ -18,6 +18,7 @@ from papertopics.run_summary import (
     at_exit_print,
     cancel_scheduler_timers,
     error_lines,
+    stopped_early,
     success_lines,
 )
 from papertopics.runtime import runtime_environment
@@ -151,7 +152,13 @@ def embedding_threads(wildcards):
 # (printed at exit, after Snakemake's own closing lines).
 onsuccess:
     cancel_scheduler_timers()  # else Python waits up to 1 s for the scheduler's last wake-up
-    at_exit_print(success_lines("results/metrics.json", "results/report/index.html"))
+    at_exit_print(
+        success_lines(
+            "results/metrics.json",
+            "results/report/index.html",
+            stopped_early(workflow.dag_settings),
+        )
+    )
 
 
 onerror:
