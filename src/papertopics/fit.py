@@ -85,11 +85,14 @@ def fit_topic_tables(
     # Names: phrases from the abstracts and titles (papertopics.naming); keywords are the fallback.
     if index is None:
         index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    # the user's own stop words stay out of the names too (naming has its own phrase index)
+    exclude = frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
     named = name_topics(
         index,
         assigned,
         fallback=keywords,
         keywords={t: top_terms(model, t, top_n) for t in keywords if t != -1},
+        exclude=exclude,
     )
     fresh = named.names
     cohesion = topic_cohesion(vectors, assigned)
@@ -120,7 +123,7 @@ def fit_topic_tables(
     table.insert(0, "model_topic", table.pop("topic"))
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table["cohesion"] = table["model_topic"].map(cohesion)
-    hierarchy, region_of = topic_hierarchy(index, stable, vectors, stable_labels)
+    hierarchy, region_of = topic_hierarchy(index, stable, vectors, stable_labels, exclude)
     node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
     table["region"] = table["topic"].map(lambda t: region_of.get(t, -1)).astype(int)
     table["region_label"] = table["region"].map(lambda r: node_label.get(r, ""))

@@ -536,11 +536,14 @@ def name_groups(
     taken: set[str] | None = None,
     fallback: dict[int, str] | None = None,
     keywords: dict[int, list[str]] | None = None,
+    exclude: frozenset[str] = frozenset(),
 ) -> TopicNames:
     """Distinct names for groups of documents (topics, or unions of topics).
 
     Pairs (group, candidate) are taken best score first, each group and each name once, so a
     phrase goes to the group it describes best and the other groups take their next one.
+    exclude: lower-case words no name may hold (vectorizer.extra_stop_words: the keywords
+    leave them out, and so do the names, which come from this index, not the vectorizer).
     """
     ids = sorted(groups)
     counts = index.counts([np.asarray(groups[g], dtype=int) for g in ids])
@@ -550,6 +553,8 @@ def name_groups(
         g: index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
         for k, g in enumerate(ids)
     }
+    if exclude:
+        ranked = {g: [(c, v) for c, v in ranked[g] if not _holds_word(index.name(c), exclude)] for g in ids}
     candidates = {g: [index.name(c) for c, _ in ranked[g]] for g in ids}
     pairs = sorted(
         (
@@ -585,6 +590,10 @@ def name_groups(
     return TopicNames(names, candidates)
 
 
+def _holds_word(name: str, words: frozenset[str]) -> bool:
+    return not words.isdisjoint(re.findall(r"\w[\w'-]*", name.casefold()))
+
+
 def name_topics(
     index: NameIndex,
     assigned: np.ndarray,
@@ -592,6 +601,7 @@ def name_topics(
     fallback: dict[int, str] | None = None,
     keywords: dict[int, list[str]] | None = None,
     outlier_label: str = OUTLIER_LABEL,
+    exclude: frozenset[str] = frozenset(),
 ) -> TopicNames:
     """One distinct phrase name per topic of `assigned` (-1 keeps the outlier label).
 
@@ -600,7 +610,7 @@ def name_topics(
     """
     assigned = np.asarray(assigned)
     groups = {int(t): np.flatnonzero(assigned == t) for t in sorted(set(assigned.tolist())) if t != OUTLIER}
-    result = name_groups(index, groups, fallback=fallback, keywords=keywords)
+    result = name_groups(index, groups, fallback=fallback, keywords=keywords, exclude=exclude)
     if (assigned == OUTLIER).any():
         result.names[OUTLIER] = outlier_label
         result.candidates[OUTLIER] = [outlier_label]
@@ -689,6 +699,7 @@ def name_hierarchy(
     tree: pd.DataFrame,
     leaf_names: dict[int, str],
     region_of: dict[int, int],
+    exclude: frozenset[str] = frozenset(),
 ) -> pd.DataFrame:
     """results/topics/hierarchy.csv: node, parent, level, topics (';'), size, label.
 
@@ -707,7 +718,11 @@ def name_hierarchy(
     }
     leaf_regions = {labels[r] for r in region_of.values() if r in labels}
     first = name_groups(
-        index, {n: docs[n] for n in region_nodes}, taken=leaf_regions, fallback={n: "" for n in region_nodes}
+        index,
+        {n: docs[n] for n in region_nodes},
+        taken=leaf_regions,
+        fallback={n: "" for n in region_nodes},
+        exclude=exclude,
     )
     rest = [n for n in merges if n not in first.names]
     named = name_groups(
@@ -715,6 +730,7 @@ def name_hierarchy(
         {n: docs[n] for n in rest},
         taken=leaf_regions | set(first.names.values()),
         fallback={n: "" for n in rest},
+        exclude=exclude,
     )
     candidates = {**first.candidates, **named.candidates}
     labels.update(first.names)
@@ -735,7 +751,11 @@ def name_hierarchy(
 
 
 def topic_hierarchy(
-    index: NameIndex, assigned: np.ndarray, embeddings: np.ndarray, leaf_names: dict[int, str]
+    index: NameIndex,
+    assigned: np.ndarray,
+    embeddings: np.ndarray,
+    leaf_names: dict[int, str],
+    exclude: frozenset[str] = frozenset(),
 ) -> tuple[pd.DataFrame, dict[int, int]]:
     """The named hierarchy of the topics in `assigned` and each topic's region (node id).
 
@@ -751,4 +771,4 @@ def topic_hierarchy(
     similarity = np.clip(centroids @ centroids.T, -1.0, 1.0)
     tree = topic_tree(ids, similarity)
     region_of = regions(tree, region_count(len(ids)))
-    return name_hierarchy(index, assigned, tree, leaf_names, region_of), region_of
+    return name_hierarchy(index, assigned, tree, leaf_names, region_of, exclude), region_of
