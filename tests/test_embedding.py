@@ -88,6 +88,25 @@ def test_unknown_model_is_a_one_line_config_error(model):
     assert message.startswith("embedding.model: ") and "\n" not in message
 
 
+def test_a_folder_that_is_no_model_says_what_it_lacks(tmp_path):
+    """config.json holding `{}` and nothing else: the real reason, not transformers' guess
+    ("install sentencepiece or tiktoken"); a folder missing only its weights: those."""
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(ConfigError) as err:
+        E.embed_texts(["a text"], model=str(tmp_path))
+    assert str(err.value) == (
+        f"embedding.model: {tmp_path.resolve()} is not a usable model folder: config.json names no "
+        "model_type; no weights (model.safetensors or pytorch_model.bin); no tokenizer (tokenizer.json "
+        "or vocab.txt); point embedding.model to a complete sentence-transformers model folder (as "
+        "SentenceTransformer.save() writes it)"
+    )
+    packaged = E.resolve_model_path(E.DEFAULT_MODEL)
+    copy = tmp_path / "copy"
+    shutil.copytree(packaged, copy, ignore=shutil.ignore_patterns("model.safetensors"))
+    with pytest.raises(ConfigError, match=r"is not a usable model folder: no weights \(model\.safetensors"):
+        E.embed_texts(["a text"], model=str(copy))
+
+
 def test_folder_without_config_is_rejected(tmp_path):
     with pytest.raises(ConfigError, match=r"^embedding\.model: .*no config\.json"):
         E.resolve_model_path(str(tmp_path))

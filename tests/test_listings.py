@@ -151,6 +151,21 @@ def test_invisible_characters_never_reach_the_tables(tmp_path):
     assert df["text_raw"].tolist() == ["We study " + A1] and df["authors"].tolist() == ["AB"]
 
 
+def test_titles_that_look_missing_survive_the_readme_recipe(tmp_path):
+    """Titles "NA", "None", "#N/A" are text; README's read_csv recipe reads them back as such
+    (pandas' default turns them into NaN: the reason the README gives the recipe)."""
+    import pandas as pd
+
+    titles = ["NA", "None", "#N/A", ""]
+    rows = "".join(f'"{t}","{a}"\n' for t, a in zip(titles, [A1, A2, A3, A1 + " More."]))
+    df = read_listing(spec(write(tmp_path / "a.csv", "title,abstract\n" + rows)))
+    assert df["title"].tolist() == titles
+    out = tmp_path / "document_topics.csv"
+    df.to_csv(out, index=False)  # as fit_topics writes it
+    assert pd.read_csv(out, keep_default_na=False, na_values=[])["title"].tolist() == titles
+    assert pd.read_csv(out)["title"].isna().sum() == 4
+
+
 def test_text_format_joins_hard_line_breaks_and_crlf(tmp_path):
     raw = "Header\r\n\r\nWe study sparse\r\nautoencoders in\r\ndepth.\r\n   \r\n" + A2 + "\r\n"
     df = read_listing(spec(write(tmp_path / "a.txt", raw)))

@@ -8,7 +8,7 @@ import numpy as np
 
 from papertopics.constants import OUTLIER
 from papertopics.merge import merge_similar_clusters
-from papertopics.params import resolve_clustering
+from papertopics.params import hdbscan_clamp_note, resolve_clustering
 
 log = logging.getLogger(__name__)
 
@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 def agglomerative_labels(
     embeddings: np.ndarray, min_cluster_size: int, n_topics: int | None = None
 ) -> np.ndarray:
-    """Ward clusters of the embeddings; deterministic and without outliers, for a few dozen abstracts.
+    """Ward clusters of the embeddings; deterministic, for a few dozen abstracts.
 
     With n_topics, the Ward tree is cut into that many clusters, and a cluster of one document
     (not a topic) becomes an outlier; else the most topics whose smallest has min_cluster_size docs.
@@ -196,6 +196,10 @@ def cluster_corpus(
     """Labels and results/cluster/params.json: the resolved parameters and what came of them."""
     resolved = resolve_clustering(config, len(embeddings))
     log.info("clustering: %s", resolved)
+    clamped = hdbscan_clamp_note(config["hdbscan"], len(embeddings))
+    resolved["clamped"] = clamped if resolved["method"] == "hdbscan" else None
+    if resolved["clamped"]:
+        log.warning("%s", clamped)
     labels, note = cluster_documents(
         embeddings,
         reduced,

@@ -45,9 +45,33 @@ class ModelSpec:
     unsupported: list[str] = field(default_factory=list)
 
 
+WEIGHT_FILES = (
+    "model.safetensors",
+    "pytorch_model.bin",
+    "model.safetensors.index.json",
+    "pytorch_model.bin.index.json",
+)
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "tokenizer_config.json")
+
+
 def read_model_spec(path: pathlib.Path) -> ModelSpec:
-    """Read modules.json / 1_Pooling/config.json / config.json (sentence-transformers' own files)."""
+    """Read modules.json / 1_Pooling/config.json / config.json (sentence-transformers' own files).
+    A folder that cannot be a model (no weights, no tokenizer, a config.json without
+    `model_type`) is a ConfigError saying what is missing, before any library guesses why."""
     config = _read_json(path / "config.json")
+    missing = []
+    if not isinstance(config, dict) or not config.get("model_type"):
+        missing.append("config.json names no model_type")
+    if not any((path / name).is_file() for name in WEIGHT_FILES):
+        missing.append(f"no weights ({' or '.join(WEIGHT_FILES[:2])})")
+    if not any((path / name).is_file() for name in TOKENIZER_FILES):
+        missing.append(f"no tokenizer ({' or '.join(TOKENIZER_FILES[:2])})")
+    if missing:
+        raise ConfigError(
+            f"embedding.model: {path} is not a usable model folder: {'; '.join(missing)}; point "
+            "embedding.model to a complete sentence-transformers model folder (as "
+            "SentenceTransformer.save() writes it)"
+        )
     hidden = int(config.get("hidden_size") or config.get("dim") or 0)
     max_positions = int(config.get("max_position_embeddings") or 512)
     unsupported: list[str] = []
