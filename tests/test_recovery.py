@@ -422,3 +422,33 @@ def test_the_schedulers_last_wake_up_does_not_hold_the_exit():
     finally:
         scheduler_timer.cancel()
         other_timer.cancel()
+
+
+def test_our_warnings_are_repeated_at_the_end_of_a_run(tmp_path):
+    """A listing's warning printed mid-run among Snakemake's lines is read again at the end,
+    once; library warnings and logs of jobs an earlier run ran are left alone."""
+    import os
+    import time
+
+    from papertopics.run_summary import warning_lines
+
+    logs = tmp_path / "logs"
+    (logs / "parse_listing").mkdir(parents=True)
+    old = logs / "fit_topics.log"
+    old.write_text("2026-01-01 10:00:00,000 WARNING fit_topics: from an earlier run\n")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    started = time.time() - 1
+    (logs / "parse_listing" / "a.log").write_text(
+        "2026-01-01 10:00:00,000 INFO parse_listing: 3 abstracts\n"
+        "2026-01-01 10:00:00,000 WARNING py.warnings: ListingWarning: a.jsonl: skipped 1 record(s) "
+        "with an empty abstract: line 1\n"
+        "2026-01-01 10:00:00,000 WARNING py.warnings: FutureWarning: a library's (x.py:3)\n"
+    )
+    (logs / "cluster_documents.log").write_text(
+        "2026-01-01 10:00:00,000 WARNING papertopics.cluster: hdbscan.min_cluster_size: 500 is more\n"
+        "2026-01-01 10:00:00,000 WARNING papertopics.cluster: hdbscan.min_cluster_size: 500 is more\n"
+    )
+    assert warning_lines(logs, started) == [
+        "papertopics warning: hdbscan.min_cluster_size: 500 is more",
+        "papertopics warning: a.jsonl: skipped 1 record(s) with an empty abstract: line 1",
+    ]

@@ -2,6 +2,7 @@
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -20,6 +21,7 @@ from papertopics.run_summary import (
     error_lines,
     stopped_early,
     success_lines,
+    warning_lines,
 )
 from papertopics.runtime import runtime_environment
 
@@ -148,12 +150,16 @@ def embedding_threads(wildcards):
     return resolve_embedding_threads(config["embedding"]["threads"], n_shards, cpus)
 
 
+RUN_STARTED = time.time()  # warning_lines: the logs of the jobs this run ran
+
+
 # The last lines a user reads: the outcome and the report's path, or the one-line errors again
 # (printed at exit, after Snakemake's own closing lines).
 onsuccess:
     cancel_scheduler_timers()  # else Python waits up to 1 s for the scheduler's last wake-up
     at_exit_print(
-        success_lines(
+        warning_lines("results/logs", RUN_STARTED)
+        + success_lines(
             "results/metrics.json",
             "results/report/index.html",
             stopped_early(workflow.dag_settings),
@@ -164,7 +170,8 @@ onsuccess:
 onerror:
     cancel_scheduler_timers()
     at_exit_print(
-        error_lines(
+        warning_lines("results/logs", RUN_STARTED)
+        + error_lines(
             {
                 f"{job.rule.name}"
                 + "".join(f" {k}={v}" for k, v in job.wildcards.items()): [str(f) for f in job.log]
