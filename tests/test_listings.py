@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from papertopics.corpus import build_corpus
 from papertopics.errors import ConfigError, ListingError
-from papertopics.listings import (
+from papertopics.ingest.corpus import build_corpus
+from papertopics.ingest.listings import (
     ListingSpec,
     ListingWarning,
     doc_id_for,
@@ -101,7 +101,7 @@ def test_abstracts_starting_with_a_hash_are_abstracts(tmp_path, caplog):
         "#MeToo posts on social media reveal how harassment is discussed across communities.",
     ]
     text = "# Listing\n\n## Session 1\n\n" + "\n\n".join([hashed[0], A1, hashed[1], A2]) + "\n"
-    with caplog.at_level("INFO", logger="papertopics.listings"):
+    with caplog.at_level("INFO", logger="papertopics.ingest.listings"):
         df = read_listing(spec(write(tmp_path / "a.txt", text)))
     assert df["text"].tolist() == [hashed[0], A1, hashed[1], A2]
     assert df.attrs["listing_title"] == "Listing"
@@ -131,7 +131,7 @@ def test_jsonl_records_keyed_summary_keep_their_text(tmp_path, caplog):
     lines = [{"title": f"T{i}", "abstract": a} for i, a in enumerate([A1, A2])]
     lines += [{"title": "T2", "summary": A3}, {"title": "T3", "summary": A1 + " Again."}]
     path = write(tmp_path / "mixed.jsonl", "\n".join(json.dumps(line) for line in lines))
-    with caplog.at_level("INFO", logger="papertopics.listings"), warnings.catch_warnings():
+    with caplog.at_level("INFO", logger="papertopics.ingest.listings"), warnings.catch_warnings():
         warnings.simplefilter("error", ListingWarning)  # nothing skipped, nothing to warn about
         df = read_listing(spec(path))
     assert df["text"].tolist() == [A1, A2, A3, A1 + " Again."]
@@ -689,7 +689,7 @@ def test_copies_of_one_abstract_say_they_were_merged(tmp_path):
 def test_content_fingerprint_changes_with_content_not_with_dates(tmp_path):
     import os
 
-    from papertopics.listings import listing_fingerprint
+    from papertopics.ingest.listings import listing_fingerprint
 
     p = write(tmp_path / "a.txt", f"Header\n\n{A1}\n")
     cache = tmp_path / "cache.json"

@@ -25,12 +25,12 @@ import pandas as pd
 import pytest
 from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_env
 
-from papertopics import recovery, scripting
-from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
-from papertopics.listings import ListingWarning
+from papertopics.ingest.listings import ListingWarning
 from papertopics.report import render
-from papertopics.run_summary import error_lines, success_lines
-from papertopics.snapshot_store import advance_history
+from papertopics.runtime import recovery, scripting
+from papertopics.runtime.run_summary import error_lines, success_lines
+from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
+from papertopics.topics.snapshot_store import advance_history
 
 
 def make_lock(workdir: Path) -> Path:
@@ -404,7 +404,7 @@ def test_the_schedulers_last_wake_up_does_not_hold_the_exit():
     waited for the last one after every run that ran a job. Only the scheduler's are cancelled."""
     import threading
 
-    from papertopics.run_summary import cancel_scheduler_timers
+    from papertopics.runtime.run_summary import cancel_scheduler_timers
 
     def wake_up():
         pass
@@ -430,7 +430,7 @@ def test_our_warnings_are_repeated_at_the_end_of_a_run(tmp_path):
     import os
     import time
 
-    from papertopics.run_summary import warning_lines
+    from papertopics.runtime.run_summary import warning_lines
 
     logs = tmp_path / "logs"
     (logs / "parse_listing").mkdir(parents=True)

@@ -12,7 +12,7 @@ import pytest
 from conftest import make_corpus_dir, run_snakemake
 
 from papertopics.artifacts import load_embeddings
-from papertopics.snapshot_store import SNAPSHOT_FILES
+from papertopics.topics.snapshot_store import SNAPSHOT_FILES
 
 pytestmark = pytest.mark.slow
 

@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this module on every start
     import pandas as pd
 
-from papertopics.clean import clean_text, strip_invisible
 from papertopics.errors import ConfigError, ListingError
+from papertopics.ingest.clean import clean_text, strip_invisible
 
-_LOG = logging.getLogger("papertopics.listings")
+_LOG = logging.getLogger(__name__)
 
 __all__ = [
     "FORMATS",
