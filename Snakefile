@@ -25,6 +25,7 @@ rule all:
     input:
         "results/topics/document_topics.csv",
         "results/topics/topics.csv",
+        "results/topics/topics.xlsx",
         "results/metrics.json",
         REPORT_PAGES,
         "results/topics/history/advanced.json",

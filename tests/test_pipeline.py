@@ -111,6 +111,7 @@ def test_every_rule_logs_and_benchmarks(seed_run):
         "fit_topics",
         "evaluate_topics",
         "render_report",
+        "write_workbook",
     ):
         assert (seed_run / f"results/logs/{rule}.log").exists(), rule
         assert (seed_run / f"results/benchmarks/{rule}.tsv").exists(), rule
@@ -139,6 +140,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "evaluate_topics",
             "render_report",
             "advance_history",
+            "write_workbook",
         }
         config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
         assert planned_rules(seed_run) == {
@@ -148,12 +150,19 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "evaluate_topics",
             "render_report",
             "advance_history",
+            "write_workbook",
         }
         # the history's marker follows every report; it finds the history at this run already
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
         assert planned_rules(seed_run) == {"render_report", "advance_history"}
         # min_df counts topics: the per-corpus term counts stay; a tokenising change recounts them
-        fit_and_after = {"fit_topics", "evaluate_topics", "render_report", "advance_history"}
+        fit_and_after = {
+            "fit_topics",
+            "evaluate_topics",
+            "render_report",
+            "advance_history",
+            "write_workbook",
+        }
         config.write_text(original + "vectorizer:\n  min_df: 2\n")
         assert planned_rules(seed_run) == fit_and_after
         config.write_text(original + "vectorizer:\n  extra_stop_words: [learning]\n")

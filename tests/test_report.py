@@ -434,6 +434,26 @@ def test_overview_names_outliers_and_the_clustering_note(tmp_path):
     assert index.count('<article class="card') == 2
 
 
+def test_overview_cards_offer_their_papers_as_csv_from_the_data_files(tmp_path):
+    """Each card has a download button; the page carries every document's topic (packed) and
+    where the map's data files are, from which report.js builds the CSV (browser test)."""
+    import base64
+
+    report = sample_inputs(50, n_topics=4, listings=("a",))
+    render_report(report, tmp_path)
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    sizes = report.topics.set_index("topic")["size"]
+    for topic, size in sizes.items():
+        if size:
+            assert f'data-csv-topic="{topic}"' in index and f"Download its {size} papers (CSV)" in index
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', index, re.S).group(1))["downloads"]
+    topics = np.frombuffer(base64.b64decode(data["topic"]), dtype=f"<i{data['topic_bytes']}")
+    assert topics.tolist() == report.documents["topic"].tolist()
+    assert (tmp_path / data["headline_file"]).is_file()
+    assert all((tmp_path / data["chunk_folder"] / f"docs-{k}.js").is_file() for k in range(data["n_chunks"]))
+    assert data["labels"]["-1"] == "Outliers (no topic)"
+
+
 def test_seed_sized_report_stays_small(tmp_path):
     report = sample_inputs(37, n_topics=6, abstract_words=200, listings=("a", "b"))
     written = render_report(report, tmp_path)

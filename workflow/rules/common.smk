@@ -99,6 +99,7 @@ def listing_spec(wildcards):
         "path": str(spec.path),
         "format": spec.format,
         "columns": dict(spec.columns),
+        "sheet": spec.sheet,
     }
 
 

@@ -38,3 +38,22 @@ rule fit_topics:
             rule,
             config,
         )
+
+
+rule write_workbook:
+    """results/topics/topics.xlsx: topics and documents sheets for spreadsheet users.
+
+    Its own light job in its own process (XlsxWriter), beside the report: a report tweak
+    never reruns it, a re-cluster writes it while the pages render.
+    """
+    input:
+        topics="results/topics/topics.csv",
+        documents="results/topics/document_topics.csv",
+    output:
+        workbook="results/topics/topics.xlsx",
+    log:
+        "results/logs/write_workbook.log",
+    benchmark:
+        "results/benchmarks/write_workbook.tsv"
+    script:
+        "../scripts/write_workbook.py"

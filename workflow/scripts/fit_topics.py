@@ -9,6 +9,7 @@ Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, hie
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings
+from papertopics.embed.model import resolve_model_path
 from papertopics.runtime.scripting import script_run
 from papertopics.topics.fit import fit_topic_tables
 from papertopics.topics.history import load_snapshot, save_snapshot
@@ -37,8 +38,12 @@ with script_run(snakemake) as log:
         terms=TermCounts.load(snakemake.input.terms),
         index=NameIndex.load(snakemake.input.names),
     )
+    # config.json names the model's folder (not the package), so BERTopic.load finds it offline
     fitted.model.save(
-        out.model, serialization="safetensors", save_ctfidf=True, save_embedding_model=p.embedding_model
+        out.model,
+        serialization="safetensors",
+        save_ctfidf=True,
+        save_embedding_model=str(resolve_model_path(p.embedding_model)),
     )
     fitted.topics.to_csv(out.topics, index=False)
     fitted.documents.to_csv(out.documents, index=False)

@@ -285,6 +285,24 @@ def document_payload(
     }
 
 
+def topic_download_payload(documents: pd.DataFrame, topics: pd.DataFrame) -> dict:
+    """What the overview's "download these papers (CSV)" buttons need: every document's topic,
+    packed, and where the data files are; the titles, abstracts and metadata are read from the
+    document map's data files (loaded by <script>, so it works offline) when a button is pressed."""
+    topic = documents["topic"].to_numpy(dtype=np.int64)
+    small = not len(topic) or (topic.min() >= -(2**15) and topic.max() < 2**15)
+    return {
+        "n": len(documents),
+        "topic": packed(topic, "i2" if small else "i4"),
+        "topic_bytes": 2 if small else 4,
+        "labels": {str(int(t)): str(label) for t, label in zip(topics["topic"], topics["label"])},
+        "headline_file": f"{CHUNK_FOLDER}/{HEADLINES_FILE}",
+        "chunk_documents": CHUNK_DOCUMENTS,
+        "n_chunks": len(chunk_rows(len(documents))),
+        "chunk_folder": CHUNK_FOLDER,
+    }
+
+
 def document_chunks(
     documents: pd.DataFrame,
     extra_columns: list[str],

@@ -19,6 +19,7 @@ from papertopics.report.documents import (
     CHUNK_FOLDER,
     document_payload,
     packed_data_fits,
+    topic_download_payload,
     visualize_documents,
     write_document_data,
 )
@@ -95,7 +96,7 @@ def index_page(inputs: ReportInputs) -> str:
         page_title="Overview",
         report_title=inputs.title,
         footer=_footer(inputs),
-        data_json=None,
+        data_json=page_data(downloads=topic_download_payload(inputs.documents, inputs.topics)),
         uses_plotly=False,
         tiles=summary_tiles(inputs),
         note=clustering_note(inputs.metrics),
