@@ -124,8 +124,13 @@ def test_papertopics_run_on_a_zotero_export_and_seed_listings(tmp_path):
     assert book.sheetnames == ["topics", "documents"]
     # the --config value reached the run; a second run has nothing to do
     assert "random_state: 7" in (tmp_path / cli.CLI_CONFIG).read_text(encoding="utf-8")
+    lock = tmp_path / ".snakemake/locks/0.output.lock"  # a stale lock: a dry run only looks
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_text("results/report/index.html\n")
     again = papertopics_command(tmp_path, "run", "--config", "random_state=7", "--", "--dry-run")
     assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr
+    assert lock.exists() and "papertopics: removed" not in again.stderr
+    lock.unlink()
     opened = papertopics_command(tmp_path, "open", "--print-only")
     assert opened.stdout.strip() == str(tmp_path / "results/report/index.html")
 
@@ -157,7 +162,7 @@ def test_a_wheel_carries_the_workflow(tmp_path):
         "papertopics/_workflow/Snakefile",
         "papertopics/_workflow/profiles/default/config.yaml",
         "papertopics/_workflow/workflow/rules/common.smk",
-        "papertopics/_workflow/workflow/scripts/fit_topics.py",
+        "papertopics/_workflow/workflow/scripts/reduce_embeddings.py",
         "papertopics/schemas/config.schema.yaml",
         "papertopics/report/assets/report.js",
     ):

@@ -1,4 +1,5 @@
 # Config validation, listing discovery and the environment every job shares.
+import importlib.util
 import os
 import re
 import sys
@@ -12,18 +13,19 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
+from papertopics.runtime.inprocess import run_job
 from papertopics.ingest.listings import listing_fingerprint, resolve_listings
-from papertopics.runtime.environment import runtime_environment
-from papertopics.runtime.inprocess import run_script
-from papertopics.runtime.recovery import recover
+from papertopics.runtime.recovery import recover, runs_jobs
 from papertopics.runtime.run_summary import (
     at_exit_print,
-    cancel_scheduler_timers,
     error_lines,
+    failed_jobs,
+    release_exit,
     stopped_early,
     success_lines,
     warning_lines,
 )
+from papertopics.runtime.environment import runtime_environment
 
 
 def load_config_files():
@@ -53,12 +55,13 @@ validate(config, schema=str(SCHEMA))  # fills every default from the package's s
 runtime_environment(Path(workflow.basedir))  # offline hub, numba JIT cache (runtime.environment)
 
 # A plain rerun recovers from kill -9, a swallowed Ctrl-C or a full disk: stale locks and damaged
-# intermediates go (profiles/default adds rerun-incomplete). Not in cluster jobs: they re-read
-# this file while their run is alive.
-if workflow.is_main_process:
+# intermediates go (profiles/default adds rerun-incomplete). Only for a command that runs jobs
+# (not -n, --lint, --report, ...; papertopics.runtime.recovery.runs_jobs), and not in cluster jobs: they
+# re-read this file while their run is alive.
+if workflow.is_main_process and runs_jobs(sys.argv):
     LIVE_RUN = recover(Path.cwd(), say=lambda line: print(line, file=sys.stderr))
     if LIVE_RUN:  # Snakemake refuses the lock next and suggests --unlock: say what to do instead
-        at_exit_print([LIVE_RUN.advice(Path.cwd(), sys.argv)], unless=lambda: workflow.dryrun)
+        at_exit_print([LIVE_RUN.advice(Path.cwd(), sys.argv)])
 
 try:
     LISTINGS = {spec.name: spec for spec in resolve_listings(config["listings"], Path.cwd())}
@@ -66,9 +69,11 @@ except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 
 
-# Light jobs (re-cluster, names, metrics, report) run these scripts in Snakemake's own process
-# (papertopics.runtime.inprocess): a tweak then imports each library once, not once per job.
-SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
+def job_module(name):
+    """The file of the module holding a light job's function (`run:` blocks, runtime.inprocess),
+    as the rule's input: editing it reruns the job, as editing a `script:` does. Found, not
+    imported, so parsing this file stays quick."""
+    return importlib.util.find_spec(name).origin
 
 
 # Wildcards only ever take listing names, never a path with a slash.
@@ -155,9 +160,9 @@ RUN_STARTED = time.time()  # warning_lines: the logs of the jobs this run ran
 
 
 # The last lines a user reads: the outcome and the report's path, or the one-line errors again
-# (printed at exit, after Snakemake's own closing lines).
+# (printed at exit, after Snakemake's own closing lines). `log` is Snakemake's complete log.
 onsuccess:
-    cancel_scheduler_timers()  # else Python waits up to 1 s for the scheduler's last wake-up
+    release_exit()  # else Python waits 1 s for the scheduler's last wake-up (run_summary)
     at_exit_print(
         warning_lines("results/logs", RUN_STARTED)
         + success_lines(
@@ -169,14 +174,5 @@ onsuccess:
 
 
 onerror:
-    cancel_scheduler_timers()
-    at_exit_print(
-        warning_lines("results/logs", RUN_STARTED)
-        + error_lines(
-            {
-                f"{job.rule.name}"
-                + "".join(f" {k}={v}" for k, v in job.wildcards.items()): [str(f) for f in job.log]
-                for job in getattr(getattr(workflow, "scheduler", None), "failed", ())
-            }
-        )
-    )
+    release_exit()
+    at_exit_print(warning_lines("results/logs", RUN_STARTED) + error_lines(failed_jobs(log)))

@@ -139,13 +139,17 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
             truncate(members["label"].iloc[0], 34)
             + (f" & {len(members) - 1} more" if len(members) > 1 else "")
         )
+        # the label sits on the region's own documents: at the anchor (a median of a topic's
+        # points) nearest the region's centre, never in the gap between its topics
+        cx, cy = np.average(members["x"], weights=weights), np.average(members["y"], weights=weights)
+        nearest = int(np.argmin((members["x"].to_numpy() - cx) ** 2 + (members["y"].to_numpy() - cy) ** 2))
         rows.append(
             {
                 "region": int(region),
                 "label": label,
                 "size": int(members["size"].sum()),
-                "x": float(np.average(members["x"], weights=weights)),
-                "y": float(np.average(members["y"], weights=weights)),
+                "x": float(members["x"].iloc[nearest]),
+                "y": float(members["y"].iloc[nearest]),
             }
         )
     return region_of, pd.DataFrame(rows)

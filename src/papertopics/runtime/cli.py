@@ -331,9 +331,14 @@ def _snakemake(argv: list[str], folder: Path, packaged: bool) -> int:
     from snakemake.cli import main as snakemake_main
 
     os.chdir(folder)  # Snakemake looks for profiles/ in the working folder first, as in the repository
+    # the Snakefile reads the command line as Snakemake's (recovery.runs_jobs: no recovery in a
+    # dry run; a live run's advice names the snakemake command)
+    saved, sys.argv = sys.argv, ["snakemake", *argv]
     try:
         snakemake_main(argv)
     except SystemExit as done:
         code = done.code
         return code if isinstance(code, int) else (0 if code is None else 1)
+    finally:
+        sys.argv = saved
     return 0
