@@ -5,12 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from papertopics.cluster.clustering import (
-    agglomerative_labels,
-    cluster_corpus,
-    cluster_documents,
-    relabel_by_size,
-)
+from papertopics.cluster.clustering import agglomerative_labels, cluster_documents, relabel_by_size
+from papertopics.cluster.stage import cluster_corpus
 from papertopics.params import resolve_agglomerative, resolve_hdbscan, resolve_method, resolve_umap
 from papertopics.topics.representation import make_label
 
@@ -105,18 +101,20 @@ def test_a_min_cluster_size_above_the_corpus_is_clamped_with_a_note(caplog):
     points, _ = blobs([100] * 4, dim=5, spread=0.02)
     config = {
         **DEFAULTS,
-        "clustering": {"method": "hdbscan", "small_corpus": 300},
+        "clustering": {"method": "hdbscan", "small_corpus": 300, "assign_min_confidence": 0.05},
         "hdbscan": {**DEFAULTS["hdbscan"], "min_cluster_size": 500},
     }
-    with caplog.at_level("WARNING", logger="papertopics.cluster"):
-        _, params = cluster_corpus(points, points, config)
+    with caplog.at_level("WARNING", logger="papertopics.cluster.stage"):
+        _, params = cluster_corpus([str(i) for i in range(len(points))], points, points, config)
     note = (
         "hdbscan.min_cluster_size: 500 is more than the 400 documents; clamped to 400, which "
         "allows one topic at most: lower it (or use auto) for several"
     )
     assert params["hdbscan"]["min_cluster_size"] == 400 and params["clamped"] == note
     assert note in caplog.text
-    _, params = cluster_corpus(points, points, {**config, "hdbscan": DEFAULTS["hdbscan"]})
+    _, params = cluster_corpus(
+        [str(i) for i in range(len(points))], points, points, {**config, "hdbscan": DEFAULTS["hdbscan"]}
+    )
     assert params["clamped"] is None
 
 
@@ -138,7 +136,7 @@ def test_label_skips_terms_that_repeat_a_word(terms, expected):
 
 def test_label_folds_plurals_and_keeps_hyphenated_and_accented_words():
     assert make_label(["panel", "fairness", "panels", "privacy"], 3) == "panel, fairness, privacy"
-    from papertopics.topics.representation import build_vectorizer
+    from papertopics.topics.vectorizer import build_vectorizer
 
     vectorizer = build_vectorizer(
         {"domain_stop_words": True, "extra_stop_words": [], "ngram_range": [1, 1], "min_df": 1, "max_df": 1.0}

@@ -14,8 +14,9 @@ import scipy.sparse as sp
 from test_grouping import _seeds
 
 from papertopics.config import default_config
-from papertopics.topics.representation import build_vectorizer, fit_bertopic, fit_topic_model
+from papertopics.topics.representation import fit_bertopic, fit_topic_model
 from papertopics.topics.stopwords import ENGLISH_STOP_WORDS
+from papertopics.topics.vectorizer import build_vectorizer
 
 CONFIG = default_config()
 # Unigrams: the per-abstract counts equal BERTopic's joined-text counts exactly (bigrams differ
@@ -173,8 +174,8 @@ def test_evaluation_needs_no_scikit_learn_and_agrees_with_it():
     from sklearn.metrics import silhouette_score as sklearn_silhouette
 
     from papertopics.evaluate.metrics import default_analyzer, silhouette_score
-    from papertopics.topics.representation import TOKEN_PATTERN
     from papertopics.topics.stopwords import stop_words
+    from papertopics.topics.vectorizer import TOKEN_PATTERN
 
     texts, vectors = _seeds()
     sklearn_words = build_vectorizer({**CONFIG["vectorizer"], "ngram_range": [1, 1]}).build_analyzer()

@@ -8,13 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from papertopics.topics.names.hierarchy import topic_hierarchy
 from papertopics.topics.names.phrases import (
     NameIndex,
+    PhraseNames,
     collect_acronyms,
-    make_distinct,
-    name_topics,
     strip_markup,
-    topic_hierarchy,
 )
 
 FILLER = [
@@ -63,7 +62,7 @@ def corpus(seed: int = 0):
 @pytest.fixture(scope="module")
 def named():
     texts, assigned = corpus()
-    return name_topics(NameIndex.build(texts), assigned).names
+    return PhraseNames(NameIndex.build(texts)).name_topics(assigned).names
 
 
 def test_names_are_short_distinct_phrases(named):
@@ -78,12 +77,12 @@ def test_extra_stop_words_stay_out_of_names(named):
     phrase index) must not bring it back, in the topics nor in the hierarchy."""
     texts, assigned = corpus()
     assert any("graph" in name.casefold() for name in named.values()), named
-    index = NameIndex.build(texts)
     exclude = frozenset({"graph", "gnns", "federated"})
-    names = name_topics(index, assigned, exclude=exclude).names
+    namer = PhraseNames(NameIndex.build(texts)).excluding(exclude)
+    names = namer.name_topics(assigned).names
     assert not any(word in name.casefold() for name in names.values() for word in exclude), names
     vectors = np.random.default_rng(0).normal(size=(len(texts), 8))
-    hierarchy, _ = topic_hierarchy(index, assigned, vectors, names, exclude)
+    hierarchy, _ = topic_hierarchy(namer, assigned, vectors, names)
     labels = hierarchy["label"].str.casefold()
     assert not any(labels.str.contains(word).any() for word in exclude), hierarchy
 
@@ -108,11 +107,13 @@ def test_outliers_keep_their_label_and_a_topic_without_phrases_falls_back():
     texts, assigned = corpus()
     assigned = assigned.copy()
     assigned[0] = -1
-    names = name_topics(NameIndex.build(texts), assigned, fallback={0: "x, y"}).names
+    names = PhraseNames(NameIndex.build(texts)).name_topics(assigned, fallback={0: "x, y"}).names
     assert names[-1] == "Outliers (no topic)"
-    lonely = name_topics(
-        NameIndex.build(["Zebra.", "Quokka."]), np.array([0, 1]), fallback={0: "zebra", 1: "quokka"}
-    ).names
+    lonely = (
+        PhraseNames(NameIndex.build(["Zebra.", "Quokka."]))
+        .name_topics(np.array([0, 1]), fallback={0: "zebra", 1: "quokka"})
+        .names
+    )
     assert len(set(lonely.values())) == 2
 
 
@@ -135,7 +136,7 @@ def test_chinese_text_gives_short_names_not_clauses():
     texts = ["联邦学习是一种分布式机器学习方法，客户端不共享数据。"] * 3 + [
         "图神经网络在节点分类任务上表现出色，图神经网络的表达能力有限。"
     ] * 3
-    names = name_topics(NameIndex.build(texts, min_df=2), np.array([0, 0, 0, 1, 1, 1])).names
+    names = PhraseNames(NameIndex.build(texts, min_df=2)).name_topics(np.array([0, 0, 0, 1, 1, 1])).names
     assert len(set(names.values())) == 2
     assert all(1 <= len(n) <= 4 for n in names.values()), names
     assert names[0] in texts[0] and names[1] in texts[3], "a name is a run of the topic's own text"
@@ -143,7 +144,9 @@ def test_chinese_text_gives_short_names_not_clauses():
 
 def test_make_distinct_keeps_kept_names_and_moves_the_other():
     labels = {0: "federated learning (FL)", 1: "federated learning (FL)", -1: "Outliers (no topic)"}
-    out = make_distinct(labels, {1: ["federated learning (FL)", "client drift"]}, keep={0})
+    out = PhraseNames(NameIndex.build(FILLER)).make_distinct(
+        labels, {1: ["federated learning (FL)", "client drift"]}, keep={0}
+    )
     assert out == {0: "federated learning (FL)", 1: "client drift", -1: "Outliers (no topic)"}
 
 
@@ -171,8 +174,8 @@ def test_hierarchy_names_every_merge_and_cuts_regions():
             vectors.append(centres[topic] + 0.05 * rng.normal(size=16))
     assigned = np.array(assigned)
     index = NameIndex.build(texts)
-    leaves = name_topics(index, assigned).names
-    tree, region_of = topic_hierarchy(index, assigned, np.array(vectors), leaves)
+    leaves = PhraseNames(index).name_topics(assigned).names
+    tree, region_of = topic_hierarchy(PhraseNames(index), assigned, np.array(vectors), leaves)
     assert list(tree.columns) == ["node", "parent", "level", "topics", "size", "label"]
     assert len(tree) == 2 * len(words) - 1 and (tree["parent"] == -1).sum() == 1
     by_node = tree.set_index("node")
@@ -262,14 +265,14 @@ def test_groups_without_a_free_name_get_numbered_names_and_naming_ends():
     numbering used to loop for ever (fit_topics hung on arXiv 75k)."""
     import signal
 
-    from papertopics.topics.names.phrases import NameIndex, name_groups
+    from papertopics.topics.names.phrases import NameIndex, PhraseNames
 
     index = NameIndex.build(["image image image text"] * 9)  # no phrase sets one group apart
     groups = {g: np.arange(3 * g, 3 * g + 3) for g in range(3)}
     signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("name_groups hangs")))
     signal.alarm(10)
     try:
-        named = name_groups(index, groups, taken={"unnamed topic"})
+        named = PhraseNames(index).name_groups(groups, taken={"unnamed topic"})
     finally:
         signal.alarm(0)
     assert sorted(named.names.values()) == ["unnamed topic (2)", "unnamed topic (3)", "unnamed topic (4)"]
@@ -319,7 +322,7 @@ def test_a_head_word_gives_way_to_the_phrase_the_field_uses():
     ]
     other = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
     texts = [t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in gnn + other]
-    names = name_topics(NameIndex.build(texts), np.array([0] * 6 + [1] * 6)).names
+    names = PhraseNames(NameIndex.build(texts)).name_topics(np.array([0] * 6 + [1] * 6)).names
     # "graph" is in all six abstracts, the phrase in half: close enough for the field's phrase
     assert names[0] == "graph neural networks", names
 
@@ -346,8 +349,8 @@ def _region_fixture(n_topics: int = 30, seed: int = 4):
 def test_regions_divide_the_map_and_are_named_apart_from_their_topics():
     texts, assigned, vectors = _region_fixture()
     index = NameIndex.build(texts)
-    leaves = name_topics(index, assigned).names
-    tree, region_of = topic_hierarchy(index, assigned, vectors, leaves)
+    leaves = PhraseNames(index).name_topics(assigned).names
+    tree, region_of = topic_hierarchy(PhraseNames(index), assigned, vectors, leaves)
     regions = sorted(set(region_of.values()))
     assert 6 <= len(regions) <= 15
     label = dict(zip(tree["node"], tree["label"]))
@@ -361,7 +364,7 @@ def test_regions_divide_the_map_and_are_named_apart_from_their_topics():
 
 
 def test_balanced_regions_respect_the_cap_and_the_count():
-    from papertopics.topics.names.phrases import balanced_regions
+    from papertopics.topics.tree import balanced_regions
 
     rng = np.random.default_rng(0)
     directions = rng.normal(size=(40, 8))
@@ -379,8 +382,8 @@ def test_hierarchy_page_names_the_regions_of_the_map():
 
     texts, assigned, vectors = _region_fixture()
     index = NameIndex.build(texts)
-    leaves = name_topics(index, assigned).names
-    tree, region_of = topic_hierarchy(index, assigned, vectors, leaves)
+    leaves = PhraseNames(index).name_topics(assigned).names
+    tree, region_of = topic_hierarchy(PhraseNames(index), assigned, vectors, leaves)
     ids = sorted(leaves)
     label = dict(zip(tree["node"], tree["label"]))
     topics = pd.DataFrame(
@@ -399,3 +402,65 @@ def test_hierarchy_page_names_the_regions_of_the_map():
     hover = " ".join(str(h) for trace in figure.data for h in (trace.hovertext or []))
     shared = {r for r in region_of.values() if list(region_of.values()).count(r) > 1}
     assert shared and all(label[r] in hover for r in shared), [label[r] for r in shared]
+
+
+def test_a_registered_naming_method_names_topics_regions_and_merges():
+    """One class registered under a name is all a new naming method takes: fit_topic_tables uses
+    it for every name in topics.csv (label, region_label) and hierarchy.csv; an unknown name is a
+    one-line config error."""
+    from papertopics.config import default_config
+    from papertopics.errors import ConfigError
+    from papertopics.topics.fit import fit_topic_tables
+    from papertopics.topics.names.registry import NAMING_METHODS, NamingMethod, TopicNames, register_naming
+
+    @register_naming("first-words")
+    class FirstWords(NamingMethod):
+        """Each group is named after its first document's first two words, numbered."""
+
+        def __init__(self, texts):
+            self.texts = texts
+
+        @classmethod
+        def for_corpus(cls, corpus, prepared=None):
+            return cls(corpus["text"].tolist())
+
+        def name_groups(self, groups, *, taken=None, fallback=None, keywords=None):
+            names = {g: f"{' '.join(self.texts[rows[0]].split()[2:4])} #{g}" for g, rows in groups.items()}
+            return TopicNames(names, {g: [name] for g, name in names.items()})
+
+    try:
+        rng = np.random.default_rng(0)
+        words = ["federated learning", "graph networks", "diffusion models", "optimal transport"]
+        texts, clusters, vectors = [], [], []
+        for topic, phrase in enumerate(words):
+            centre = rng.normal(size=16)
+            for k in range(6):
+                texts.append(f"We study {phrase} in setting {k}. Our {phrase} work is new.")
+                clusters.append(topic)
+                vectors.append(centre + 0.05 * rng.normal(size=16))
+        corpus = pd.DataFrame(
+            {
+                "doc_id": [f"d{i}" for i in range(len(texts))],
+                "listings": "a",
+                "title": "",
+                "text": texts,
+                "text_raw": texts,
+            }
+        )
+        config = default_config()
+        settings = {key: config[key] for key in ("vectorizer", "representation", "topics")}
+        fitted = fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings)
+        # the default, phrases: each topic named by its own phrase
+        assert sorted(fitted.topics["label"].str.lower()) == sorted(words)
+        mine = fit_topic_tables(
+            corpus, np.array(vectors), np.array(clusters), None, **settings, naming="first-words"
+        )
+        labels = mine.topics["label"].tolist()
+        assert sorted(label.rsplit(" #", 1)[0] for label in labels) == sorted(words)
+        assert all("#" in label for label in mine.topics["region_label"])
+        merges = mine.hierarchy[mine.hierarchy["level"] > 0]
+        assert len(merges) == len(words) - 1 and all("#" in label for label in merges["label"])
+        with pytest.raises(ConfigError, match="naming method 'nope' is not one of .*phrases"):
+            fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings, naming="nope")
+    finally:
+        NAMING_METHODS.pop("first-words", None)

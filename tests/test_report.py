@@ -47,7 +47,8 @@ from papertopics.report.listings import (
 )
 from papertopics.report.model_files import read_saved_model
 from papertopics.report.pages import escape_script_json, script_json
-from papertopics.report.render import PAGES, plotly_js_path
+from papertopics.report.registry import page_names
+from papertopics.report.render import plotly_js_path
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
 from papertopics.report.text import first_sentence, headline, plotly_lines, plotly_text, truncate
 
@@ -355,7 +356,7 @@ def rendered(tmp_path_factory):
 def test_every_page_and_asset_is_written_once(rendered):
     report, folder, written = rendered
     assert sorted(path.name for path in folder.iterdir()) == sorted(
-        [f"{name}.html" for name in PAGES]
+        [f"{name}.html" for name in page_names()]
         + ["plotly.min.js", "report.css", "report.js", "brotli-decode.min.js", CHUNK_FOLDER]
     )
     n_chunks = len(chunk_rows(len(report.documents)))
@@ -367,7 +368,7 @@ def test_every_page_and_asset_is_written_once(rendered):
 
 def test_pages_reference_nothing_outside_the_folder(rendered):
     report, folder, written = rendered
-    for name in PAGES:
+    for name in page_names():
         page = (folder / f"{name}.html").read_text(encoding="utf-8")
         # plotly.js is a <script src> beside the page, not inlined, and no CDN is named.
         assert len(page) < 7_000_000
@@ -385,7 +386,7 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
 
 def test_hostile_text_is_escaped_in_every_page(rendered):
     report, folder, written = rendered
-    for name in PAGES:
+    for name in page_names():
         page = (folder / f"{name}.html").read_text(encoding="utf-8")
         assert "<script>window.__pwned" not in page
         assert "<img src=x" not in page and "<svg onload" not in page and "<i>label</i>" not in page
@@ -503,7 +504,7 @@ def test_render_report_job_uses_the_rule_outputs(tmp_path, monkeypatch):
             super().__init__(items)
             self.__dict__.update(named)
 
-    pages = [str(out / f"{name}.html") for name in PAGES]
+    pages = [str(out / f"{name}.html") for name in page_names()]
     assets = [str(out / "report.css"), str(out / "report.js")]
     snakemake = type("Names", (), {})()  # what the run: block sees
     snakemake.input = Namespace(
@@ -909,3 +910,40 @@ def test_listings_page_leads_with_rising_and_falling_topics(tmp_path):
     one = sample_inputs(40, n_topics=3, listings=("only",))
     render_report(one, tmp_path / "one")
     assert 'id="trends"' not in (tmp_path / "one" / "listings.html").read_text(encoding="utf-8")
+
+
+def test_a_registered_page_is_written_linked_from_every_page_and_a_workflow_output(tmp_path):
+    """One register_page call is a whole new page: render_report writes it with its builder,
+    every page's navigation links it, report.smk's outputs (page_outputs) name it."""
+    from papertopics.report import registry
+    from papertopics.report.pages import render_page
+
+    def topic_count_page(inputs):
+        n = int((inputs.topics["topic"] >= 0).sum())
+        return render_page(
+            "figure.html",
+            page="counts",
+            page_title="Topic count",
+            report_title=inputs.title,
+            footer="",
+            data_json=None,
+            uses_plotly=False,
+            heading="Topic count",
+            intro=f"{n} topics",
+            note=None,
+        )
+
+    before = list(registry.PAGES)
+    try:
+        registry.register_page(registry.ReportPage("counts", "Topic count", topic_count_page))
+        assert registry.page_outputs()[-1] == "results/report/counts.html"
+        inputs = sample_inputs(40, n_topics=3)
+        written = render_report(inputs, tmp_path)
+        n_topics = int((inputs.topics["topic"] >= 0).sum())
+        assert f"{n_topics} topics" in written["counts"].read_text(encoding="utf-8")
+        for name in registry.page_names():
+            page = (tmp_path / f"{name}.html").read_text(encoding="utf-8")
+            assert re.search(r'<a [^>]*href="counts\.html"[^>]*>\s*Topic count\s*</a>', page), name
+    finally:
+        registry.PAGES[:] = before
+    assert "counts" not in registry.page_names()

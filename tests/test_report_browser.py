@@ -28,7 +28,9 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from papertopics.constants import REPORT_PAGES as PAGE_NAMES
+from papertopics.report.registry import page_names
+
+PAGE_NAMES = page_names()
 
 REPO = Path(__file__).resolve().parents[1]
 SCREENSHOTS = REPO / "tests" / "_screenshots"

@@ -18,28 +18,49 @@ from importlib import import_module
 
 __version__ = "0.1.0"
 
-# name -> module it comes from, imported when first used
-_PUBLIC = {
-    "ListingSpec": "papertopics.ingest.listings",
-    "read_listing": "papertopics.ingest.listings",
-    "build_corpus": "papertopics.ingest.corpus",
-    "embed_texts": "papertopics.embed.encode",
-    "default_config": "papertopics.config",
-    "model_topics": "papertopics.pipeline",
-    "render_report": "papertopics.report.render",
-    "PapertopicsError": "papertopics.errors",
-    "load": "papertopics.results",
-    "Results": "papertopics.results",
-}
 
-__all__ = ["__version__", *_PUBLIC]
+def lazy_exports(package: str, names: dict[str, str]):
+    """(__getattr__, __dir__) for a package whose public names load their module on first use:
+    `names` maps each name to its module, relative to `package`. Keeps every package's import as
+    light as its lightest module (report.smk reads report.registry while the Snakefile is parsed;
+    advance_history's job imports only the stdlib)."""
 
+    def __getattr__(name: str):
+        if name in names:
+            return getattr(import_module(f"{package}.{names[name]}"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
-def __getattr__(name: str):
-    if name in _PUBLIC:
-        return getattr(import_module(_PUBLIC[name]), name)
-    raise AttributeError(f"module 'papertopics' has no attribute {name!r}")
+    def __dir__():
+        return sorted({*names, *vars(import_module(package))})
+
+    return __getattr__, __dir__
 
 
-def __dir__():
-    return sorted([*globals(), *_PUBLIC])
+__getattr__, __dir__ = lazy_exports(
+    "papertopics",
+    {
+        "ListingSpec": "ingest.listings",
+        "read_listing": "ingest.listings",
+        "build_corpus": "ingest.corpus",
+        "embed_texts": "embed.encode",
+        "default_config": "config",
+        "model_topics": "pipeline",
+        "render_report": "report.render",
+        "PapertopicsError": "errors",
+        "load": "results",
+        "Results": "results",
+    },
+)
+__all__ = [
+    "__version__",
+    "ListingSpec",
+    "PapertopicsError",
+    "Results",
+    "build_corpus",
+    "default_config",
+    "embed_texts",
+    "load",
+    "model_topics",
+    "read_listing",
+    "render_report",
+]

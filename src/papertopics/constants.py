@@ -4,8 +4,9 @@ OUTLIER = -1  # the topic id of documents the clustering left without a topic
 OUTLIER_LABEL = "Outliers (no topic)"
 OUTLIER_COLOR = "#a3a3a3"  # grey on every page; no topic colour is grey
 
-# The report's pages (results/report/<name>.html); report.smk builds its outputs from this list.
-REPORT_PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings", "changes")
+# How a document got its topic (document_topics.csv `assignment`, cluster.assign): a member of its
+# cluster, an outlier of the clustering close enough to its nearest topic, or no topic (topic OUTLIER).
+ASSIGNED_CORE, ASSIGNED_NEAREST, UNASSIGNED = "core", "nearest", "outlier"
 
 # Version of the pickled topics.names.phrases.NameIndex (results/corpus/name_index.pkl): bump it when the
 # class changes, so that index_phrases reruns instead of fit_topics reading a stale pickle.

@@ -8,13 +8,20 @@ no randomness); above it, HDBSCAN sizes grow with the square root of the corpus.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
+from papertopics.config import default_config
+
 AUTO = "auto"
-# config.schema.yaml's defaults, for a section built without it (tests, benchmarks)
-MERGE_SIMILARITY = 0.5
-MERGE_KEEP_COHESION = 0.7
+
+
+@functools.cache
+def schema_default(section: str, key: str) -> Any:
+    """config.schema.yaml's default of section.key: what a section built without the schema (tests,
+    benchmarks, notebooks) gets, so that no default is written down twice."""
+    return default_config()[section][key]
 
 
 def resolve_n_neighbors(value: Any, n_documents: int) -> int:
@@ -88,8 +95,10 @@ def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:
         "max_cluster_size": int(cap),
         "cluster_selection_method": hdbscan["cluster_selection_method"],
         "cluster_selection_epsilon": float(hdbscan["cluster_selection_epsilon"]),
-        "merge_similarity": hdbscan.get("merge_similarity", MERGE_SIMILARITY),
-        "merge_keep_cohesion": float(hdbscan.get("merge_keep_cohesion", MERGE_KEEP_COHESION)),
+        "merge_similarity": hdbscan.get("merge_similarity", schema_default("hdbscan", "merge_similarity")),
+        "merge_keep_cohesion": float(
+            hdbscan.get("merge_keep_cohesion", schema_default("hdbscan", "merge_keep_cohesion"))
+        ),
     }
 
 

@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from papertopics.cluster.assign import assign_nearest
-from papertopics.cluster.clustering import cluster_documents
+from papertopics.cluster.stage import cluster_and_assign
 from papertopics.config import default_config  # noqa: F401  (re-exported for benchmarks)
 from papertopics.params import resolve_clustering, resolve_umap
 from papertopics.reduce.reduction import umap_reduce
@@ -43,17 +42,16 @@ def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRu
         if resolved["method"] == "agglomerative"
         else umap_reduce(vectors, random_state=config["random_state"], **umap)
     )
-    labels, note = cluster_documents(
+    clustering = cluster_and_assign(
         vectors,
         reduced,
         method=resolved["method"],
         hdbscan=resolved["hdbscan"],
         agglomerative=resolved["agglomerative"],
+        min_confidence=config["clustering"]["assign_min_confidence"],
     )
-    resolved["note"] = note
-    grouped, assignment, confidence = assign_nearest(
-        vectors, labels, min_confidence=config["clustering"]["assign_min_confidence"]
-    )
+    resolved["note"] = clustering.note
+    labels, grouped = clustering.clusters, clustering.topics
     model, topics = fit_topic_model(
         texts,
         vectors,
@@ -63,4 +61,6 @@ def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRu
         topics=config["topics"],
         keyword_labels=labels,
     )
-    return TopicRun(labels, np.asarray(topics), model, reduced, resolved, assignment, confidence)
+    return TopicRun(
+        labels, np.asarray(topics), model, reduced, resolved, clustering.assignment, clustering.confidence
+    )

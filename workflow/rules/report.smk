@@ -2,9 +2,9 @@
 # See docs/report.md for what each page shows and how the inputs map to it.
 
 from papertopics.constants import REPORT_DATA_VERSION
-from papertopics.constants import REPORT_PAGES as REPORT_PAGE_NAMES
+from papertopics.report.registry import page_outputs
 
-REPORT_PAGES = [f"results/report/{page}.html" for page in REPORT_PAGE_NAMES]
+REPORT_PAGES = page_outputs()
 
 
 rule pack_documents:
@@ -71,7 +71,6 @@ rule render_report:
     params:
         report=config["report"],
         listings=list(LISTINGS),
-        random_state=config["random_state"],
     run:
         from papertopics.report.render import render_report_job
 

@@ -14,28 +14,9 @@ than only 5% of them. Outliers get the confidence they would have in the nearest
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-CORE, NEAREST, OUTLIER = "core", "nearest", "outlier"
-
-
-def normalise(vectors: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit length (zero rows stay zero)."""
-    vectors = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors / np.where(norms > 0, norms, 1.0)
-
-
-def centroids(vectors: np.ndarray, labels: np.ndarray) -> tuple[list[int], np.ndarray]:
-    """Topic ids (>= 0, sorted) and their normalised mean embeddings."""
-    topics = sorted(t for t in set(np.asarray(labels).tolist()) if t >= 0)
-    units = normalise(vectors)
-    means = (
-        np.stack([units[labels == t].mean(axis=0) for t in topics])
-        if topics
-        else np.zeros((0, units.shape[1]))
-    )
-    return topics, normalise(means)
+from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, UNASSIGNED
+from papertopics.vectors import centroids, normalise, topic_ids
 
 
 def assign_nearest(
@@ -51,9 +32,10 @@ def assign_nearest(
     labels = np.asarray(labels)
     n = len(labels)
     topics = labels.copy()
-    assignment = np.where(labels >= 0, CORE, OUTLIER).astype(object)
+    assignment = np.where(labels >= 0, ASSIGNED_CORE, UNASSIGNED).astype(object)
     confidence = np.zeros(n, dtype=float)
-    ids, cents = centroids(vectors, labels)
+    ids = topic_ids(labels)
+    cents = centroids(normalise(vectors), labels, ids)
     if not ids:
         return topics, assignment, confidence
     similarity = normalise(vectors) @ cents.T  # n x topics
@@ -73,20 +55,5 @@ def assign_nearest(
         confidence[outliers] = fit
         moved = fit >= min_confidence
         topics[outliers[moved]] = nearest[moved]
-        assignment[outliers[moved]] = NEAREST
+        assignment[outliers[moved]] = ASSIGNED_NEAREST
     return topics, assignment, np.clip(confidence, 0.0, 1.0)
-
-
-def assignment_table(
-    doc_ids: list[str], vectors: np.ndarray, labels: np.ndarray, resolved: dict, min_confidence: float
-) -> pd.DataFrame:
-    """results/cluster/clusters.parquet (doc_id, cluster, assignment, confidence); notes the
-    counts before and after the assignment in `resolved` (params.json)."""
-    topics, assignment, confidence = assign_nearest(vectors, labels, min_confidence=min_confidence)
-    resolved["assign_min_confidence"] = min_confidence
-    resolved["n_outliers_before_assignment"] = int((np.asarray(labels) < 0).sum())
-    resolved["n_outliers"] = int((topics < 0).sum())
-    resolved["n_assigned"] = int((assignment == NEAREST).sum())
-    return pd.DataFrame(
-        {"doc_id": doc_ids, "cluster": topics, "assignment": assignment.astype(str), "confidence": confidence}
-    )

@@ -5,13 +5,10 @@ from __future__ import annotations
 import logging
 
 import numpy as np
-import pandas as pd
 
-from papertopics.artifacts import load_embeddings, write_json
-from papertopics.cluster.assign import assignment_table
 from papertopics.cluster.merge import merge_similar_clusters
-from papertopics.constants import OUTLIER
-from papertopics.params import hdbscan_clamp_note, resolve_clustering
+from papertopics.params import schema_default
+from papertopics.reduce.reduction import gpu_class
 
 log = logging.getLogger(__name__)
 
@@ -112,8 +109,6 @@ def _hdbscan_fit(
     use_cuml: bool,
 ) -> np.ndarray:
     if use_cuml:
-        from papertopics.reduce.reduction import gpu_class
-
         HDBSCAN = gpu_class("cuml.cluster", "HDBSCAN")
         model = HDBSCAN(
             min_cluster_size=min_cluster_size,
@@ -159,7 +154,7 @@ def cluster_documents(
 ) -> tuple[np.ndarray, str | None]:
     """Labels for every document and, when the corpus could not be split, the reason why.
 
-    cluster_corpus reports the reason, once: stability refits call this too and stay quiet."""
+    cluster.stage.cluster_corpus reports the reason, once: stability refits call this too and stay quiet."""
     n = len(embeddings)
     if method == "agglomerative":
         labels = agglomerative_labels(
@@ -173,7 +168,9 @@ def cluster_documents(
             labels,
             hdbscan.get("merge_similarity"),
             max_size=settings.get("max_cluster_size", 0),
-            keep_cohesion=hdbscan.get("merge_keep_cohesion", 0.0),
+            keep_cohesion=hdbscan.get(
+                "merge_keep_cohesion", schema_default("hdbscan", "merge_keep_cohesion")
+            ),
         )
         if not np.array_equal(merged, labels):
             labels = relabel_by_size(merged)
@@ -191,56 +188,3 @@ def cluster_documents(
             "every document is in one topic"
         )
     return labels, note
-
-
-def cluster_corpus(
-    embeddings: np.ndarray, reduced: np.ndarray, config: dict, *, threads: int = 1, use_cuml: bool = False
-) -> tuple[np.ndarray, dict]:
-    """Labels and results/cluster/params.json: the resolved parameters and what came of them."""
-    resolved = resolve_clustering(config, len(embeddings))
-    log.info("clustering: %s", resolved)
-    clamped = hdbscan_clamp_note(config["hdbscan"], len(embeddings))
-    resolved["clamped"] = clamped if resolved["method"] == "hdbscan" else None
-    if resolved["clamped"]:
-        log.warning("%s", clamped)
-    labels, note = cluster_documents(
-        embeddings,
-        reduced,
-        method=resolved["method"],
-        hdbscan=resolved["hdbscan"],
-        agglomerative=resolved["agglomerative"],
-        threads=threads,
-        use_cuml=use_cuml,
-    )
-    resolved["note"] = note
-    if note:
-        log.warning("%s", note)
-    resolved["n_clusters"] = int(labels.max() + 1)
-    resolved["n_outliers"] = int((labels == OUTLIER).sum())
-    return labels, resolved
-
-
-def cluster_documents_job(job, log) -> None:
-    """Rule cluster_documents (run by papertopics.runtime.inprocess.run_job): reduced space (or the
-    embeddings, for small corpora) -> cluster labels.
-
-    Inputs: embeddings, reduced space. Outputs: results/cluster/clusters.parquet (doc_id, cluster;
-    -1: outlier; assignment: core | nearest | outlier; confidence) and params.json (the parameters
-    `auto` resolved to, and what came of them).
-    """
-    p = job.params
-    doc_ids, vectors = load_embeddings(job.input.embeddings)
-    reduced = pd.read_parquet(job.input.reduced)
-    assert reduced["doc_id"].tolist() == doc_ids, "reduced and embeddings disagree on order"
-    config = {"clustering": p.clustering, "hdbscan": p.hdbscan, "agglomerative": p.agglomerative}
-    labels, resolved = cluster_corpus(
-        vectors,
-        reduced.drop(columns="doc_id").to_numpy(),
-        config,
-        threads=job.threads,
-        use_cuml=p.clustering["cuml"],
-    )
-    assignment_table(doc_ids, vectors, labels, resolved, p.clustering["assign_min_confidence"]).to_parquet(
-        job.output.clusters, index=False
-    )
-    write_json(job.output.params, resolved)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from papertopics.cluster.assign import normalise
+from papertopics.vectors import normalise
 
 MIXED_PREFIX = "Mixed: "
 

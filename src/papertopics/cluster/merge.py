@@ -19,8 +19,8 @@ import logging
 import numpy as np
 from scipy import sparse
 
-from papertopics.cluster.assign import normalise
 from papertopics.cluster.cohesion import mean_pairwise, relative_cohesion
+from papertopics.vectors import normalise
 
 log = logging.getLogger(__name__)
 
@@ -50,18 +50,17 @@ def merge_similar_clusters(
     min_similarity: float | None,
     *,
     max_size: int = 0,
-    keep_cohesion: float = 0.0,
+    keep_cohesion: float,
 ) -> np.ndarray:
     """Labels after merging, most similar pair first, every two clusters whose centred centres
     have cosine >= min_similarity; outliers (-1) stay. A merged cluster's centre is the mean of
     all its members, so a merge is judged on the whole cluster, not on its best-matching part.
 
-    keep_cohesion: a merge must keep at least this share of its parts' size-weighted cohesion
-    (papertopics.cluster.cohesion), and parts no more alike than random documents are never merged.
-    Seen from a corpus
-    dominated by one field, two unrelated minority fields deviate from the mean the same way;
-    without this guard they became one bag ("Mixed: lower bound", 2,554 arXiv abstracts of
-    several math fields, cohesion -0.11).
+    keep_cohesion (hdbscan.merge_keep_cohesion; 0: no guard): a merge must keep at least this
+    share of its parts' size-weighted cohesion (papertopics.cluster.cohesion), and parts no more
+    alike than random documents are never merged. Seen from a corpus dominated by one field, two
+    unrelated minority fields deviate from the mean the same way; without this guard they became
+    one bag ("Mixed: lower bound", 2,554 arXiv abstracts of several math fields, cohesion -0.11).
     min_similarity None or >= 1: no merging. max_size > 0: no merge makes a cluster bigger.
     Ids are those of the first labels (the bigger cluster's id survives a merge); callers
     renumber by size.

@@ -25,20 +25,24 @@ vectors are the bits a fresh run computes, so topics do not depend on what the s
 held, and a resumed run gives the same output.
 """
 
-from papertopics.embed.encode import embed_texts
-from papertopics.embed.model import (
-    BACKENDS,
-    DEFAULT_MODEL,
-    PRECISIONS,
-    model_identity,
-    resolve_backend,
-    resolve_model_path,
-)
+from papertopics import lazy_exports
 
 # The settings a vector depends on (config.yaml's embedding section, minus where it is cached and
 # how many threads compute it): an embedding shard records them, the gather refuses a mismatch.
 SETTING_KEYS = ("shard_size", "model", "backend", "precision", "device", "batch_size", "max_seq_length")
 
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "BACKENDS": "model",
+        "DEFAULT_MODEL": "model",
+        "PRECISIONS": "model",
+        "embed_texts": "encode",
+        "model_identity": "model",
+        "resolve_backend": "model",
+        "resolve_model_path": "model",
+    },
+)
 __all__ = [
     "SETTING_KEYS",
     "BACKENDS",

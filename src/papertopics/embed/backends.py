@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from papertopics.embed.user_cache import versions_digest
 from papertopics.errors import ConfigError
 
 # Pooling modes we can reproduce outside sentence-transformers, in sentence-transformers' order
@@ -344,8 +345,6 @@ def _ov_tag() -> str:
 def ir_path(ir_root: pathlib.Path, model_id: str) -> pathlib.Path:
     """Folder of the cached IR: per model content, OpenVINO version and the versions of the
     libraries the conversion traces through (torch, transformers, ...)."""
-    from papertopics.embed.user_cache import versions_digest
-
     return ir_root / f"{model_id[:16]}-{_ov_tag()}-{versions_digest()}"
 
 

@@ -11,13 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from papertopics.vectors import normalise
+
 NEIGHBOUR_COLUMNS = ["doc_id", "rank", "neighbour_id", "similarity"]
-
-
-def normalised(vectors: np.ndarray) -> np.ndarray:
-    vectors = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors / np.where(norms > 0, norms, 1.0)
 
 
 def nearest_neighbours(
@@ -30,7 +26,7 @@ def nearest_neighbours(
     few columns above it are sorted: `argpartition` over all 75k columns cost 4x the product.
     Ties break by the lower index, so the result is deterministic.
     """
-    unit = normalised(vectors)
+    unit = normalise(vectors)
     n = len(unit)
     k = max(0, min(int(k), n - 1))
     indices = np.zeros((n, k), dtype=np.int64)

@@ -4,7 +4,15 @@
 `stability` refits UMAP with other seeds and measures how much the clustering moves.
 """
 
-from papertopics.evaluate.metrics import build_metrics
-from papertopics.evaluate.stability import assess_stability, refit_plan, refit_reduction
+from papertopics import lazy_exports
 
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "assess_stability": "stability",
+        "build_metrics": "metrics",
+        "refit_plan": "stability",
+        "refit_reduction": "stability",
+    },
+)
 __all__ = ["assess_stability", "build_metrics", "refit_plan", "refit_reduction"]

@@ -42,7 +42,9 @@ import pandas as pd
 import scipy.sparse as sp
 
 from papertopics.artifacts import load_embeddings, read_json, write_json
-from papertopics.constants import OUTLIER
+from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
+from papertopics.topics.stopwords import ENGLISH_STOP_WORDS, stop_words
+from papertopics.topics.vectorizer import TOKEN_PATTERN
 
 EPSILON = 1e-12
 WINDOW_SIZE = 10
@@ -61,8 +63,6 @@ def default_analyzer(
     With the topic vectorizer's stop words and token pattern it is that vectorizer's unigram
     analyzer (CountVectorizer(...).build_analyzer()), without importing scikit-learn."""
     if stop_words is None:
-        from papertopics.topics.stopwords import ENGLISH_STOP_WORDS
-
         stop_words = ENGLISH_STOP_WORDS
     stop = frozenset(w.lower() for w in stop_words)
     findall = re.compile(token_pattern).findall if token_pattern else _TOKEN_RE.findall
@@ -130,9 +130,6 @@ def window_tokens(documents: Sequence[str], analyzer: Callable[[str], list[str]]
 def npmi_analyzer(vectorizer: dict) -> Callable[[str], list[str]]:
     """The analyzer metrics.json's NPMI tokenises with: the topic vectorizer's unigrams (its stop
     words and token pattern, hyphenated words kept)."""
-    from papertopics.topics.representation import TOKEN_PATTERN
-    from papertopics.topics.stopwords import stop_words
-
     return default_analyzer(
         stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]), TOKEN_PATTERN
     )
@@ -666,7 +663,7 @@ def build_metrics(
     how = (
         documents["assignment"].to_numpy()
         if "assignment" in documents
-        else np.where(assigned == OUTLIER, "outlier", "core")
+        else np.where(assigned == OUTLIER, UNASSIGNED, ASSIGNED_CORE)
     )
     topic_words = {
         int(row.topic): [t for t in str(row.top_terms).split("; ") if t]
@@ -690,8 +687,8 @@ def build_metrics(
         "n_topics": int(len(topic_words)),
         "outlier_share": round(float((assigned == OUTLIER).mean()), 4),
         # How documents got their topic: core members of a cluster, or assigned to the nearest topic.
-        "core_share": round(float(((how == "core") & (assigned != OUTLIER)).mean()), 4),
-        "assigned_share": round(float((how == "nearest").mean()), 4),
+        "core_share": round(float(((how == ASSIGNED_CORE) & (assigned != OUTLIER)).mean()), 4),
+        "assigned_share": round(float((how == ASSIGNED_NEAREST).mean()), 4),
         "cohesion_per_topic": (
             {
                 str(int(row.topic)): float(row.cohesion)

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, read_json, write_json
-from papertopics.cluster.assign import assign_nearest
 from papertopics.cluster.clustering import cluster_documents
+from papertopics.cluster.stage import cluster_and_assign
 from papertopics.evaluate.metrics import stability
 from papertopics.params import refit_seeds, resolve_clustering, resolve_method, resolve_umap
 from papertopics.reduce.reduction import sample_indices, umap_reduce
@@ -106,18 +106,16 @@ def seed_stability(
         rows = part["doc_id"].map(index).to_numpy()
         coords = part.filter(regex=r"^u\d+$").to_numpy()
         space = vectors[rows] if method == "agglomerative" or coords.shape[1] == 0 else coords
-        result, _ = cluster_documents(
+        return cluster_and_assign(  # as the run's own topics were made
             vectors[rows],
             space,
             method=method,
             hdbscan=hdbscan,
             agglomerative=agglomerative,
+            min_confidence=assign_min_confidence,
             threads=threads,
             use_cuml=use_cuml,
-        )
-        if assign_min_confidence is not None:  # as the run's own topics were made
-            result = assign_nearest(vectors[rows], result, min_confidence=assign_min_confidence)[0]
-        return result
+        ).topics
 
     sampled = random_state in seeds
     first = refits[refits["seed"] == seeds[0]]["doc_id"]

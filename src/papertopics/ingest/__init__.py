@@ -5,8 +5,16 @@ cleans each abstract, `corpus` merges the listings into one corpus with one row 
 abstract.
 """
 
-from papertopics.ingest.clean import clean_text
-from papertopics.ingest.corpus import build_corpus
-from papertopics.ingest.listings import ListingSpec, read_listing, resolve_listings
+from papertopics import lazy_exports
 
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "ListingSpec": "listings",
+        "build_corpus": "corpus",
+        "clean_text": "clean",
+        "read_listing": "listings",
+        "resolve_listings": "listings",
+    },
+)
 __all__ = ["ListingSpec", "build_corpus", "clean_text", "read_listing", "resolve_listings"]

@@ -14,6 +14,13 @@ import html
 import re
 import unicodedata
 
+# The CJK scripts, as character-class ranges (one owner: listing checks and topic names read these).
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # ideographs: extension A, unified, compatibility
+KANA = "\u3040-\u30ff"  # hiragana, katakana
+HANGUL = "\uac00-\ud7af"  # hangul syllables
+CJK_LETTERS = KANA + HAN + HANGUL
+CJK_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"  # CJK symbols and punctuation, full-width forms
+
 __all__ = ["clean_text"]
 
 # --- character-level tables -------------------------------------------------------------

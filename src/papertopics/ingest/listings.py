@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
     import pandas as pd
 
 from papertopics.errors import ConfigError, ListingError
-from papertopics.ingest.clean import clean_text, strip_invisible
+from papertopics.ingest.clean import CJK_LETTERS, CJK_PUNCTUATION, HAN, clean_text, strip_invisible
 
 _LOG = logging.getLogger(__name__)
 
@@ -382,7 +382,7 @@ def _hash(key: str) -> str:
 # --- bytes -> str ---------------------------------------------------------------------------
 
 _RE_HIGH_BYTES = re.compile(rb"[\x80-\xff]+")
-_RE_CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+_RE_CHINESE = re.compile(f"[{CJK_PUNCTUATION}{HAN}]")
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -451,7 +451,7 @@ def _looks_gb18030(data: bytes, text: str) -> bool:
     if not runs or sum(1 for r in runs if len(r) == 1) > 0.2 * len(runs):
         return False
     non_ascii = sum(1 for ch in text if ord(ch) > 127)
-    return len(_RE_CJK.findall(text)) * 2 >= non_ascii
+    return len(_RE_CHINESE.findall(text)) * 2 >= non_ascii
 
 
 def _one_line(s: str, limit: int = 80) -> str:
@@ -1076,7 +1076,7 @@ def _warn_if_not_english(texts, path: Path, model: str) -> None:
     other = sum(1 for ch in letters if ord(ch) > 0x24F)  # past Latin Extended-B
     if other < 0.3 * len(letters):
         return
-    cjk = len(re.findall(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]", sample))
+    cjk = len(re.findall(f"[{CJK_LETTERS}]", sample))
     script = "Chinese/Japanese/Korean" if cjk >= 0.5 * other else "non-Latin"
     warnings.warn(
         f"{path}: mostly {script} text ({other / len(letters):.0%} of letters) but "

@@ -4,6 +4,13 @@
 umap/pynndescent numba's disk cache, so a new process does not compile them again.
 """
 
-from papertopics.reduce.reduction import reduce_for_clustering_and_map, umap_reduce
+from papertopics import lazy_exports
 
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "reduce_for_clustering_and_map": "reduction",
+        "umap_reduce": "reduction",
+    },
+)
 __all__ = ["reduce_for_clustering_and_map", "umap_reduce"]

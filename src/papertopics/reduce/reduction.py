@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
+from papertopics.errors import ConfigError
 from papertopics.params import resolve_umap
 
 # umap-learn computes every pairwise distance below this many points instead of a kNN search,
@@ -171,8 +172,6 @@ def pca_reduce(vectors: np.ndarray, n_components: int) -> np.ndarray:
 def gpu_class(module: str, name: str):
     """A RAPIDS cuML class, or a one-line error saying how to get it (clustering.cuml: true)."""
     import importlib
-
-    from papertopics.errors import ConfigError
 
     try:
         return getattr(importlib.import_module(module), name)

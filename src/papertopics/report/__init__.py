@@ -4,9 +4,34 @@ One concept per module, like BERTopic's plotting package: every `visualize_*` fu
 tables or topic vectors and returns a plotly figure; `pages` turns figures and tables into
 HTML; `render` writes the folder. Nothing here imports bertopic or umap (9 s and 13 s per
 process): the saved model is read directly from its safetensors/JSON files (`model_files`).
+
+The pages are listed once, in `registry` (name, title, builder): report.smk, the navigation and
+render_report read it. Importing this package imports neither plotly nor the pages: the names
+below load on first use, so report.smk can read the registry while the Snakefile is parsed.
 """
 
-from papertopics.report.inputs import ReportInputs, read_inputs
-from papertopics.report.render import PAGES, link_folder, render_report
+from papertopics import lazy_exports
 
-__all__ = ["PAGES", "ReportInputs", "link_folder", "read_inputs", "render_report"]
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "ReportInputs": "inputs",
+        "read_inputs": "inputs",
+        "link_folder": "render",
+        "render_report": "render",
+        "write_report": "render",
+        "PAGES": "registry",
+        "ReportPage": "registry",
+        "register_page": "registry",
+    },
+)
+__all__ = [
+    "PAGES",
+    "ReportInputs",
+    "ReportPage",
+    "link_folder",
+    "read_inputs",
+    "register_page",
+    "render_report",
+    "write_report",
+]

@@ -28,10 +28,16 @@ import plotly.graph_objects as go
 from scipy.cluster.hierarchy import fcluster, linkage
 
 from papertopics.artifacts import atomic_write_text
-from papertopics.constants import REPORT_DATA_VERSION
+from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, REPORT_DATA_VERSION
 from papertopics.report.colors import topic_color
-from papertopics.report.inputs import split_listings
+from papertopics.report.inputs import (
+    ASSIGNMENT_COLUMNS,
+    DOCUMENT_COLUMNS,
+    normalise_neighbours,
+    split_listings,
+)
 from papertopics.report.text import headline, truncate
+from papertopics.topics.tree import region_count
 
 # Above this many points the map uses WebGL (scattergl); SVG stays crisper for small corpora.
 WEBGL_THRESHOLD = 1000
@@ -54,10 +60,6 @@ BROTLI_WINDOW = 22
 
 def brotli_quality(n_documents: int) -> int:
     return 11 if n_documents >= BROTLI_BEST_FROM else 9
-
-
-# Zoomed out, the map names regions: about this many (the hierarchy's cut, or derived here).
-REGIONS_MIN, REGIONS_MAX = 6, 15
 
 
 def document_headlines(documents: pd.DataFrame, max_chars: int = 200) -> list[str]:
@@ -86,7 +88,7 @@ def topic_anchors(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataF
         }
     )
     if "assignment" in documents.columns:
-        core = documents["assignment"].isin(["core", ""]).to_numpy()
+        core = documents["assignment"].isin([ASSIGNED_CORE, ""]).to_numpy()
         has_core = frame[core].groupby("topic").size()
         frame = frame[core | ~frame["topic"].isin(has_core.index).to_numpy()]
     anchors = frame.groupby("topic")[["x", "y"]].median()
@@ -101,8 +103,9 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
     """{topic: region} and one row per region (region, label, x, y, size).
 
     From topics.csv's `region`/`region_label` (the hierarchy's cut) when present; otherwise
-    regions are derived from the topics' positions on the map (Ward linkage of the anchors,
-    6-15 regions, named after their largest topic); a handful of topics are their own regions.
+    regions are derived from the topics' positions on the map (Ward linkage of the anchors into
+    as many regions as the names stage cuts, topics.tree.region_count, each named after its largest
+    topic); a handful of topics are their own regions.
     """
     anchors = anchors.sort_values("topic").reset_index(drop=True)
     if anchors.empty:
@@ -121,11 +124,11 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
                 topics["region_label"].fillna("").astype(str),
             )
         }
-    elif len(anchors) <= REGIONS_MAX:
+    elif region_count(len(anchors)) >= len(anchors):
         region_of = {int(t): i for i, t in enumerate(anchors["topic"])}
         names = {}
     else:
-        k = int(np.clip(round(len(anchors) / 4), REGIONS_MIN, REGIONS_MAX))
+        k = region_count(len(anchors))
         points = anchors[["x", "y"]].to_numpy(dtype=float)
         cut = fcluster(linkage(points, method="ward"), t=k, criterion="maxclust")
         region_of = dict(zip(anchors["topic"].astype(int), (cut - 1).astype(int)))
@@ -236,7 +239,11 @@ def document_payload(
     display_names = display_names or {}
     index = {name: i for i, name in enumerate(listings)}
     topic_array = documents["topic"].to_numpy(dtype=np.int64)
-    nearest = (documents["assignment"].to_numpy() == "nearest") if "assignment" in documents.columns else None
+    nearest = (
+        (documents["assignment"].to_numpy() == ASSIGNED_NEAREST)
+        if "assignment" in documents.columns
+        else None
+    )
     anchors = topic_anchors(documents, map2d, topics)
     region_of, regions = topic_regions(topics, anchors)
     topic_list = [
@@ -472,8 +479,6 @@ def pack_documents(
     They are what render_report would write for document_topics.csv (same order, same columns read
     as text), so every report of the corpus links them instead of compressing the abstracts again.
     """
-    from papertopics.report.inputs import ASSIGNMENT_COLUMNS, DOCUMENT_COLUMNS, normalise_neighbours
-
     documents = readable.copy()
     for column in documents.columns:
         documents[column] = documents[column].fillna("").astype(str)

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from papertopics.report.hierarchy import leaf_order
 from papertopics.report.model_files import TopicVectors
 from papertopics.report.text import plotly_text, short_label
+from papertopics.topics.tree import leaf_order
 
 
 def visualize_heatmap(topics: pd.DataFrame, vectors: TopicVectors) -> go.Figure:

@@ -7,51 +7,13 @@ tree, the heatmap's order and the intertopic map agree.
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from papertopics.report.colors import topic_color
 from papertopics.report.model_files import TopicVectors
 from papertopics.report.text import plotly_lines, plotly_text, short_label, truncate
-
-
-def topic_linkage(similarity: np.ndarray, regions: list[int] | np.ndarray | None = None) -> np.ndarray | None:
-    """SciPy linkage matrix (average, optimal leaf order) or None for fewer than 2 topics.
-
-    With `regions` (one id per row, topics.csv's `region`), each region's topics are merged
-    among themselves before regions merge, so every region is one joint of the tree: the
-    hierarchy page, hierarchy.csv and the map's regions say the same thing.
-    """
-    from scipy.cluster.hierarchy import linkage
-    from scipy.spatial.distance import squareform
-
-    if len(similarity) < 2:
-        return None
-    distances = np.clip(1.0 - np.asarray(similarity, dtype=np.float64), 0.0, 2.0)
-    distances = (distances + distances.T) / 2
-    apart = None
-    if regions is not None and len(set(np.asarray(regions).tolist())) > 1:
-        regions = np.asarray(regions)
-        apart = regions[:, None] != regions[None, :]
-        distances = distances + 2.0 * apart  # above every within-region distance
-    np.fill_diagonal(distances, 0.0)
-    tree = linkage(squareform(distances, checks=False), method="average", optimal_ordering=True)
-    if apart is not None:  # heights back on the cosine scale, never below a child's
-        n = len(similarity)
-        for k in range(len(tree)):
-            kids = [tree[int(c) - n, 2] for c in tree[k, :2] if c >= n]
-            height = tree[k, 2] - 2.0 if tree[k, 2] > 2.0 else tree[k, 2]
-            tree[k, 2] = max([height] + [h + 1e-6 for h in kids])
-    return tree
-
-
-def leaf_order(similarity: np.ndarray) -> list[int]:
-    """Row indices in dendrogram order (similar topics side by side)."""
-    from scipy.cluster.hierarchy import leaves_list
-
-    tree = topic_linkage(similarity)
-    return list(range(len(similarity))) if tree is None else leaves_list(tree).tolist()
+from papertopics.topics.tree import topic_linkage
 
 
 def merge_names(hierarchy: pd.DataFrame | None) -> dict[frozenset, str]:

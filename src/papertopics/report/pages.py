@@ -22,19 +22,9 @@ from markupsafe import Markup
 
 from papertopics import __version__
 from papertopics.constants import OUTLIER_COLOR, OUTLIER_LABEL
+from papertopics.report.registry import navigation
 
 TEMPLATES = Path(__file__).parent / "templates"
-
-NAV = [
-    ("index", "Overview"),
-    ("documents", "Document map"),
-    ("listings", "Listings"),
-    ("changes", "What changed"),
-    ("intertopic", "Intertopic map"),
-    ("barchart", "Keywords"),
-    ("hierarchy", "Hierarchy"),
-    ("heatmap", "Similarity"),
-]
 
 # A constant (no listing text in it), so it is written as is. 'unsafe-eval': Plotly's WebGL
 # engine (regl, for scattergl) compiles its draw calls with `new Function`; without it the
@@ -113,7 +103,7 @@ def render_page(
             page=page,
             page_title=page_title,
             report_title=report_title,
-            nav=NAV,
+            nav=navigation(),
             csp=CSP,
             version=__version__,
             footer=footer,

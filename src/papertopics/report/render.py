@@ -1,4 +1,4 @@
-"""Write the report folder: eight pages, plotly.min.js once, one stylesheet, one script."""
+"""Write the report folder: the pages of report.registry, plotly.min.js once, one stylesheet, one script."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 import plotly
 
 from papertopics.artifacts import atomic_copy, atomic_write_text
-from papertopics.constants import REPORT_PAGES
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
@@ -36,6 +35,7 @@ from papertopics.report.listings import (
     visualize_listing_shares,
 )
 from papertopics.report.pages import page_data, render_page
+from papertopics.report.registry import PAGES
 from papertopics.report.summary import (
     clustering_note,
     flatten_metrics,
@@ -49,7 +49,6 @@ from papertopics.report.text import short_label
 
 log = logging.getLogger(__name__)
 
-PAGES = REPORT_PAGES
 ASSETS = ("report.css", "report.js", "brotli-decode.min.js")
 PLOTLY_JS = "plotly.min.js"
 
@@ -280,6 +279,66 @@ def changes_page(inputs: ReportInputs) -> str:
     )
 
 
+def _outlier_note(inputs: ReportInputs) -> str | None:
+    outliers = int((inputs.documents["topic"] < 0).sum())
+    if not outliers:
+        return None
+    return (
+        f"The {outliers} outlier documents are not a topic and are not drawn here; "
+        "see the overview and the document map."
+    )
+
+
+def intertopic_page(inputs: ReportInputs) -> str:
+    basis = inputs.vectors.similarity_basis()
+    return _figure_page(
+        inputs,
+        "intertopic",
+        "Intertopic distance map",
+        f"Each bubble is a topic, its area proportional to its documents; topics are placed by classical "
+        f"multidimensional scaling of the cosine distances between their {basis}, so near bubbles are "
+        "similar topics. Hover for the top terms.",
+        visualize_intertopic(inputs.topics, inputs.vectors),
+        _outlier_note(inputs),
+    )
+
+
+def barchart_page(inputs: ReportInputs) -> str:
+    return _figure_page(
+        inputs,
+        "barchart",
+        "Topic keywords",
+        "The terms that set each topic apart (class-based TF-IDF, as BERTopic computes it), best first.",
+        visualize_barchart(inputs.topics, inputs.vectors),
+        _outlier_note(inputs),
+    )
+
+
+def hierarchy_page(inputs: ReportInputs) -> str:
+    return _figure_page(
+        inputs,
+        "hierarchy",
+        "Topic hierarchy",
+        f"Topics merged step by step, the closest pair first (average linkage on cosine distances of "
+        f"the {inputs.vectors.similarity_basis()}). Each joint is named after the phrase its papers share; "
+        "hover it to see the topics it joins.",
+        visualize_hierarchy(inputs.topics, inputs.vectors, merges=inputs.hierarchy),
+        _outlier_note(inputs),
+    )
+
+
+def heatmap_page(inputs: ReportInputs) -> str:
+    return _figure_page(
+        inputs,
+        "heatmap",
+        "Topic similarity",
+        f"Cosine similarity between every pair of topics ({inputs.vectors.similarity_basis()}), rows in the "
+        "hierarchy's order so groups of related topics form blocks.",
+        visualize_heatmap(inputs.topics, inputs.vectors),
+        _outlier_note(inputs),
+    )
+
+
 def link_folder(files, folder: str | Path, *, flat: bool = False) -> list[Path]:
     """The files again in `folder`, as hard links (a copy where links are impossible).
 
@@ -313,64 +372,12 @@ def render_report(
     `packed`: pack_documents' data folder, linked when it fits (see write_document_chunks)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    vectors = inputs.vectors
-    basis = vectors.similarity_basis()
-    outliers = int((inputs.documents["topic"] < 0).sum())
-    outlier_note = (
-        f"The {outliers} outlier documents are not a topic and are not drawn here; "
-        "see the overview and the document map."
-        if outliers
-        else None
-    )
-    builders = {
-        "index": lambda: index_page(inputs),
-        "documents": lambda: documents_page(inputs),
-        "listings": lambda: listings_page(inputs),
-        "changes": lambda: changes_page(inputs),
-        "intertopic": lambda: _figure_page(
-            inputs,
-            "intertopic",
-            "Intertopic distance map",
-            f"Each bubble is a topic, its area proportional to its documents; topics are placed by classical "
-            f"multidimensional scaling of the cosine distances between their {basis}, so near bubbles are "
-            "similar topics. Hover for the top terms.",
-            visualize_intertopic(inputs.topics, vectors),
-            outlier_note,
-        ),
-        "barchart": lambda: _figure_page(
-            inputs,
-            "barchart",
-            "Topic keywords",
-            "The terms that set each topic apart (class-based TF-IDF, as BERTopic computes it), best first.",
-            visualize_barchart(inputs.topics, vectors),
-            outlier_note,
-        ),
-        "hierarchy": lambda: _figure_page(
-            inputs,
-            "hierarchy",
-            "Topic hierarchy",
-            f"Topics merged step by step, the closest pair first (average linkage on cosine distances of "
-            f"the {basis}). Each joint is named after the phrase its papers share; "
-            "hover it to see the topics it joins.",
-            visualize_hierarchy(inputs.topics, vectors, merges=inputs.hierarchy),
-            outlier_note,
-        ),
-        "heatmap": lambda: _figure_page(
-            inputs,
-            "heatmap",
-            "Topic similarity",
-            f"Cosine similarity between every pair of topics ({basis}), rows in the hierarchy's order so "
-            "groups of related topics form blocks.",
-            visualize_heatmap(inputs.topics, vectors),
-            outlier_note,
-        ),
-    }
     written = {}
-    for name in PAGES:
+    for page in PAGES:
         started = time.perf_counter()
-        path = out_dir / f"{name}.html"
-        atomic_write_text(path, builders[name]())  # a failed job leaves no partial page
-        written[name] = path
+        path = out_dir / f"{page.name}.html"
+        atomic_write_text(path, page.build(inputs))  # a failed job leaves no partial page
+        written[page.name] = path
         log.info(
             "%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started
         )

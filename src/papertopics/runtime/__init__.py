@@ -5,7 +5,13 @@ Snakemake's own process, `recovery` clears what an interrupted run left, `run_su
 run's closing lines, `environment` sets each job's thread variables. Nothing below imports this.
 """
 
-from papertopics.runtime.environment import runtime_environment
-from papertopics.runtime.scripting import script_run
+from papertopics import lazy_exports
 
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "runtime_environment": "environment",
+        "script_run": "scripting",
+    },
+)
 __all__ = ["runtime_environment", "script_run"]

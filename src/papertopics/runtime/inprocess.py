@@ -5,7 +5,7 @@ second of work on 3,582 abstracts. As `script:` jobs each first started Python a
 pandas, scipy and scikit-learn again: 1-2.5 s per job, most of a tweak. Rules whose work is that
 light use Snakemake's plain-Python rules instead (`run:`, documented to see input, output,
 params, threads and log): the block imports the rule's job function (`<rule>_job`, beside the
-code it drives, e.g. `papertopics.cluster.clustering.cluster_documents_job`) and hands it to `run_job`.
+code it drives, e.g. `papertopics.cluster.stage.cluster_documents_job`) and hands it to `run_job`.
 With Snakemake's `--force-use-threads` (profiles/default; Snakemake adds it to every cluster
 job) the block runs in a thread of Snakemake's process, so a library is imported once per run.
 Without it Snakemake spawns one process per `run:` job: slower, same results.

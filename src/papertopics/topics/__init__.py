@@ -7,12 +7,20 @@ when a setting needs it), `names/` names topics, regions and hierarchy merges, `
 `fit.fit_topic_tables` is the whole stage.
 """
 
-from papertopics.topics.fit import fit_topic_tables
-from papertopics.topics.history import load_snapshot, save_snapshot
-from papertopics.topics.representation import fit_topic_model
-from papertopics.topics.snapshot_store import advance_history
-from papertopics.topics.terms import TermCounts, count_terms
+from papertopics import lazy_exports
 
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "TermCounts": "terms",
+        "advance_history": "snapshot_store",
+        "count_terms": "terms",
+        "fit_topic_model": "representation",
+        "fit_topic_tables": "fit",
+        "load_snapshot": "history",
+        "save_snapshot": "history",
+    },
+)
 __all__ = [
     "TermCounts",
     "advance_history",

@@ -25,6 +25,8 @@ import scipy.sparse as sp
 from papertopics.artifacts import atomic_write_text
 from papertopics.constants import OUTLIER
 from papertopics.topics.terms import TermCounts, topic_term_counts
+from papertopics.topics.vectorizer import vectorizer_params
+from papertopics.vectors import topic_means
 
 # BERTopic's constructor arguments other than models, as its save writes them to config.json;
 # papertopics sets language "multilingual" (no ASCII stripping), the rest are BERTopic defaults.
@@ -103,7 +105,7 @@ class TopicTerms:
 
     doc_topics: np.ndarray  # model topic id per document
     topic_ids: list[int]  # sorted (-1 first when there are outliers); rows of matrix/embeddings
-    vectorizer_params: dict  # CountVectorizer's settings (topics.vectorizer_params)
+    vectorizer_params: dict  # CountVectorizer's settings (topics.vectorizer.vectorizer_params)
     words: np.ndarray  # the vocabulary, sorted: the columns of matrix
     matrix: sp.csr_matrix  # c-TF-IDF, one row per topic
     idf: np.ndarray
@@ -213,8 +215,6 @@ def fit_topic_terms(
     passes the clusters as the clusterer found them: a document assigned to its nearest topic
     afterwards joins the topic but its words stay with the outliers', so the keywords are
     those of the clusters themselves, undiluted."""
-    from papertopics.topics.representation import vectorizer_params
-
     mapping = frequency_order(labels)
     doc_topics = np.array([mapping[t] for t in np.asarray(labels).tolist()], dtype=np.int64)
     topic_ids = sorted(set(doc_topics.tolist()))
@@ -234,7 +234,7 @@ def fit_topic_terms(
         matrix = sp.csr_matrix(matrix)[[word_ids.index(t) for t in topic_ids]]
     best = top_words(matrix, words, max(top_n_words, 30))
     representations = {topic: pairs[:top_n_words] for topic, pairs in zip(topic_ids, best)}
-    topic_embeddings = np.array([embeddings[doc_topics == topic].mean(axis=0) for topic in topic_ids])
+    topic_embeddings = topic_means(embeddings, doc_topics, topic_ids)
     return TopicTerms(
         doc_topics=doc_topics,
         topic_ids=topic_ids,

@@ -17,11 +17,13 @@ import pandas as pd
 
 from papertopics.artifacts import load_embeddings
 from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesion
-from papertopics.constants import OUTLIER
+from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
 from papertopics.embed.model import resolve_model_path
 from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
-from papertopics.topics.names.phrases import NameIndex, make_distinct, name_topics, topic_hierarchy
+from papertopics.topics.names.hierarchy import topic_hierarchy
+from papertopics.topics.names.phrases import NameIndex
+from papertopics.topics.names.registry import DEFAULT_NAMING, naming_method
 from papertopics.topics.representation import (
     document_table,
     fit_topic_model,
@@ -62,13 +64,15 @@ def fit_topic_tables(
     confidence: np.ndarray | None = None,
     mixed_cohesion: float | None = None,
     terms=None,
-    index: NameIndex | None = None,
+    index=None,
+    naming: str = DEFAULT_NAMING,
 ) -> FittedTopics:
     """corpus (doc_id, text, ...) and vectors in the same order, clusters from cluster_documents,
     previous: history.load_snapshot's answer (None on a first run); assignment and confidence
     (clusters.parquet) go to document_topics.csv; topics below mixed_cohesion are named "Mixed: ...".
     terms (rule count_terms) and index (rule index_phrases) are per-corpus precomputations,
-    computed here when not given."""
+    computed here when not given; naming: the registered naming method (topics.names.registry)
+    that names the topics, the regions and the hierarchy's merges."""
     doc_ids = corpus["doc_id"].tolist()
     model, assigned = fit_topic_model(
         corpus["text"].tolist(),
@@ -81,21 +85,19 @@ def fit_topic_tables(
         # keywords from each cluster's own members, not the documents assigned to it afterwards
         keyword_labels=None
         if assignment is None
-        else np.where(np.asarray(assignment) == "nearest", OUTLIER, clusters),
+        else np.where(np.asarray(assignment) == ASSIGNED_NEAREST, OUTLIER, clusters),
     )
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
-    # Names: phrases from the abstracts and titles (topics.names.phrases); keywords are the fallback.
-    if index is None:
-        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    # Names from the naming method (default: phrases of the abstracts and titles); keywords are the fallback.
     # the user's own stop words stay out of the names too (naming has its own phrase index)
-    exclude = frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
-    named = name_topics(
-        index,
+    namer = naming_method(naming, corpus, index).excluding(
+        frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
+    )
+    named = namer.name_topics(
         assigned,
         fallback=keywords,
         keywords={t: top_terms(model, t, top_n) for t in keywords if t != -1},
-        exclude=exclude,
     )
     fresh = named.names
     cohesion = topic_cohesion(vectors, assigned)
@@ -109,9 +111,9 @@ def fit_topic_tables(
         labelling_key(vectorizer, representation),
         {t: named.candidates[t] for t in fresh if t != -1},
     )
-    labels = make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
+    labels = namer.make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
     members = {t: np.flatnonzero(assigned == t) for t in labels if t != OUTLIER}
-    coverage = index.coverage({t: n for t, n in labels.items() if t != OUTLIER}, members)
+    coverage = namer.coverage({t: n for t, n in labels.items() if t != OUTLIER}, members)
     if mixed_cohesion is not None:  # after naming, whatever names the topics
         labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion, coverage))
     snapshot.topics["label"] = (
@@ -129,7 +131,7 @@ def fit_topic_tables(
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table["cohesion"] = table["model_topic"].map(cohesion)
     table["coverage"] = table["model_topic"].map(coverage)
-    hierarchy, region_of = topic_hierarchy(index, stable, vectors, stable_labels, exclude)
+    hierarchy, region_of = topic_hierarchy(namer, stable, vectors, stable_labels)
     node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
     table["region"] = table["topic"].map(lambda t: region_of.get(t, -1)).astype(int)
     table["region_label"] = table["region"].map(lambda r: node_label.get(r, ""))
@@ -138,9 +140,11 @@ def fit_topic_tables(
     how = (
         np.asarray(assignment, dtype=object).copy()
         if assignment is not None
-        else np.where(stable == -1, "outlier", "core").astype(object)
+        else np.where(stable == OUTLIER, UNASSIGNED, ASSIGNED_CORE).astype(object)
     )
-    how[(how == "outlier") & (stable != -1)] = "nearest"  # topics.reduce_outliers gave it a topic
+    how[(how == UNASSIGNED) & (stable != OUTLIER)] = (
+        ASSIGNED_NEAREST  # topics.reduce_outliers gave it a topic
+    )
     documents["assignment"] = how
     documents["confidence"] = (
         np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from papertopics.constants import OUTLIER
+from papertopics.vectors import centroids, normalise
 
 # A flow of documents that is at least this share of a topic's carried-over documents is "most".
 MOSTLY = 0.5
@@ -88,21 +89,17 @@ class TopicSnapshot:
         labels = labels or {}
         topics["label"] = [labels.get(t, "") for t in topics["topic"]]
         if embeddings is not None:
-            emb = np.asarray(embeddings, dtype=np.float64)
-            topics["centroid"] = [
-                list(_unit(emb[(docs["topic"] == t).to_numpy()].mean(axis=0))) for t in topics["topic"]
-            ]
+            ids = topics["topic"].tolist()
+            units = centroids(
+                np.asarray(embeddings, dtype=np.float64), docs["topic"].to_numpy(), ids, dtype=np.float64
+            )
+            topics["centroid"] = [list(unit) for unit in units]
         return cls(topics, docs)
 
     def ids(self) -> list[int]:
         """Real topic ids (without -1), from both tables."""
         found = set(self.topics["topic"].astype(int)) | set(self.documents["topic"].astype(int))
         return sorted(t for t in found if t != OUTLIER)
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    norm = np.linalg.norm(v)
-    return v / norm if norm > 0 else v
 
 
 def _flows(prev_docs: pd.DataFrame, new_docs: pd.DataFrame) -> pd.DataFrame:
@@ -126,8 +123,8 @@ def _centroid_cosine(prev: TopicSnapshot, new: TopicSnapshot, p_ids, n_ids) -> n
             c = by_id.get(t)
             if c is None or (isinstance(c, float) and np.isnan(c)) or len(c) == 0:
                 return None
-            rows.append(_unit(np.asarray(c, dtype=np.float64)))
-        return np.vstack(rows) if rows else np.zeros((0, 1))
+            rows.append(np.asarray(c, dtype=np.float64))
+        return normalise(np.vstack(rows), dtype=np.float64) if rows else np.zeros((0, 1))
 
     a, b = matrix(prev, p_ids), matrix(new, n_ids)
     if a is None or b is None or a.shape[1] != b.shape[1]:

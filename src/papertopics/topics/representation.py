@@ -15,8 +15,11 @@ import numpy as np
 import pandas as pd
 
 from papertopics.constants import OUTLIER, OUTLIER_LABEL
-from papertopics.errors import ConfigError
-from papertopics.topics.stopwords import stop_words
+from papertopics.topics.ctfidf import fit_topic_terms
+from papertopics.topics.stopwords import singular
+from papertopics.topics.terms import count_terms
+from papertopics.topics.vectorizer import build_vectorizer, check_vectorizer, vectorizer_error
+from papertopics.vectors import centroids
 
 # BERTopic's LLM representations import transformers (~3 s per process) and papertopics uses
 # none of them; marking their modules absent makes BERTopic take its own "not installed"
@@ -31,61 +34,6 @@ def import_bertopic():
     from bertopic import BERTopic
 
     return BERTopic
-
-
-# Words of 2+ characters starting with a letter; hyphens kept ("chain-of-thought").
-TOKEN_PATTERN = r"(?u)\b[^\W\d_][\w\-]*\w\b"
-
-
-def vectorizer_params(vectorizer: dict) -> dict:
-    """CountVectorizer's settings: English + domain stop words, bigrams, papertopics' tokens.
-
-    Also what the saved model's ctfidf_config.json records (CountVectorizer.get_params() less
-    tokenizer, preprocessor and dtype), written without importing scikit-learn.
-    """
-    return {
-        "analyzer": "word",
-        "binary": False,
-        "decode_error": "strict",
-        "encoding": "utf-8",
-        "input": "content",
-        "lowercase": True,
-        "max_df": float(vectorizer["max_df"]),  # an int 1 would mean "in at most 1 topic"
-        "max_features": None,
-        "min_df": vectorizer["min_df"],
-        "ngram_range": tuple(vectorizer["ngram_range"]),
-        "stop_words": stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]),
-        "strip_accents": None,
-        "token_pattern": TOKEN_PATTERN,
-        "vocabulary": None,
-    }
-
-
-def build_vectorizer(vectorizer: dict):
-    """CountVectorizer with English + domain stop words and bigrams."""
-    from sklearn.feature_extraction.text import CountVectorizer
-
-    return CountVectorizer(**vectorizer_params(vectorizer))
-
-
-def check_vectorizer(vectorizer: dict, labels, nr_topics=None) -> None:
-    """vectorizer.min_df counts topics, not abstracts (BERTopic joins each topic's abstracts
-    into one text): more than there are topics would crash c-TF-IDF, so say so here."""
-    n_texts = len(set(np.asarray(labels).tolist()))
-    if isinstance(nr_topics, int) and not isinstance(nr_topics, bool):
-        n_texts = min(n_texts, nr_topics + (1 if -1 in set(np.asarray(labels).tolist()) else 0))
-    min_df, max_df = vectorizer["min_df"], vectorizer["max_df"]
-    if isinstance(min_df, int) and min_df > n_texts:
-        raise ConfigError(
-            f"vectorizer.min_df: {min_df}, but this corpus gives {n_texts} "
-            f"topic text(s) (min_df counts topics, not abstracts); use at most "
-            f"{n_texts}, or 1"
-        )
-    if isinstance(min_df, int) and isinstance(max_df, float) and max_df * n_texts < min_df:
-        raise ConfigError(
-            f"vectorizer.max_df: {max_df} of {n_texts} topic texts is fewer than "
-            f"vectorizer.min_df ({min_df}); raise max_df or lower min_df"
-        )
 
 
 def fit_topic_model(
@@ -109,9 +57,6 @@ def fit_topic_model(
     """
     check_vectorizer(vectorizer, labels, topics["nr_topics"])
     if topics["nr_topics"] is None and topics["reduce_outliers"] == "none":
-        from papertopics.topics.ctfidf import fit_topic_terms
-        from papertopics.topics.terms import count_terms
-
         try:
             model = fit_topic_terms(
                 terms if terms is not None else count_terms(texts, vectorizer),
@@ -129,16 +74,6 @@ def fit_topic_model(
     return fit_bertopic(
         texts, embeddings, labels, vectorizer=vectorizer, representation=representation, topics=topics
     )
-
-
-def vectorizer_error(error: ValueError) -> Exception:
-    """min_df/max_df leaving no terms is a config problem: say which keys; else re-raise as is."""
-    if "min_df" in str(error) or "max_df" in str(error) or "no terms remain" in str(error):
-        return ConfigError(
-            f"vectorizer.min_df/max_df: {' '.join(str(error).split())} "
-            f"(BERTopic's vectorizer sees one text per topic)"
-        )
-    return error
 
 
 def fit_bertopic(
@@ -206,7 +141,7 @@ def make_label(terms: list[str], n_terms: int) -> str:
     chosen: list[str] = []
     seen_words: set[str] = set()
     for term in terms:
-        words = {_singular(word) for word in term.split()}
+        words = {singular(word) for word in term.split()}
         if words & seen_words:
             continue
         chosen.append(term)
@@ -214,13 +149,6 @@ def make_label(terms: list[str], n_terms: int) -> str:
         if len(chosen) == n_terms:
             break
     return ", ".join(chosen) if chosen else "(no distinctive terms)"
-
-
-def _singular(word: str) -> str:
-    """Crude plural folding so "panel" and "panels" count as one word in a label."""
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 def topic_labels(model, assigned: np.ndarray, label_terms: int, top_n: int) -> dict[int, str]:
@@ -239,10 +167,9 @@ def representative_doc_ids(
     """Per topic, the n documents closest (cosine) to the topic's mean embedding."""
     ids = np.asarray(doc_ids)
     out: dict[int, list[str]] = {}
-    for topic in sorted(set(assigned.tolist())):
+    topics = sorted(set(assigned.tolist()))
+    for topic, centroid in zip(topics, centroids(embeddings, assigned, topics, dtype=embeddings.dtype)):
         members = np.flatnonzero(assigned == topic)
-        centroid = embeddings[members].mean(axis=0)
-        centroid /= np.linalg.norm(centroid) or 1.0
         scores = embeddings[members] @ centroid
         order = np.lexsort((ids[members], -scores))
         out[topic] = ids[members][order[:n]].tolist()

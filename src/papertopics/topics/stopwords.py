@@ -1,4 +1,4 @@
-"""Stop words for topic keywords: English plus the words every ML abstract uses.
+"""Stop words for topic keywords (English plus the words every ML abstract uses) and plural folding.
 
 Without the domain list, c-TF-IDF labels on a conference listing read "model, method,
 results": true of every topic, useful for none.
@@ -67,3 +67,14 @@ def stop_words(domain: bool = True, extra: list[str] | tuple[str, ...] = ()) -> 
         words |= DOMAIN_STOP_WORDS
     words |= {w.lower() for w in extra}
     return sorted(words)
+
+
+def singular(word: str) -> str:
+    """Crude plural folding ("networks" -> "network", not "loss" or "analysis")."""
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes", "zes")):
+        return word[:-2]
+    return word[:-1]

@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
+from papertopics.topics.vectorizer import build_vectorizer
+
 
 @dataclass
 class TermCounts:
@@ -55,8 +57,6 @@ class TermCounts:
 
 def count_terms(texts: list[str], vectorizer: dict) -> TermCounts:
     """Every term of every abstract (no min_df/max_df: those act on topics, at each fit)."""
-    from papertopics.topics.representation import build_vectorizer
-
     counter = build_vectorizer({**vectorizer, "min_df": 1, "max_df": 1.0})
     cleaned = [text.replace("\n", " ").replace("\t", " ") for text in texts]  # as BERTopic cleans
     try:

@@ -11,8 +11,8 @@ alignment and a bare acronym in a text counts as its long form. Words are cased 
 abstracts write them mid-sentence (GNN, ReLU, Pokémon, but "language models"). Math and
 LaTeX are removed before anything is counted, so "log" or "tγ" cannot become a name.
 
-`NameIndex.build` does the corpus-wide work once; `name_topics` gives every topic a distinct
-name, `name_groups` names any union of topics (the hierarchy's parents).
+`NameIndex.build` does the corpus-wide work once (rule index_phrases); `PhraseNames`, the
+registered naming method "phrases", names any group of documents with it.
 """
 
 from __future__ import annotations
@@ -26,11 +26,14 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from papertopics.constants import NAME_INDEX_VERSION, OUTLIER, OUTLIER_LABEL
-from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS
+from papertopics.constants import NAME_INDEX_VERSION
+from papertopics.ingest.clean import CJK_LETTERS
+from papertopics.topics.names.registry import NamingMethod, TopicNames, normal, register_naming
+from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, singular
 
 MAX_WORDS = 4  # longest candidate phrase (words)
 MAX_NAME_WORDS = 6  # longest name, "(ACRONYM)" included
+_REGION_USE = 0.1  # a topic "uses" a phrase that this share of its abstracts has
 N_CANDIDATES = 12  # candidates kept per topic (a kept name must stay among them)
 _LENGTH_WEIGHT = {1: 0.6, 2: 1.0, 3: 1.15, 4: 1.2}  # by words in the phrase as written
 _CJK_WEIGHT = {2: 1.0, 3: 0.8, 4: 1.1}  # by characters: most words have two, many terms four
@@ -89,7 +92,7 @@ _RE_MATH = re.compile(
 _RE_DROP_CMD = re.compile(r"\\(?:cite\w*|ref|eqref|label|url|footnote)\*?(?:\[[^\]]*\])?\{[^}]*\}")
 _RE_CMD = re.compile(r"\\[A-Za-z]+\*?|\\.")
 _RE_URL = re.compile(r"https?://\S+|www\.\S+")
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK = CJK_LETTERS
 _RE_WORD = re.compile(rf"[^\W\d_{_CJK}][\w\-]*[^\W_]|[^\W\d_{_CJK}]|[{_CJK}]+")
 _RE_CJK = re.compile(rf"[{_CJK}]")
 # Words, or one separator: a punctuation mark or a number (a phrase never crosses either).
@@ -108,17 +111,6 @@ def strip_markup(text: str) -> str:
         text = _RE_DROP_CMD.sub(" ", text)
         text = _RE_CMD.sub(" ", text).replace("{", "").replace("}", "")
     return text
-
-
-def singular(word: str) -> str:
-    """Crude plural folding ("networks" -> "network", not "loss" or "analysis")."""
-    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics")):
-        return word
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("sses", "ches", "shes", "xes", "zes")):
-        return word[:-2]
-    return word[:-1]
 
 
 _END_OK_KEYS = frozenset(singular(w) for w in _END_OK)
@@ -546,11 +538,6 @@ class NameIndex:
         return short_count <= ratio * long_count
 
 
-def _count(row: sparse.csr_matrix, col: int) -> float:
-    hit = np.flatnonzero(row.indices == col)
-    return float(row.data[hit[0]]) if len(hit) else 0.0
-
-
 def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     if len(short) >= len(long):
         return False
@@ -602,12 +589,6 @@ def _join(words: list[str]) -> str:
     return "".join(words) if _RE_CJK.match(words[0]) else " ".join(words)
 
 
-def _case_of(word: str, forms: Counter) -> str:
-    """The form written most often mid-sentence; ties go to lower case."""
-    best = max(forms.items(), key=lambda f: (f[1], f[0] == word))
-    return best[0]
-
-
 def _display(phrase: str, word_case: dict[str, str]) -> str:
     if _RE_CJK.search(phrase):
         return phrase
@@ -618,376 +599,167 @@ def _display(phrase: str, word_case: dict[str, str]) -> str:
     return " ".join(out)
 
 
-def _normal(name: str) -> str:
-    """The name's identity for distinctness: lower case, singular, no "(...)"."""
-    return " ".join(singular(w) for w in re.sub(r"\s*\([^)]*\)", "", name).lower().split())
+@register_naming("phrases")
+class PhraseNames(NamingMethod):
+    """Names are phrases of the groups' own abstracts, scored against the corpus (NameIndex)."""
 
+    def __init__(self, index: NameIndex, exclude: frozenset[str] = frozenset()):
+        self.index = index
+        self.exclude = frozenset(exclude)
 
-@dataclass
-class TopicNames:
-    """Per topic: its name and the candidates that would also be true (for keeping names)."""
+    def excluding(self, words: frozenset[str]) -> PhraseNames:
+        """vectorizer.extra_stop_words: the keywords leave them out, and so must the names, which
+        come from this index, not from the vectorizer."""
+        return PhraseNames(self.index, self.exclude | frozenset(words)) if words else self
 
-    names: dict[int, str]
-    candidates: dict[int, list[str]]
+    def _allowed(self, col: int) -> bool:
+        return not self.exclude or self.exclude.isdisjoint(
+            re.findall(r"\w[\w'-]*", self.index.name(col).casefold())
+        )
 
+    @classmethod
+    def for_corpus(cls, corpus: pd.DataFrame, prepared: NameIndex | None = None) -> PhraseNames:
+        if prepared is None:
+            prepared = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+        return cls(prepared)
 
-def name_groups(
-    index: NameIndex,
-    groups: dict[int, np.ndarray],
-    *,
-    taken: set[str] | None = None,
-    fallback: dict[int, str] | None = None,
-    keywords: dict[int, list[str]] | None = None,
-    exclude: frozenset[str] = frozenset(),
-) -> TopicNames:
-    """Distinct names for groups of documents (topics, or unions of topics).
+    def coverage(self, names: dict[int, str], groups: dict[int, np.ndarray]) -> dict[int, float]:
+        return self.index.coverage(names, groups)
 
-    Pairs (group, candidate) are taken best score first, each group and each name once, so a
-    phrase goes to the group it describes best and the other groups take their next one.
-    exclude: lower-case words no name may hold (vectorizer.extra_stop_words: the keywords
-    leave them out, and so do the names, which come from this index, not the vectorizer).
-    """
-    ids = sorted(groups)
-    counts = index.counts([np.asarray(groups[g], dtype=int) for g in ids])
-    total = np.asarray(index.incidence.sum(axis=0)).ravel()
-    n_docs = index.incidence.shape[0]
-    ranked = {
-        g: index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
-        for k, g in enumerate(ids)
-    }
-    if exclude:
-        ranked = {g: [(c, v) for c, v in ranked[g] if not _holds_word(index.name(c), exclude)] for g in ids}
-    candidates = {g: [index.name(c) for c, _ in ranked[g]] for g in ids}
-    pairs = sorted(
-        (
-            (score / (rank + 1) ** 0.25, g, index.name(c))
-            for g in ids
-            for rank, (c, score) in enumerate(ranked[g])
-        ),
-        key=lambda p: (-p[0], p[1]),
-    )
-    used = {_normal(t) for t in (taken or set())}
-    names: dict[int, str] = {}
-    for _, g, name in pairs:
-        if len(names) == len(ids):
-            break
-        if g in names or _normal(name) in used:
-            continue
-        names[g] = name
-        used.add(_normal(name))
-    exact = {name.lower() for name in names.values()} | {t.lower() for t in (taken or set())}
-    for g in ids:
-        if g not in names:
-            base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
-            name = base
-            if _normal(base) in used or base.lower() in exact:
-                # "(2)" is what _normal strips, so the numbered forms are told apart as written
-                k = 2
-                while f"{base} ({k})".lower() in exact:
-                    k += 1
-                name = f"{base} ({k})"
-            names[g] = name
-            used.add(_normal(name))
-            exact.add(name.lower())
-    return TopicNames(names, candidates)
+    def name_groups(
+        self,
+        groups: dict[int, np.ndarray],
+        *,
+        taken: set[str] | None = None,
+        fallback: dict[int, str] | None = None,
+        keywords: dict[int, list[str]] | None = None,
+    ) -> TopicNames:
+        """Distinct names for groups of documents (topics, or unions of topics).
 
-
-def _holds_word(name: str, words: frozenset[str]) -> bool:
-    return not words.isdisjoint(re.findall(r"\w[\w'-]*", name.casefold()))
-
-
-def name_topics(
-    index: NameIndex,
-    assigned: np.ndarray,
-    *,
-    fallback: dict[int, str] | None = None,
-    keywords: dict[int, list[str]] | None = None,
-    outlier_label: str = OUTLIER_LABEL,
-    exclude: frozenset[str] = frozenset(),
-) -> TopicNames:
-    """One distinct phrase name per topic of `assigned` (-1 keeps the outlier label).
-
-    This is the whole naming step: names depend only on the texts (through `index`) and the
-    assignments, so a later step (e.g. marking mixed topics) can rewrite them afterwards.
-    """
-    assigned = np.asarray(assigned)
-    groups = {int(t): np.flatnonzero(assigned == t) for t in sorted(set(assigned.tolist())) if t != OUTLIER}
-    result = name_groups(index, groups, fallback=fallback, keywords=keywords, exclude=exclude)
-    if (assigned == OUTLIER).any():
-        result.names[OUTLIER] = outlier_label
-        result.candidates[OUTLIER] = [outlier_label]
-    return result
-
-
-def make_distinct(labels: dict[int, str], candidates: dict[int, list[str]], keep: set[int]) -> dict[int, str]:
-    """Labels with duplicates resolved: topics in `keep` hold theirs, the others take their next
-    candidate (after a rerun a kept name may equal a freshly chosen one)."""
-    out = dict(labels)
-    used = {_normal(out[t]) for t in keep if t in out}
-    for t in sorted(out, key=lambda t: (t not in keep, t)):
-        if t in keep or t == -1:
-            continue
-        if _normal(out[t]) in used:
-            for c in candidates.get(t, []):
-                if _normal(c) not in used:
-                    out[t] = c
-                    break
-            else:
-                base, k = out[t], 2
-                while _normal(out[t]) in used:
-                    out[t], k = f"{base} ({k})", k + 1
-        used.add(_normal(out[t]))
-    return out
-
-
-# --------------------------------------------------------------------------- hierarchy
-
-
-def topic_tree(topic_ids: list[int], similarity: np.ndarray, groups: list[int] | None = None) -> pd.DataFrame:
-    """Nodes of the average-linkage tree of the topics (the report's hierarchy): one row per node.
-
-    Leaves are the topics (node = topic id); merges get ids above every topic id, in merge
-    order. `level` is the node's height in merges (leaves 0).
-    """
-    from papertopics.report.hierarchy import topic_linkage
-
-    ids = [int(t) for t in topic_ids]
-    rows = [{"node": t, "parent": -1, "level": 0, "topics": [t], "height": 0.0} for t in ids]
-    tree = topic_linkage(similarity, groups)
-    if tree is not None:
-        base = max(ids) + 1
-        node_of = {i: i for i in range(len(ids))}  # linkage index -> row
-        for k, (left, right, height, _) in enumerate(tree):
-            a, b = node_of[int(left)], node_of[int(right)]
-            row = len(rows)
-            rows.append(
-                {
-                    "node": base + k,
-                    "parent": -1,
-                    "level": 1 + max(rows[a]["level"], rows[b]["level"]),
-                    "topics": rows[a]["topics"] + rows[b]["topics"],
-                    "height": float(height),
-                }
-            )
-            rows[a]["parent"] = rows[b]["parent"] = base + k
-            node_of[len(ids) + k] = row
-    return pd.DataFrame(rows)
-
-
-def region_count(n_topics: int) -> int:
-    """Regions for the zoomed-out map: about sqrt(topics), 6 to 15, never more than the topics."""
-    return min(n_topics, max(6, min(15, round(np.sqrt(n_topics) * 1.2))))
-
-
-MAX_REGION_SHARE = 0.3  # no region of the zoomed-out map holds more of the documents
-_REGION_USE = 0.1  # a topic "uses" a phrase that this share of its abstracts has
-
-
-def balanced_regions(directions: np.ndarray, sizes: np.ndarray, k: int, cap: float) -> np.ndarray:
-    """Region index per topic: Ward's merges of the topics' directions (unit rows; each topic
-    weighs one), never making a region above `cap` documents while another merge is possible;
-    stops at k regions. Ward's cost grows with the topics merged, so regions come out
-    comparable instead of one swallowing most topics (as average linkage's cut did).
-    Hand-written: SciPy's linkage has no size cap, and this is 30 lines at a few hundred topics."""
-    n = len(directions)
-    label = np.arange(n)
-    if n <= k:
-        return label
-    docs = sizes.astype(np.float64).copy()
-    weight = np.ones(n)
-    means = directions.astype(np.float64)
-    gram = means @ means.T  # of the regions' mean directions, updated in place at each merge
-    alive = np.ones(n, dtype=bool)
-    for _ in range(n - k):
-        idx = np.flatnonzero(alive)
-        g = gram[np.ix_(idx, idx)]
-        sq = np.diag(g)
-        dist = np.maximum(sq[:, None] + sq[None, :] - 2 * g, 0.0)
-        w = weight[idx]
-        cost = (w[:, None] * w[None, :]) / (w[:, None] + w[None, :]) * dist
-        total = docs[idx][:, None] + docs[idx][None, :]
-        np.fill_diagonal(cost, np.inf)
-        allowed = np.where(total <= cap, cost, np.inf)
-        if not np.isfinite(allowed).any():  # every merge overflows: the smallest one
-            allowed = np.where(np.isfinite(cost), total, np.inf)
-        i, j = np.unravel_index(int(np.argmin(allowed)), allowed.shape)
-        a, b = idx[i], idx[j]
-        row = (weight[a] * gram[a] + weight[b] * gram[b]) / (weight[a] + weight[b])
-        row[a] = (
-            weight[a] ** 2 * gram[a, a] + 2 * weight[a] * weight[b] * gram[a, b] + weight[b] ** 2 * gram[b, b]
-        ) / (weight[a] + weight[b]) ** 2
-        gram[a], gram[:, a] = row, row
-        weight[a] += weight[b]
-        docs[a] += docs[b]
-        alive[b] = False
-        label[label == b] = a
-    return np.unique(label, return_inverse=True)[1]
-
-
-def regions(tree: pd.DataFrame, groups: dict[int, int]) -> dict[int, int]:
-    """Topic -> the tree node holding exactly its region's topics (the tree is built with
-    `groups`, topic -> region index, so each region is one node)."""
-    members: dict[int, set[int]] = defaultdict(set)
-    for t, g in groups.items():
-        members[g].add(int(t))
-    node_of = {frozenset(int(t) for t in ts): int(n) for n, ts in zip(tree["node"], tree["topics"])}
-    return {t: node_of[frozenset(members[g])] for t, g in groups.items()}
-
-
-def name_regions(
-    index: NameIndex,
-    assigned: np.ndarray,
-    region_of: dict[int, int],
-    topic_names: dict[int, str],
-    exclude: frozenset[str] = frozenset(),
-) -> dict[int, str]:
-    """Region node -> name: phrases its topics share (each topic counts alike, so the largest
-    does not decide), used far more in the region than elsewhere (lift counts twice), and no
-    topic's name; a second phrase joins with "&" when it covers topics the first does not
-    ("policy & regret"). A one-topic region is that topic and keeps its name."""
-    assigned = np.asarray(assigned)
-    ids = sorted(region_of)
-    counts = index.counts([np.flatnonzero(assigned == t) for t in ids]).tocsr()
-    sizes = np.array([(assigned == t).sum() for t in ids], dtype=np.float64)
-    share = (sparse.diags(1.0 / np.maximum(sizes, 1.0)) @ counts).tocsr()
-    total = np.asarray(index.incidence.sum(axis=0)).ravel()
-    n_docs = index.incidence.shape[0]
-    prior = index._prior()
-    taken = {_normal(n.removeprefix("Mixed: ")) for n in topic_names.values()}
-    nodes = sorted(set(region_of.values()))
-    names: dict[int, str] = {}
-    ranked: dict[int, list[tuple[float, int, np.ndarray]]] = {}
-    pairs = []
-    for node in nodes:
-        rows = [k for k, t in enumerate(ids) if region_of[t] == node]
-        if len(rows) == 1:
-            names[node] = topic_names.get(ids[rows[0]], "")
-            continue
-        a = np.asarray(counts[rows].sum(axis=0)).ravel()
-        size = sizes[rows].sum()
-        users = share[rows] >= _REGION_USE
-        used_by = np.asarray(users.sum(axis=0)).ravel()
-        cols = np.flatnonzero((a >= 2) & (used_by >= 1) & (prior > 0))
-        spread = np.asarray(share[rows][:, cols].mean(axis=0)).ravel()
-        rest = (total[cols] - a[cols] + 1.0) / (n_docs - size + 1.0)
-        lift = np.log(np.maximum((a[cols] / size) / rest, 1.0))
-        score = spread * lift**1.5 * prior[cols] * np.sqrt(used_by[cols] / len(rows))
-        order = [
-            k
-            for k in np.argsort(-score)[: 4 * N_CANDIDATES]
-            if score[k] > 0 and not (exclude and _holds_word(index.name(int(cols[k])), exclude))
-        ]
-        users = users.tocsc()
-        ranked[node] = [
-            (float(score[k]), int(cols[k]), users[:, [int(cols[k])]].toarray().ravel()) for k in order
-        ]
-        shared = [r for r in ranked[node] if r[2].sum() >= 2]  # the first phrase: two topics' at least
-        for rank, (value, col, _) in enumerate(shared):
-            pairs.append((value / (rank + 1) ** 0.25, node, col))
-    used = set(taken)
-    first: dict[int, tuple[float, int, np.ndarray]] = {}
-    for _, node, col in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
-        name = index.name(col)
-        if node in names or _normal(name) in used:
-            continue
-        names[node] = name
-        used.add(_normal(name))
-        first[node] = next(r for r in ranked[node] if r[1] == col)
-    for node, (value, col, covered) in first.items():
-        words = set(index.keys[col])
-        for other, col2, covers in ranked[node]:
-            if other < 0.3 * value:
+        Pairs (group, candidate) are taken best score first, each group and each name once, so a
+        phrase goes to the group it describes best and the other groups take their next one.
+        """
+        ids = sorted(groups)
+        counts = self.index.counts([np.asarray(groups[g], dtype=int) for g in ids])
+        total = np.asarray(self.index.incidence.sum(axis=0)).ravel()
+        n_docs = self.index.incidence.shape[0]
+        ranked = {
+            g: self.index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
+            for k, g in enumerate(ids)
+        }
+        if self.exclude:
+            ranked = {g: [(c, v) for c, v in ranked[g] if self._allowed(c)] for g in ids}
+        candidates = {g: [self.index.name(c) for c, _ in ranked[g]] for g in ids}
+        pairs = sorted(
+            (
+                (score / (rank + 1) ** 0.25, g, self.index.name(c))
+                for g in ids
+                for rank, (c, score) in enumerate(ranked[g])
+            ),
+            key=lambda p: (-p[0], p[1]),
+        )
+        used = {normal(t) for t in (taken or set())}
+        names: dict[int, str] = {}
+        for _, g, name in pairs:
+            if len(names) == len(ids):
                 break
-            name2 = index.name(col2)
-            if words & set(index.keys[col2]) or _normal(name2) in used or not (covers & ~covered).any():
+            if g in names or normal(name) in used:
                 continue
-            names[node] = f"{names[node]} & {name2}"
-            used.add(_normal(name2))
-            break
-    for node in nodes:  # no shared phrase: its two largest topics' names
-        if node not in names:
-            members = sorted((t for t in ids if region_of[t] == node), key=lambda t: -(assigned == t).sum())
-            names[node] = " & ".join(topic_names.get(t, "") for t in members[:2])
-    return names
+            names[g] = name
+            used.add(normal(name))
+        exact = {name.lower() for name in names.values()} | {t.lower() for t in (taken or set())}
+        for g in ids:
+            if g not in names:
+                base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
+                name = base
+                if normal(base) in used or base.lower() in exact:
+                    # "(2)" is what _normal strips, so the numbered forms are told apart as written
+                    k = 2
+                    while f"{base} ({k})".lower() in exact:
+                        k += 1
+                    name = f"{base} ({k})"
+                names[g] = name
+                used.add(normal(name))
+                exact.add(name.lower())
+        return TopicNames(names, candidates)
 
-
-def name_hierarchy(
-    index: NameIndex,
-    assigned: np.ndarray,
-    tree: pd.DataFrame,
-    leaf_names: dict[int, str],
-    region_of: dict[int, int],
-    exclude: frozenset[str] = frozenset(),
-) -> pd.DataFrame:
-    """results/topics/hierarchy.csv: node, parent, level, topics (';'), size, label.
-
-    Leaves keep their topic names; merges are named from the union of their documents, the
-    regions first (they are what a zoomed-out map shows, so they must differ from each other),
-    then every other merge with a name no other merge has.
-    """
-    assigned = np.asarray(assigned)
-    docs = {
-        int(n): np.flatnonzero(np.isin(assigned, topics)) for n, topics in zip(tree["node"], tree["topics"])
-    }
-    merges = [int(n) for n, level in zip(tree["node"], tree["level"]) if level > 0]
-    labels = {
-        int(n): leaf_names.get(int(n), "") for n, level in zip(tree["node"], tree["level"]) if level == 0
-    }
-    region_names = name_regions(index, assigned, region_of, leaf_names, exclude)
-    rest = [n for n in merges if n not in region_names]
-    named = name_groups(
-        index,
-        {n: docs[n] for n in rest},
-        taken=set(leaf_names.values()) | set(region_names.values()),
-        fallback={n: "" for n in rest},
-        exclude=exclude,
-    )
-    candidates = {**{n: [name] for n, name in region_names.items()}, **named.candidates}
-    labels.update(region_names)
-    labels.update(named.names)
-    # a merge where no phrase stands out takes its larger child's name; the root is all topics
-    for n in sorted(merges):  # merge ids grow bottom-up: children are named first
-        if not candidates.get(n):
-            kids = tree.loc[tree["parent"] == n, "node"].astype(int).tolist()
-            labels[n] = labels[max(kids, key=lambda c: len(docs[c]))]
-    root = int(tree.loc[tree["parent"] == -1, "node"].iloc[0])
-    if root in merges and not candidates.get(root):
-        labels[root] = "All topics"
-    out = tree.copy()
-    out["size"] = [len(docs[int(n)]) for n in out["node"]]
-    out["label"] = [labels[int(n)] for n in out["node"]]
-    out["topics"] = [";".join(str(t) for t in sorted(ts)) for ts in out["topics"]]
-    return out[["node", "parent", "level", "topics", "size", "label"]]
-
-
-def topic_hierarchy(
-    index: NameIndex,
-    assigned: np.ndarray,
-    embeddings: np.ndarray,
-    leaf_names: dict[int, str],
-    exclude: frozenset[str] = frozenset(),
-) -> tuple[pd.DataFrame, dict[int, int]]:
-    """The named hierarchy of the topics in `assigned` and each topic's region (node id).
-
-    The tree is the report's: average linkage on the cosine similarity of the topics' mean
-    embeddings (the saved topic embeddings), so hierarchy.csv and the hierarchy page agree.
-    """
-    assigned = np.asarray(assigned)
-    ids = sorted(t for t in set(assigned.tolist()) if t != -1)
-    if not ids:
-        return pd.DataFrame(columns=["node", "parent", "level", "topics", "size", "label"]), {}
-    sums = np.stack([embeddings[assigned == t].sum(axis=0) for t in ids]).astype(np.float64)
-    sizes = np.array([(assigned == t).sum() for t in ids], dtype=np.float64)
-    centroids = sums / sizes[:, None]
-    centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
-    similarity = np.clip(centroids @ centroids.T, -1.0, 1.0)
-    # regions from the topics' directions away from the corpus mean (what they do not share
-    # with every abstract), cut into balanced parts
-    centred = sums / sizes[:, None] - sums.sum(axis=0) / sizes.sum()  # minus the corpus mean
-    centred /= np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-12)
-    groups = balanced_regions(
-        centred, sizes, region_count(len(ids)), MAX_REGION_SHARE * (assigned != OUTLIER).sum()
-    )
-    tree = topic_tree(ids, similarity, groups.tolist())
-    region_of = regions(tree, dict(zip(ids, groups.tolist())))
-    return name_hierarchy(index, assigned, tree, leaf_names, region_of, exclude), region_of
+    def name_regions(
+        self,
+        assigned: np.ndarray,
+        region_of: dict[int, int],
+        topic_names: dict[int, str],
+    ) -> dict[int, str]:
+        """Region node -> name: phrases its topics share (each topic counts alike, so the largest
+        does not decide), used far more in the region than elsewhere (lift counts twice), and no
+        topic's name; a second phrase joins with "&" when it covers topics the first does not
+        ("policy & regret"). A one-topic region is that topic and keeps its name."""
+        assigned = np.asarray(assigned)
+        ids = sorted(region_of)
+        counts = self.index.counts([np.flatnonzero(assigned == t) for t in ids]).tocsr()
+        sizes = np.array([(assigned == t).sum() for t in ids], dtype=np.float64)
+        share = (sparse.diags(1.0 / np.maximum(sizes, 1.0)) @ counts).tocsr()
+        total = np.asarray(self.index.incidence.sum(axis=0)).ravel()
+        n_docs = self.index.incidence.shape[0]
+        prior = self.index._prior()
+        taken = {normal(n.removeprefix("Mixed: ")) for n in topic_names.values()}
+        nodes = sorted(set(region_of.values()))
+        names: dict[int, str] = {}
+        ranked: dict[int, list[tuple[float, int, np.ndarray]]] = {}
+        pairs = []
+        for node in nodes:
+            rows = [k for k, t in enumerate(ids) if region_of[t] == node]
+            if len(rows) == 1:
+                names[node] = topic_names.get(ids[rows[0]], "")
+                continue
+            a = np.asarray(counts[rows].sum(axis=0)).ravel()
+            size = sizes[rows].sum()
+            users = share[rows] >= _REGION_USE
+            used_by = np.asarray(users.sum(axis=0)).ravel()
+            cols = np.flatnonzero((a >= 2) & (used_by >= 1) & (prior > 0))
+            spread = np.asarray(share[rows][:, cols].mean(axis=0)).ravel()
+            rest = (total[cols] - a[cols] + 1.0) / (n_docs - size + 1.0)
+            lift = np.log(np.maximum((a[cols] / size) / rest, 1.0))
+            score = spread * lift**1.5 * prior[cols] * np.sqrt(used_by[cols] / len(rows))
+            order = [
+                k
+                for k in np.argsort(-score)[: 4 * N_CANDIDATES]
+                if score[k] > 0 and self._allowed(int(cols[k]))
+            ]
+            users = users.tocsc()
+            ranked[node] = [
+                (float(score[k]), int(cols[k]), users[:, [int(cols[k])]].toarray().ravel()) for k in order
+            ]
+            shared = [r for r in ranked[node] if r[2].sum() >= 2]  # the first phrase: two topics' at least
+            for rank, (value, col, _) in enumerate(shared):
+                pairs.append((value / (rank + 1) ** 0.25, node, col))
+        used = set(taken)
+        first: dict[int, tuple[float, int, np.ndarray]] = {}
+        for _, node, col in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
+            name = self.index.name(col)
+            if node in names or normal(name) in used:
+                continue
+            names[node] = name
+            used.add(normal(name))
+            first[node] = next(r for r in ranked[node] if r[1] == col)
+        for node, (value, col, covered) in first.items():
+            words = set(self.index.keys[col])
+            for other, col2, covers in ranked[node]:
+                if other < 0.3 * value:
+                    break
+                name2 = self.index.name(col2)
+                if (
+                    words & set(self.index.keys[col2])
+                    or normal(name2) in used
+                    or not (covers & ~covered).any()
+                ):
+                    continue
+                names[node] = f"{names[node]} & {name2}"
+                used.add(normal(name2))
+                break
+        for node in nodes:  # no shared phrase: its two largest topics' names
+            if node not in names:
+                members = sorted(
+                    (t for t in ids if region_of[t] == node), key=lambda t: -(assigned == t).sum()
+                )
+                names[node] = " & ".join(topic_names.get(t, "") for t in members[:2])
+        return names

@@ -1,0 +1,234 @@
+"""The package is laid out as the DAG is: imports only go down the stage order, and never in a circle.
+
+LAYERS is the one place the order is written down (docs/design.md points here). A module may
+import its own layer and the layers before it; the graph counts every import, also those inside
+functions, so a cycle cannot hide behind an import that waits until a call.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO
+
+PACKAGE = REPO / "src" / "papertopics"
+
+# Bottom to top. The first entry holds the top-level modules every stage may use; then one
+# subpackage per stage, in the DAG's order; `pipeline` strings the modelling stages together for
+# benchmarks and notebooks; the report reads the modelling outputs; last, what runs around the
+# workflow: its runtime, the `papertopics` command and `results` (a finished folder in a notebook).
+LAYERS: list[tuple[str, ...]] = [
+    ("errors", "constants", "config", "artifacts", "params", "vectors"),
+    ("ingest",),
+    ("embed",),
+    ("reduce",),
+    ("cluster",),
+    ("topics",),
+    ("evaluate",),
+    ("pipeline",),
+    ("report",),
+    ("runtime", "results", "__main__"),
+]
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+
+# Left to the helper who rewrites these two files for Snakemake's documented interface (issue 25
+# goal 5): each imports the other inside a function.
+KNOWN_CYCLES = {frozenset({"papertopics.runtime.inprocess", "papertopics.runtime.scripting"})}
+
+
+def modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the papertopics modules it imports (at any depth of its code)."""
+    known = modules()
+
+    def resolve(name: str) -> str | None:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for module, path in known.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        targets: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets.update(
+                    resolve(alias.name) for alias in node.names if alias.name.startswith("papertopics")
+                )
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(parent + ([base] if base else []))
+                if base.startswith("papertopics"):
+                    targets.update(resolve(f"{base}.{alias.name}") for alias in node.names)
+        graph[module] = {target for target in targets if target and target != module}
+    return graph
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_every_module_belongs_to_a_layer():
+    unplaced = sorted(m for m in modules() if m != "papertopics" and layer(m) not in RANK)
+    assert not unplaced, f"add these to LAYERS in tests/test_architecture.py: {unplaced}"
+    top_level = [m for m, path in modules().items() if m.count(".") == 1 and not path.name.startswith("__")]
+    assert len(top_level) <= 8, f"more than 8 modules at the top of the package: {sorted(top_level)}"
+
+
+def test_imports_only_go_down_the_stage_order():
+    upward = [
+        f"{source} imports {target} ({layer(target)} comes after {layer(source)})"
+        for source, targets in import_graph().items()
+        for target in sorted(targets)
+        if "papertopics" not in (source, target) and RANK[layer(target)] > RANK[layer(source)]
+    ]
+    assert not upward, "\n".join(upward)
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected component of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_cycles():
+    # A package's __init__ re-exports its modules; an edge from a module back up to its own
+    # package's __init__ is Python's normal loading order, not a cycle of the code.
+    graph = {
+        source: {
+            t for t in targets if not (source.startswith(t + ".") and modules()[t].name == "__init__.py")
+        }
+        for source, targets in import_graph().items()
+    }
+    found = [c for c in cycles(graph) if frozenset(c) not in KNOWN_CYCLES]
+    assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def _loaded_after(statement: str) -> list[str]:
+    """Third-party and papertopics modules a fresh interpreter holds after `statement`."""
+    code = (
+        f"import sys\n{statement}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in"
+        " ('numpy', 'pandas', 'scipy', 'plotly', 'pyarrow', 'yaml') or m.startswith('papertopics.')))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(PACKAGE.parent)},
+    )
+    return ast.literal_eval(result.stdout.strip())
+
+
+def test_import_papertopics_is_light_and_names_its_public_api():
+    assert _loaded_after("import papertopics") == []
+    code = (
+        "import papertopics; print(papertopics.read_listing.__module__, papertopics.model_topics.__module__)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(PACKAGE.parent)},
+    )
+    assert result.stdout.split() == ["papertopics.ingest.listings", "papertopics.pipeline"]
+
+
+def test_light_modules_stay_light_inside_their_packages():
+    # advance_history, the last job of every run, starts on the stdlib alone; report.smk reads
+    # the page registry while the Snakefile is parsed, without plotly or pandas.
+    assert _loaded_after("import papertopics.topics.snapshot_store") == [
+        "papertopics.topics",
+        "papertopics.topics.snapshot_store",
+    ]
+    assert _loaded_after("import papertopics.report.registry") == [
+        "papertopics.report",
+        "papertopics.report.registry",
+    ]
+
+
+def test_fitting_topics_does_not_load_the_report_or_the_runtime():
+    loaded = _loaded_after("import papertopics.topics.fit, papertopics.evaluate.metrics")
+    assert not {m.split(".")[1] for m in loaded if m.startswith("papertopics.")} & {"report", "runtime"}
+
+
+def _section(path: Path, heading: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    start = text.index(heading)
+    end = text.find("\n## ", start + len(heading))
+    return text[start : end if end >= 0 else len(text)]
+
+
+def test_design_md_lists_every_module_and_no_other():
+    table = _section(REPO / "docs" / "design.md", "## Modules")
+    listed = {
+        cell.strip("`")
+        for row in table.splitlines()
+        if row.startswith("| `")
+        for cell in row.split("|")[1].replace(",", " ").split()
+    }
+    files = {str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")}
+    assert not files - listed, f"docs/design.md's module table misses {sorted(files - listed)}"
+    stale = {m for m in listed if m.endswith(".py")} - files
+    assert not stale, f"docs/design.md's module table lists modules that are gone: {sorted(stale)}"
+
+
+def test_readme_layout_names_every_subpackage_and_top_level_module():
+    layout = _section(REPO / "README.md", "## Layout")
+    names = {
+        path.name for path in PACKAGE.iterdir() if path.suffix == ".py" and not path.name.startswith("__")
+    }
+    names |= {f"{path.name}/" for path in PACKAGE.iterdir() if (path / "__init__.py").exists()}
+    missing = sorted(name for name in names if name not in layout.split())
+    assert not missing, f"README.md's layout leaves out {missing}"
