@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from papertopics.cluster.clustering import agglomerative_labels, cluster_documents, relabel_by_size
+from papertopics.cluster.stage import cluster_corpus
 from papertopics.params import resolve_agglomerative, resolve_hdbscan, resolve_method, resolve_umap
 from papertopics.topics.representation import make_label
 
@@ -92,6 +93,29 @@ def test_hdbscan_keeps_outliers_visible():
     assert note is None
     assert labels.max() == 2
     assert (labels[-6:] == -1).sum() >= 4
+
+
+def test_a_min_cluster_size_above_the_corpus_is_clamped_with_a_note(caplog):
+    """hdbscan.min_cluster_size: 500 on 400 documents: clamped to 400, said in params.json and
+    as a warning line (it was silent)."""
+    points, _ = blobs([100] * 4, dim=5, spread=0.02)
+    config = {
+        **DEFAULTS,
+        "clustering": {"method": "hdbscan", "small_corpus": 300, "assign_min_confidence": 0.05},
+        "hdbscan": {**DEFAULTS["hdbscan"], "min_cluster_size": 500},
+    }
+    with caplog.at_level("WARNING", logger="papertopics.cluster.stage"):
+        _, params = cluster_corpus([str(i) for i in range(len(points))], points, points, config)
+    note = (
+        "hdbscan.min_cluster_size: 500 is more than the 400 documents; clamped to 400, which "
+        "allows one topic at most: lower it (or use auto) for several"
+    )
+    assert params["hdbscan"]["min_cluster_size"] == 400 and params["clamped"] == note
+    assert note in caplog.text
+    _, params = cluster_corpus(
+        [str(i) for i in range(len(points))], points, points, {**config, "hdbscan": DEFAULTS["hdbscan"]}
+    )
+    assert params["clamped"] is None
 
 
 def test_relabel_by_size_is_deterministic():

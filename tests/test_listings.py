@@ -94,6 +94,78 @@ def test_text_format_header_rule(tmp_path):
     assert df.attrs["listing_title"] == "Listing" and len(df) == 2
 
 
+def test_abstracts_starting_with_a_hash_are_abstracts(tmp_path, caplog):
+    """Only '#' then a space (a markdown heading) is a heading: #P-hard and #MeToo are abstracts."""
+    hashed = [
+        "#P-hard counting problems admit no efficient approximation unless the hierarchy collapses.",
+        "#MeToo posts on social media reveal how harassment is discussed across communities.",
+    ]
+    text = "# Listing\n\n## Session 1\n\n" + "\n\n".join([hashed[0], A1, hashed[1], A2]) + "\n"
+    with caplog.at_level("INFO", logger="papertopics.ingest.listings"):
+        df = read_listing(spec(write(tmp_path / "a.txt", text)))
+    assert df["text"].tolist() == [hashed[0], A1, hashed[1], A2]
+    assert df.attrs["listing_title"] == "Listing"
+    assert "skipped 1 markdown heading line(s)" in caplog.text
+    # ... also as the first paragraph: an abstract, not the listing's header
+    df = read_listing(spec(write(tmp_path / "b.txt", "\n\n".join([hashed[1], A1]))))
+    assert df["text"].tolist() == [hashed[1], A1] and df.attrs["listing_title"] == ""
+
+
+def test_a_repeated_column_is_an_error_naming_it(tmp_path):
+    path = write(tmp_path / "a.csv", f'title,abstract,abstract,Title\nT1,"{A1}","{A2}",X\n')
+    with pytest.raises(
+        ListingError, match=r"a\.csv: line 1: column 'abstract' appears twice \(columns 2 and 3\)"
+    ):
+        read_listing(spec(path))
+    # two capitalisations of the text column and no exact name: ambiguous, named
+    path = write(tmp_path / "b.csv", f'Abstract,ABSTRACT\n"{A1}","{A2}"\n')
+    with pytest.raises(ListingError, match=r"b\.csv: columns 'Abstract', 'ABSTRACT' differ only in capitals"):
+        read_listing(spec(path))
+    # an exact name wins over another capitalisation, which stays an extra column
+    df = read_listing(spec(write(tmp_path / "c.csv", f'title,abstract,Title\nT1,"{A1}",X\n')))
+    assert df["title"].tolist() == ["T1"] and df["Title"].tolist() == ["X"]
+
+
+def test_jsonl_records_keyed_summary_keep_their_text(tmp_path, caplog):
+    """Half the records say 'abstract', half 'summary': every record is a document."""
+    lines = [{"title": f"T{i}", "abstract": a} for i, a in enumerate([A1, A2])]
+    lines += [{"title": "T2", "summary": A3}, {"title": "T3", "summary": A1 + " Again."}]
+    path = write(tmp_path / "mixed.jsonl", "\n".join(json.dumps(line) for line in lines))
+    with caplog.at_level("INFO", logger="papertopics.ingest.listings"), warnings.catch_warnings():
+        warnings.simplefilter("error", ListingWarning)  # nothing skipped, nothing to warn about
+        df = read_listing(spec(path))
+    assert df["text"].tolist() == [A1, A2, A3, A1 + " Again."]
+    assert "2 record(s) without 'abstract': read their 'summary'" in caplog.text
+
+
+def test_invisible_characters_never_reach_the_tables(tmp_path):
+    """NUL, other control characters and zero-width characters are stripped from the raw text,
+    titles and metadata (document_topics.csv prints them verbatim)."""
+    rec = {
+        "title": "Sparse\u200b auto\x00encoders",
+        "abstract": "We\u200d study\x00 " + A1,
+        "authors": "A\ufeffB\x07",
+    }
+    df = read_listing(spec(write(tmp_path / "a.jsonl", json.dumps(rec))))
+    assert df["title"].tolist() == ["Sparse autoencoders"]
+    assert df["text_raw"].tolist() == ["We study " + A1] and df["authors"].tolist() == ["AB"]
+
+
+def test_titles_that_look_missing_survive_the_readme_recipe(tmp_path):
+    """Titles "NA", "None", "#N/A" are text; README's read_csv recipe reads them back as such
+    (pandas' default turns them into NaN: the reason the README gives the recipe)."""
+    import pandas as pd
+
+    titles = ["NA", "None", "#N/A", ""]
+    rows = "".join(f'"{t}","{a}"\n' for t, a in zip(titles, [A1, A2, A3, A1 + " More."]))
+    df = read_listing(spec(write(tmp_path / "a.csv", "title,abstract\n" + rows)))
+    assert df["title"].tolist() == titles
+    out = tmp_path / "document_topics.csv"
+    df.to_csv(out, index=False)  # as fit_topics writes it
+    assert pd.read_csv(out, keep_default_na=False, na_values=[])["title"].tolist() == titles
+    assert pd.read_csv(out)["title"].isna().sum() == 4
+
+
 def test_text_format_joins_hard_line_breaks_and_crlf(tmp_path):
     raw = "Header\r\n\r\nWe study sparse\r\nautoencoders in\r\ndepth.\r\n   \r\n" + A2 + "\r\n"
     df = read_listing(spec(write(tmp_path / "a.txt", raw)))
@@ -525,6 +597,20 @@ def test_same_name_files_of_a_glob_get_their_folder_in_the_name(tmp_path):
         tmp_path / "conf/2024/accepted.csv",
         tmp_path / "conf/2025/accepted.csv",
     ]
+
+
+def test_a_file_listed_twice_is_read_once(tmp_path):
+    write(tmp_path / "seeds" / "a.txt", A1)
+    write(tmp_path / "seeds" / "b.txt", A2)
+    specs = resolve_listings(["seeds/*.txt", "seeds/a.txt", "./seeds/a.txt"], tmp_path)
+    assert [(s.name, s.path.name) for s in specs] == [("a", "a.txt"), ("b", "b.txt")]
+    # the entry that says something about the file wins over a bare glob hit
+    specs = resolve_listings(["seeds/*.txt", {"path": "seeds/a.txt", "name": "first"}], tmp_path)
+    assert [s.name for s in specs] == ["first", "b"]
+    with pytest.raises(ListingError, match=r"a\.txt: listed twice under 'listings' with different"):
+        resolve_listings(
+            [{"path": "seeds/a.txt", "name": "x"}, {"path": "seeds/a.txt", "name": "y"}], tmp_path
+        )
 
 
 def test_brackets_and_braces_in_file_names(tmp_path):

@@ -72,6 +72,21 @@ def test_names_are_short_distinct_phrases(named):
     assert not any("," in n for n in names), "a name is one phrase, not a keyword list"
 
 
+def test_extra_stop_words_stay_out_of_names(named):
+    """vectorizer.extra_stop_words keeps a word out of the keywords; the names (from their own
+    phrase index) must not bring it back, in the topics nor in the hierarchy."""
+    texts, assigned = corpus()
+    assert any("graph" in name.casefold() for name in named.values()), named
+    exclude = frozenset({"graph", "gnns", "federated"})
+    namer = PhraseNames(NameIndex.build(texts)).excluding(exclude)
+    names = namer.name_topics(assigned).names
+    assert not any(word in name.casefold() for name in names.values() for word in exclude), names
+    vectors = np.random.default_rng(0).normal(size=(len(texts), 8))
+    hierarchy, _ = topic_hierarchy(namer, assigned, vectors, names)
+    labels = hierarchy["label"].str.casefold()
+    assert not any(labels.str.contains(word).any() for word in exclude), hierarchy
+
+
 def test_acronym_defined_in_the_corpus_is_spelled_out(named):
     assert named[0] == "federated learning (FL)"
     assert named[1] == "graph neural networks (GNNs)"

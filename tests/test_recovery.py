@@ -195,6 +195,58 @@ def test_openvino_iostream_error_on_a_full_disk_says_so(tmp_path, monkeypatch):
     assert scripting.disk_full_message(ValueError("bad value"), [cache]) is None
 
 
+def test_a_full_cache_elsewhere_is_the_place_named(tmp_path, monkeypatch, capsys):
+    """The embedding cache on another, full filesystem: the message names the cache, not
+    results/ (an error without a file name: pyarrow's, OpenVINO's)."""
+    cache = tmp_path / "elsewhere" / "cache"
+    cache.mkdir(parents=True)
+    Usage = namedtuple("Usage", "total used free")
+    real_usage = shutil.disk_usage
+    monkeypatch.setattr(
+        shutil,
+        "disk_usage",
+        lambda path: Usage(10**12, 10**12, 2**20) if "elsewhere" in str(path) else real_usage(path),
+    )
+    job = fake_job(tmp_path)
+    job.output = [str(tmp_path / "results/embed/shards/0.parquet")]
+    with pytest.raises(SystemExit):
+        with scripting.script_run(job, writes=[cache]):
+            raise OSError(errno.ENOSPC, "No space left on device")
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"(writing {cache}, 1 MB free)" in err[0], err
+
+
+def test_a_cache_that_cannot_be_written_is_one_line_naming_it(tmp_path, monkeypatch):
+    """Read-only (EROFS: simulated, root writes anywhere) or not a folder: a ConfigError that
+    names the cache and what to do, whichever write met it first."""
+    from papertopics.embed import user_cache
+    from papertopics.errors import ConfigError
+
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    with pytest.raises(
+        ConfigError,
+        match=rf"the embedding cache {blocker / 'cache'} cannot be written \(Not a directory\); make it "
+        r"writable, or point PAPERTOPICS_CACHE_DIR",
+    ):
+        with user_cache.cache_errors(blocker / "cache"):
+            (blocker / "cache").mkdir(parents=True)
+    cache = tmp_path / "ro"
+    cache.mkdir()
+
+    def read_only(*args, **kwargs):
+        raise OSError(errno.EROFS, "Read-only file system", str(cache / ".probe"))
+
+    monkeypatch.setattr(user_cache.tempfile, "NamedTemporaryFile", read_only)
+    with pytest.raises(ConfigError, match=r"cannot be written \(Read-only file system\)"):
+        with user_cache.cache_errors(cache):
+            raise RuntimeError("basic_ios::clear: iostream error")  # OpenVINO's IR save
+    monkeypatch.undo()
+    with pytest.raises(RuntimeError):  # a writable cache: the error is not about it
+        with user_cache.cache_errors(cache):
+            raise RuntimeError("something else")
+
+
 def test_a_full_disk_leaves_no_partial_report_file(tmp_path, monkeypatch):
     """plotly.min.js and every page go through a temporary name: a failed copy leaves none."""
     real_copy = shutil.copyfile
@@ -433,6 +485,36 @@ def test_the_schedulers_last_wake_up_does_not_hold_the_exit():
     finally:
         scheduler_timer.cancel()
         other_timer.cancel()
+
+
+def test_our_warnings_are_repeated_at_the_end_of_a_run(tmp_path):
+    """A listing's warning printed mid-run among Snakemake's lines is read again at the end,
+    once; library warnings and logs of jobs an earlier run ran are left alone."""
+    import os
+    import time
+
+    from papertopics.runtime.run_summary import warning_lines
+
+    logs = tmp_path / "logs"
+    (logs / "parse_listing").mkdir(parents=True)
+    old = logs / "fit_topics.log"
+    old.write_text("2026-01-01 10:00:00,000 WARNING fit_topics: from an earlier run\n")
+    os.utime(old, (time.time() - 3600, time.time() - 3600))
+    started = time.time() - 1
+    (logs / "parse_listing" / "a.log").write_text(
+        "2026-01-01 10:00:00,000 INFO parse_listing: 3 abstracts\n"
+        "2026-01-01 10:00:00,000 WARNING py.warnings: ListingWarning: a.jsonl: skipped 1 record(s) "
+        "with an empty abstract: line 1\n"
+        "2026-01-01 10:00:00,000 WARNING py.warnings: FutureWarning: a library's (x.py:3)\n"
+    )
+    (logs / "cluster_documents.log").write_text(
+        "2026-01-01 10:00:00,000 WARNING papertopics.cluster: hdbscan.min_cluster_size: 500 is more\n"
+        "2026-01-01 10:00:00,000 WARNING papertopics.cluster: hdbscan.min_cluster_size: 500 is more\n"
+    )
+    assert warning_lines(logs, started) == [
+        "papertopics warning: hdbscan.min_cluster_size: 500 is more",
+        "papertopics warning: a.jsonl: skipped 1 record(s) with an empty abstract: line 1",
+    ]
 
 
 def test_snakemake_still_leaves_a_timer_at_the_end_of_a_run(tmp_path):

@@ -17,6 +17,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from papertopics.errors import StaleResultError
+
 
 def read_json(path) -> dict:
     with open(path, encoding="utf-8") as handle:
@@ -110,9 +112,10 @@ def load_embeddings(path) -> tuple[list[str], np.ndarray]:
     return table.column("doc_id").to_pylist(), np.ascontiguousarray(vectors)
 
 
-def gather_shards(paths) -> tuple[list[str], np.ndarray, dict]:
+def gather_shards(paths, settings: dict | None = None) -> tuple[list[str], np.ndarray, dict]:
     """Embedding shards (ordered by their number) -> doc_ids, vectors and summed stats; each
-    shard's stats sit beside it as <n>.json."""
+    shard's stats sit beside it as <n>.json. settings: the embedding settings every shard must
+    have been made with (as its stats record them); a shard made with others is refused."""
     shards = sorted(paths, key=lambda path: int(pathlib.Path(path).stem))
     doc_ids, blocks, stats = [], [], {"computed": 0, "reused": 0, "seconds": 0.0}
     for path in shards:
@@ -120,6 +123,17 @@ def gather_shards(paths) -> tuple[list[str], np.ndarray, dict]:
         doc_ids += ids
         blocks.append(vectors)
         shard_stats = read_json(pathlib.Path(path).with_suffix(".json"))
+        made_with = shard_stats.get("settings") or {}
+        if settings is not None and made_with != settings:
+            differ = "; ".join(
+                f"{key}: {made_with.get(key, 'unknown')!r}, not {value!r}"
+                for key, value in settings.items()
+                if made_with.get(key, "unknown") != value
+            )
+            raise StaleResultError(
+                f"{path} holds vectors made with other embedding settings ({differ}); "
+                f"delete {pathlib.Path(path).parent} and rerun"
+            )
         for key in ("computed", "reused", "seconds"):
             stats[key] += shard_stats.get(key, 0)
         for key in ("backend", "precision", "device"):

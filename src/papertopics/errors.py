@@ -15,3 +15,8 @@ class ConfigError(PapertopicsError):
 
 class CorpusTooSmallError(PapertopicsError):
     """Too few documents to model (0 or 1)."""
+
+
+class StaleResultError(PapertopicsError):
+    """An intermediate under results/ was made with other settings than the run's; the message
+    names the file and what to delete."""

@@ -102,6 +102,17 @@ def resolve_hdbscan(hdbscan: dict, n_documents: int) -> dict:
     }
 
 
+def hdbscan_clamp_note(hdbscan: dict, n_documents: int) -> str | None:
+    """A min_cluster_size above the corpus size, which resolve_hdbscan clamps, said in a line."""
+    size = hdbscan["min_cluster_size"]
+    if size == AUTO or int(size) <= n_documents:
+        return None
+    return (
+        f"hdbscan.min_cluster_size: {size} is more than the {n_documents} documents; clamped to "
+        f"{n_documents}, which allows one topic at most: lower it (or use auto) for several"
+    )
+
+
 def resolve_clustering(config: dict, n_documents: int) -> dict:
     """What clusters a corpus of n documents (config: the clustering, hdbscan and agglomerative
     sections): results/cluster/params.json before the clusterer adds its outcome."""

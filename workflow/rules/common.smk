@@ -3,6 +3,7 @@ import importlib.util
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -20,7 +21,9 @@ from papertopics.runtime.run_summary import (
     error_lines,
     failed_jobs,
     release_exit,
+    stopped_early,
     success_lines,
+    warning_lines,
 )
 from papertopics.runtime.environment import runtime_environment
 
@@ -153,13 +156,23 @@ def embedding_threads(wildcards):
     return resolve_embedding_threads(config["embedding"]["threads"], n_shards, cpus)
 
 
+RUN_STARTED = time.time()  # warning_lines: the logs of the jobs this run ran
+
+
 # The last lines a user reads: the outcome and the report's path, or the one-line errors again
 # (printed at exit, after Snakemake's own closing lines). `log` is Snakemake's complete log.
 onsuccess:
     release_exit()  # else Python waits 1 s for the scheduler's last wake-up (run_summary)
-    at_exit_print(success_lines("results/metrics.json", "results/report/index.html"))
+    at_exit_print(
+        warning_lines("results/logs", RUN_STARTED)
+        + success_lines(
+            "results/metrics.json",
+            "results/report/index.html",
+            stopped_early(workflow.dag_settings),
+        )
+    )
 
 
 onerror:
     release_exit()
-    at_exit_print(error_lines(failed_jobs(log)))
+    at_exit_print(warning_lines("results/logs", RUN_STARTED) + error_lines(failed_jobs(log)))

@@ -1,3 +1,10 @@
+# What a vector depends on: both rules take these as params (see gather_embeddings).
+EMBEDDING_SETTINGS = {
+    key: config["embedding"][key]
+    for key in ("shard_size", "model", "backend", "precision", "device", "batch_size", "max_seq_length")
+}
+
+
 rule embed_shard:
     """Embed one slice of the corpus; a content-keyed cache makes repeated abstracts free."""
     input:
@@ -13,13 +20,7 @@ rule embed_shard:
     resources:
         mem_mb=4000,
     params:
-        shard_size=config["embedding"]["shard_size"],
-        model=config["embedding"]["model"],
-        backend=config["embedding"]["backend"],
-        precision=config["embedding"]["precision"],
-        device=config["embedding"]["device"],
-        batch_size=config["embedding"]["batch_size"],
-        max_seq_length=config["embedding"]["max_seq_length"],
+        **EMBEDDING_SETTINGS,
         # null: $PAPERTOPICS_CACHE_DIR, else the user cache folder (papertopics.embed.user_cache);
         # resolved in the job, so moving the cache never reruns anything (it is content-keyed).
         cache_dir=config["embedding"]["cache_dir"],
@@ -28,7 +29,9 @@ rule embed_shard:
 
 
 rule gather_embeddings:
-    """Concatenate the shards in corpus order."""
+    """Concatenate the shards in corpus order; each shard must have been embedded with today's
+    settings. The settings are params here too: after a failed embedding (its shard deleted),
+    a rerun redoes the gather and so the missing shard, never keeping the old vectors."""
     input:
         shards=embedding_shards,
     output:
@@ -38,5 +41,7 @@ rule gather_embeddings:
         "results/logs/gather_embeddings.log",
     benchmark:
         "results/benchmarks/gather_embeddings.tsv"
+    params:
+        settings=EMBEDDING_SETTINGS,
     script:
         "../scripts/gather_embeddings.py"

@@ -80,14 +80,16 @@ rule render_report:
 rule advance_history:
     """Make this run's topics the ones the next run compares with, once the report is written.
 
-    fit_topics reads the history but never writes it, so an interrupted or failed run leaves
-    "what changed" where it was. The report and metrics are ancient(): a report-only tweak
-    redraws the pages without touching the history.
+    fit_topics reads the history but never writes it, so an interrupted, failed or `--until`
+    run leaves "what changed" where it was; the next run that writes the report advances it.
+    It follows every report (no ancient() inputs: Snakemake then skips the job even when the
+    snapshot is newer than its marker); after a report-only tweak it finds the history at
+    this snapshot already and leaves it so.
     """
     input:
         code=job_module("papertopics.topics.snapshot_store"),  # an edit reruns the job
         snapshot="results/topics/snapshot",
-        done=[ancient(path) for path in ["results/metrics.json", *REPORT_PAGES]],
+        done=["results/metrics.json", *REPORT_PAGES],
     output:
         marker="results/topics/history/advanced.json",  # the history is the folder around it
     log:

@@ -7,7 +7,7 @@ from papertopics.artifacts import gather_shards, save_embeddings, write_json
 from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
-    doc_ids, vectors, stats = gather_shards(snakemake.input.shards)
+    doc_ids, vectors, stats = gather_shards(snakemake.input.shards, settings=dict(snakemake.params.settings))
     save_embeddings(snakemake.output.embeddings, doc_ids, vectors)
     write_json(snakemake.output.stats, stats)
     log.info(

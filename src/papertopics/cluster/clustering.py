@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 def agglomerative_labels(
     embeddings: np.ndarray, min_cluster_size: int, n_topics: int | None = None
 ) -> np.ndarray:
-    """Ward clusters of the embeddings; deterministic and without outliers, for a few dozen abstracts.
+    """Ward clusters of the embeddings; deterministic, for a few dozen abstracts.
 
     With n_topics, the Ward tree is cut into that many clusters, and a cluster of one document
     (not a topic) becomes an outlier; else the most topics whose smallest has min_cluster_size docs.

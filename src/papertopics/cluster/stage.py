@@ -17,7 +17,7 @@ from papertopics.artifacts import load_embeddings, write_json
 from papertopics.cluster.assign import assign_nearest
 from papertopics.cluster.clustering import cluster_documents
 from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
-from papertopics.params import resolve_clustering
+from papertopics.params import hdbscan_clamp_note, resolve_clustering
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +73,10 @@ def cluster_corpus(
     results/cluster/params.json: the resolved parameters and what came of them."""
     resolved = resolve_clustering(config, len(embeddings))
     log.info("clustering: %s", resolved)
+    clamped = hdbscan_clamp_note(config["hdbscan"], len(embeddings))
+    resolved["clamped"] = clamped if resolved["method"] == "hdbscan" else None
+    if resolved["clamped"]:
+        log.warning("%s", clamped)
     min_confidence = config["clustering"]["assign_min_confidence"]
     result = cluster_and_assign(
         embeddings,

@@ -46,9 +46,33 @@ class ModelSpec:
     unsupported: list[str] = field(default_factory=list)
 
 
+WEIGHT_FILES = (
+    "model.safetensors",
+    "pytorch_model.bin",
+    "model.safetensors.index.json",
+    "pytorch_model.bin.index.json",
+)
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "tokenizer_config.json")
+
+
 def read_model_spec(path: pathlib.Path) -> ModelSpec:
-    """Read modules.json / 1_Pooling/config.json / config.json (sentence-transformers' own files)."""
+    """Read modules.json / 1_Pooling/config.json / config.json (sentence-transformers' own files).
+    A folder that cannot be a model (no weights, no tokenizer, a config.json without
+    `model_type`) is a ConfigError saying what is missing, before any library guesses why."""
     config = _read_json(path / "config.json")
+    missing = []
+    if not isinstance(config, dict) or not config.get("model_type"):
+        missing.append("config.json names no model_type")
+    if not any((path / name).is_file() for name in WEIGHT_FILES):
+        missing.append(f"no weights ({' or '.join(WEIGHT_FILES[:2])})")
+    if not any((path / name).is_file() for name in TOKENIZER_FILES):
+        missing.append(f"no tokenizer ({' or '.join(TOKENIZER_FILES[:2])})")
+    if missing:
+        raise ConfigError(
+            f"embedding.model: {path} is not a usable model folder: {'; '.join(missing)}; point "
+            "embedding.model to a complete sentence-transformers model folder (as "
+            "SentenceTransformer.save() writes it)"
+        )
     hidden = int(config.get("hidden_size") or config.get("dim") or 0)
     max_positions = int(config.get("max_position_embeddings") or 512)
     unsupported: list[str] = []
@@ -137,10 +161,13 @@ class Encoder:
     """Turns batches of token ids into L2-normalised float32 vectors."""
 
     backend = "?"
-    # True: batches hold texts of one token length only. OpenVINO runs these as fast as padded
-    # batches and then gives each text the same bits whatever its batch-mates; eager torch was
-    # ~3x slower with so many small batches, so it gets length-sorted padded batches instead.
-    exact_length_batches = False
+    # Every backend gets batches of texts of one token length only: no padding, and then each
+    # text gets the same bits whatever its batch-mates and however many share its batch
+    # (measured on CPU: OpenVINO bf16/fp32 and torch fp32/bf16, batches of 1-32, 1-2 threads).
+    # Padded batches moved a vector by ~1e-7 (fp32) to ~6e-4 (bf16) with its batch-mates, so
+    # the shared cache made topics depend on which other corpora had filled it (issue 27).
+    # Eager torch on CPU is slower with so many small batches (~3x measured); correctness first.
+    exact_length_batches = True
 
     def __init__(self, spec: ModelSpec, precision: str, device: str, threads: int | None):
         self.spec, self.precision, self.device, self.threads = spec, precision, device, threads
@@ -283,7 +310,6 @@ class OpenVINOEncoder(Encoder):
     normalisation are inside the graph; the IR is cached under `ir_root` so later runs skip torch."""
 
     backend = "openvino"
-    exact_length_batches = True
 
     def __init__(self, spec, precision, device, threads, *, ir_root: pathlib.Path | None, model_id: str):
         super().__init__(spec, precision, device, threads)

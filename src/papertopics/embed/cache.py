@@ -35,6 +35,10 @@ def vector_dir(cache_dir, model_id, path, max_seq_length, backend, precision, de
         # An upgrade of a library that computes, converts or tokenizes starts a new cache.
         "libraries": library_versions(),
     }
+    if backend != "openvino":
+        # torch and sentence-transformers padded their batches before: those vectors depended on
+        # their batch-mates, so they go; OpenVINO's were made from exact-length batches already.
+        meta["batches"] = "exact-length"
     digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
     folder = cache_dir / "vectors" / f"{backend}-{precision}-{device_type}-seq{max_seq_length}-{digest}"
     if not (folder / "meta.json").exists():

@@ -19,6 +19,7 @@ from papertopics.embed.model import (
     resolve_backend,
     resolve_model_path,
 )
+from papertopics.embed.user_cache import cache_errors
 from papertopics.errors import ConfigError
 
 PROGRESS_SECONDS = 5.0
@@ -48,7 +49,40 @@ def embed_texts(
     repeats within `texts`; computed + reused == len(texts)), backend/precision/device as resolved,
     seconds (whole call), docs_per_s (computed / encode time, model loading excluded), and
     load_seconds, encode_seconds, threads, batch_size, max_seq_length, model, model_id.
+    A cache_dir that cannot be written is a ConfigError naming it (user_cache.cache_errors).
     """
+    with cache_errors(pathlib.Path(cache_dir) if cache_dir is not None else None):
+        return _embed_texts(
+            texts,
+            model=model,
+            backend=backend,
+            precision=precision,
+            batch_size=batch_size,
+            max_seq_length=max_seq_length,
+            device=device,
+            threads=threads,
+            cache_dir=cache_dir,
+            log=log,
+            cache_flush_docs=cache_flush_docs,
+            cache_flush_seconds=cache_flush_seconds,
+        )
+
+
+def _embed_texts(
+    texts,
+    *,
+    model,
+    backend,
+    precision,
+    batch_size,
+    max_seq_length,
+    device,
+    threads,
+    cache_dir,
+    log,
+    cache_flush_docs,
+    cache_flush_seconds,
+) -> tuple[np.ndarray, dict]:
     t_start = time.perf_counter()
     log = log or _LOG
     texts = _checked(texts, batch_size, max_seq_length, threads)

@@ -16,11 +16,16 @@ Deleting the folder is always safe (the next run converts and embeds again). Its
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
+import tempfile
 from importlib import metadata
 from pathlib import Path
+
+from papertopics.errors import ConfigError
 
 ENV_VAR = "PAPERTOPICS_CACHE_DIR"
 
@@ -64,3 +69,34 @@ def versions_digest(versions: dict[str, str | None] | None = None) -> str:
     """Short hash of the library versions, for folder names."""
     versions = library_versions() if versions is None else versions
     return hashlib.sha256(json.dumps(versions, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def unwritable(folder: Path) -> str | None:
+    """Why nothing can be written in `folder` (created if missing), or None when it can."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".probe-"):
+            pass
+    except OSError as error:
+        if error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+            return None  # full, not unwritable: the disk-full message names it
+        return error.strerror or str(error)
+    return None
+
+
+@contextlib.contextmanager
+def cache_errors(cache_dir: Path | None):
+    """A cache that cannot be written (read-only, not a folder, no permission) is one line naming
+    it and what to do, not the OSError (or OpenVINO's "iostream error") of whichever write met it
+    first. A run whose vectors are all cached never writes, so a read-only cache serves it."""
+    try:
+        yield
+    except (OSError, RuntimeError):
+        problem = unwritable(cache_dir) if cache_dir is not None else None
+        if problem is None:
+            raise
+        raise ConfigError(
+            f"the embedding cache {cache_dir} cannot be written ({problem}); make it writable, or "
+            f"point {ENV_VAR} (or embedding.cache_dir in config.yaml) to a folder you can write, "
+            "and rerun"
+        ) from None

@@ -43,6 +43,12 @@ for _c in (
 # control characters (tab and newline are handled as whitespace later)
 for _i in list(range(0x00, 0x09)) + list(range(0x0B, 0x20)) + list(range(0x7F, 0xA0)):
     _CHAR_MAP[_i] = " "
+# What strip_invisible removes from text kept as written (raw abstracts, titles, metadata):
+# NUL and other control characters (tab, newline, carriage return kept) and the invisible
+# zero-width/bidi characters above. Such text reaches CSV files and the report verbatim.
+_INVISIBLE = {k: None for k, v in _CHAR_MAP.items() if v == ""}
+_INVISIBLE.update({i: None for i in [*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)]})
+_INVISIBLE[0x85] = " "  # NEL: a line break
 for _c in "\u2028\u2029\u0085":
     _CHAR_MAP[ord(_c)] = "\n"
 # private-use code points reserved for our placeholders
@@ -568,6 +574,12 @@ def _math_to_text(body: str) -> str:
 
 
 # --- public ---------------------------------------------------------------------------------
+
+
+def strip_invisible(text: str) -> str:
+    """`text` without NUL, other control characters (tab and line breaks kept) and zero-width
+    or bidi format characters: what a listing's raw abstract, title or metadata keeps."""
+    return text.translate(_INVISIBLE)
 
 
 def clean_text(raw: str) -> str:

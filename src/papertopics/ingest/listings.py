@@ -18,6 +18,7 @@ import gzip
 import hashlib
 import io
 import json
+import logging
 import os
 import re
 import unicodedata
@@ -32,7 +33,9 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
     import pandas as pd
 
 from papertopics.errors import ConfigError, ListingError
-from papertopics.ingest.clean import CJK_LETTERS, CJK_PUNCTUATION, HAN, clean_text
+from papertopics.ingest.clean import CJK_LETTERS, CJK_PUNCTUATION, HAN, clean_text, strip_invisible
+
+_LOG = logging.getLogger(__name__)
 
 __all__ = [
     "FORMATS",
@@ -182,6 +185,7 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
         found += [
             (path, name.strip() if name is not None else None, fmt, dict(columns), sheet) for path in paths
         ]
+    found = _once_each(found)
     names = _unique_names([f[0] for f in found], [f[1] for f in found], base_dir)
     specs: list[ListingSpec] = []
     seen: dict[str, Path] = {}
@@ -199,6 +203,32 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
         seen[spec_name] = path
         specs.append(ListingSpec(spec_name, path, fmt, columns, sheet))
     return specs
+
+
+def _once_each(found: list[tuple]) -> list[tuple]:
+    """A file matched by two entries (`seeds/*.txt` and `seeds/a.txt`) is read once: with the
+    settings of the entry that gives some (name, format, columns, sheet), else the first; two entries
+    giving different settings for one file is an error naming it."""
+    kept: dict[str, int] = {}
+    out: list[tuple] = []
+    for item in found:
+        path, *settings = item
+        key = os.path.normcase(os.path.realpath(path))
+        if key not in kept:
+            kept[key] = len(out)
+            out.append(item)
+            continue
+        _, *earlier = out[kept[key]]
+        plain = [None, None, {}] + [None] * (len(settings) - 3)  # no name, format, columns, sheet
+        if settings == earlier or settings == plain:
+            continue
+        if earlier == plain:
+            out[kept[key]] = item
+            continue
+        raise ListingError(
+            f"{path}: listed twice under 'listings' with different name, format or columns; list it once"
+        )
+    return out
 
 
 def _unique_names(paths: list[Path], given: list[str | None], base_dir: Path) -> list[str]:
@@ -475,6 +505,11 @@ def _fix_surrogates(rec: dict) -> dict:
     }
 
 
+# A markdown (ATX) heading: 1-6 '#' then a space or the line's end, as CommonMark defines it.
+# "#P-hard problems ..." and "#MeToo ..." are abstracts, not headings.
+_RE_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+
+
 def _text_records(text: str, path: Path) -> tuple[list[tuple[str, dict]], str]:
     """Paragraphs of the seed format -> ([(where, {'text': raw})], header)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2029", "\n\n")
@@ -513,9 +548,11 @@ def _text_records(text: str, path: Path) -> tuple[list[tuple[str, dict]], str]:
             )
     records = []
     split: list[int] = []
+    headings = 0
     for start, lines in paragraphs:
-        if len(lines) == 1 and lines[0].lstrip().startswith("#"):
-            continue  # a markdown section heading, not an abstract
+        if len(lines) == 1 and _RE_HEADING.match(lines[0]):
+            headings += 1  # a markdown section heading ("## Oral session"), not an abstract
+            continue
         if _lines_are_abstracts(start, lines, len(paragraphs), path):
             split.append(start)
             records += [(f"line {start + k}", {"text": _unquote(line)}) for k, line in enumerate(lines)]
@@ -523,6 +560,8 @@ def _text_records(text: str, path: Path) -> tuple[list[tuple[str, dict]], str]:
         records.append((f"line {start}", {"text": "\n".join(lines).strip()}))
     if not records:
         raise ListingError(f"{path}: no abstracts, only headings")
+    if headings:
+        _LOG.info("%s: skipped %d markdown heading line(s) ('# ...')", path, headings)
     if split:
         n_lines = sum(1 for where, _ in records if int(where.split()[1]) >= split[0])
         warnings.warn(
@@ -582,7 +621,7 @@ def _is_header(lines: list[str]) -> bool:
     if len(lines) != 1:
         return False
     line = lines[0].strip()
-    if line.startswith("#"):
+    if _RE_HEADING.match(line):
         return True
     return len(line) <= HEADER_MAX_CHARS and not line.endswith(_SENTENCE_END)
 
@@ -605,6 +644,7 @@ def _csv_records(text: str, path: Path, delimiter: str) -> tuple[list[str], list
                 continue
             if header is None:
                 header = [c.strip() for c in row]
+                _refuse_repeated_columns(header, path)
                 continue
             if len(row) != len(header):
                 raise ListingError(
@@ -621,6 +661,18 @@ def _csv_records(text: str, path: Path, delimiter: str) -> tuple[list[str], list
     if not records:
         raise ListingError(f"{path}: header row but no records")
     return header, records
+
+
+def _refuse_repeated_columns(header: list[str], path: Path) -> None:
+    """A column name given twice: which one holds the abstracts is anyone's guess, so say so."""
+    seen: dict[str, int] = {}
+    for number, name in enumerate(header, 1):
+        if name in seen:
+            raise ListingError(
+                f"{path}: line 1: column {name!r} appears twice (columns {seen[name]} and {number}); "
+                f"rename or delete one of them"
+            )
+        seen[name] = number
 
 
 def _jsonl_records(text: str, path: Path) -> tuple[list[str], list]:
@@ -886,20 +938,29 @@ def _json_type(v: Any) -> str:
 # --- columns --------------------------------------------------------------------------------
 
 
-def _find(columns: list[str], wanted: str) -> str | None:
+def _find(columns: list[str], wanted: str, path: Path | None = None) -> str | None:
+    """The column named `wanted`, else the one named so in other capitals; two such (`Abstract`,
+    `ABSTRACT`) and none exact is an error naming both."""
     if wanted in columns:
         return wanted
     low = wanted.strip().casefold()
-    return next((c for c in columns if str(c).strip().casefold() == low), None)
+    matches = [c for c in columns if str(c).strip().casefold() == low]
+    if len(matches) > 1:
+        raise ListingError(
+            f"{path}: columns {', '.join(map(repr, matches))} differ only in capitals; which is "
+            f"{wanted!r} is ambiguous: rename one, or name it under 'columns:' in config.yaml"
+        )
+    return matches[0] if matches else None
 
 
 def _plan_columns(found: list[str], mapping: dict[str, str], path: Path):
-    """-> (text_col, title_col, id_col, [(out_name, src_col)]) for the source columns."""
+    """-> (text_col, title_col, id_col, [(out_name, src_col)]) for the source columns; text_col
+    is a list (first non-empty wins, per record) when several text columns were detected."""
     roles: dict[str, str | None] = {}
     extras: list[tuple[str, str]] = []
     shown = ", ".join(map(str, found[:30])) + (" ..." if len(found) > 30 else "")
     for out, src in mapping.items():
-        col = _find(found, src)
+        col = _find(found, src, path)
         if col is None:
             raise ListingError(f"{path}: column {src!r} (columns.{out}) not found; columns found: {shown}")
         if out in ("text", "abstract"):
@@ -908,9 +969,16 @@ def _plan_columns(found: list[str], mapping: dict[str, str], path: Path):
             roles[out] = col
         else:
             extras.append((out, col))
-    for role, candidates in (("text", TEXT_COLUMNS), ("title", TITLE_COLUMNS), ("id", ID_COLUMNS)):
+    text_fallbacks: list[str] = []
+    if "text" not in roles:
+        # detected: the first of abstract/text/summary found, and per record the next ones when
+        # a record lacks it (a listing merged from sources that name the field differently)
+        detected = [c for c in (_find(found, w, path) for w in TEXT_COLUMNS) if c]
+        roles["text"] = detected[0] if detected else None
+        text_fallbacks = detected[1:]
+    for role, candidates in (("title", TITLE_COLUMNS), ("id", ID_COLUMNS)):
         if role not in roles:
-            roles[role] = next((c for c in map(lambda w: _find(found, w), candidates) if c), None)
+            roles[role] = next((c for c in (_find(found, w, path) for w in candidates) if c), None)
     if roles["text"] is None:
         raise ListingError(
             f"{path}: no text column (looked for {', '.join(TEXT_COLUMNS)}); "
@@ -928,7 +996,8 @@ def _plan_columns(found: list[str], mapping: dict[str, str], path: Path):
             out += "_"
         taken.add(out)
         extras.append((out, col))
-    return roles["text"], roles["title"], roles["id"], extras
+    text = [roles["text"], *text_fallbacks] if text_fallbacks else roles["text"]
+    return text, roles["title"], roles["id"], extras
 
 
 # --- public ---------------------------------------------------------------------------------
@@ -1028,8 +1097,16 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
         out[name] = []
     empty: list[str] = []
     truncated: list[str] = []
+    text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
+    fell_back: dict[str, int] = {}
     for where, rec in records:
-        raw = _value(rec.get(text_col if text_col is not None else "text")).strip()
+        raw = ""
+        for col in text_cols:
+            raw = strip_invisible(_value(rec.get(col))).strip()
+            if raw:
+                if col != text_cols[0]:
+                    fell_back[col] = fell_back.get(col, 0) + 1
+                break
         if len(raw) > max_chars:
             truncated.append(f"{where} ({len(raw):,} chars)")
             raw = raw[:max_chars]
@@ -1041,19 +1118,22 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
         out["doc_id"].append(_hash(key))
         out["text_raw"].append(raw)
         out["text"].append(clean)
-        out["title"].append(" ".join(_value(rec.get(title_col)).split()) if title_col else "")
+        title = strip_invisible(_value(rec.get(title_col))) if title_col else ""
+        out["title"].append(" ".join(title.split()))
         if id_col is not None:
-            out["id"].append(_value(rec.get(id_col)).strip())
+            out["id"].append(strip_invisible(_value(rec.get(id_col))).strip())
         for name, col in extras:
-            out[name].append(_value(rec.get(col)))
+            out[name].append(strip_invisible(_value(rec.get(col))))
     n = len(out["doc_id"])
     if n == 0:
-        field_ = "text" if text_col is None else repr(text_col)
+        field_ = "text" if text_col is None else " or ".join(map(repr, text_cols))
         if len(records) == 1:
             raise ListingError(
                 f"{path}: no abstracts: the only record ({records[0][0]}) has an empty {field_}"
             )
         raise ListingError(f"{path}: no abstracts: all {len(records)} records have an empty {field_}")
+    for col, count in fell_back.items():
+        _LOG.info("%s: %d record(s) without %r: read their %r", path, count, text_cols[0], col)
     if empty:
         warnings.warn(
             f"{path}: skipped {len(empty)} record(s) with an empty abstract: {_listing_of(empty)}",

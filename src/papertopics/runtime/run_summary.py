@@ -18,6 +18,10 @@ import sys
 from pathlib import Path
 
 ERROR_PREFIX = "papertopics error:"
+WARNING_PREFIX = "papertopics warning:"
+MAX_WARNINGS = 20
+# script_run's log format: "2026-12-03 18:05:29,105 WARNING parse_listing: text"
+_RE_WARNING = re.compile(r"^\S+ \S+ WARNING (\S+): (.*)$")
 
 
 def error_lines(failed: dict[str, list[str]]) -> list[str]:
@@ -50,8 +54,19 @@ def error_lines(failed: dict[str, list[str]]) -> list[str]:
     return lines
 
 
-def success_lines(metrics_path: str | Path, report_index: str | Path) -> list[str]:
-    """Two lines: topics and outlier share from metrics.json, then where the report is."""
+def success_lines(
+    metrics_path: str | Path, report_index: str | Path, stopped_early: str | None = None
+) -> list[str]:
+    """Two lines: topics and outlier share from metrics.json, then where the report is.
+
+    stopped_early: the option that cut the run short (`--until fit_topics`): metrics.json and
+    the report may then be an earlier run's, so one line says so instead of quoting them.
+    """
+    if stopped_early:
+        return [
+            f"papertopics: stopped early as asked ({stopped_early}): {metrics_path} and the "
+            f"report are not brought up to date; run without {stopped_early.split()[0]} to finish"
+        ]
     report_index = Path(report_index)
     try:
         metrics = json.loads(Path(metrics_path).read_text(encoding="utf-8"))
@@ -125,3 +140,47 @@ def at_exit_print(lines: list[str]) -> None:
             print("\n".join(lines), file=sys.stderr, flush=True)
 
     atexit.register(emit)
+
+
+def stopped_early(dag_settings) -> str | None:
+    """`--until RULE` or `--omit-from RULE` when the run was cut short so, else None."""
+    for option, values in (
+        ("--until", getattr(dag_settings, "until", None)),
+        ("--omit-from", getattr(dag_settings, "omit_from", None)),
+    ):
+        if values:
+            return f"{option} {' '.join(sorted(map(str, values)))}"
+    return None
+
+
+def warning_lines(log_root: str | Path, since: float) -> list[str]:
+    """Our warnings (papertopics', the scripts', ListingWarning) from the logs of the jobs this
+    run ran, once each, so that one printed mid-run among Snakemake's lines is read at the end.
+    Library warnings stay in the logs."""
+    lines: list[str] = []
+    try:
+        logs = sorted(p for p in Path(log_root).rglob("*.log") if p.stat().st_mtime >= since)
+    except OSError:
+        return []
+    for path in logs:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            match = _RE_WARNING.match(line)
+            if not match:
+                continue
+            name, message = match.groups()
+            ours = (
+                name.startswith("papertopics")
+                or (name == "py.warnings" and message.startswith("ListingWarning:"))
+                or ("." not in name and name not in ("py.warnings", "root"))  # a script's own logger
+            )
+            line = f"{WARNING_PREFIX} {message.removeprefix('ListingWarning: ')}"
+            if ours and line not in lines:
+                lines.append(line)
+    if len(lines) > MAX_WARNINGS:
+        extra = len(lines) - MAX_WARNINGS
+        lines = lines[:MAX_WARNINGS] + [f"{WARNING_PREFIX} ... and {extra} more in {log_root}"]
+    return lines

@@ -34,12 +34,14 @@ def in_process() -> bool:
 
 
 @contextlib.contextmanager
-def script_run(snakemake):
+def script_run(snakemake, writes: list | tuple = ()):
     """Log to the rule's log file and stderr; turn a PapertopicsError into one line and exit 1.
 
     Snakemake deletes the outputs of a failed job, so nothing half-written survives. Inside
     Snakemake's own process (papertopics.runtime.inprocess) nothing process-wide changes: the log
     handlers take this thread's records only, and a bad input raises JobFailed, not SystemExit.
+    writes: folders outside its outputs that the job writes to (the embedding cache), so that a
+    full disk there is the one named.
     """
     shared = in_process()
     log_path = snakemake.log[0] if len(snakemake.log) else None
@@ -72,7 +74,8 @@ def script_run(snakemake):
         message = (
             error
             if isinstance(error, PapertopicsError)
-            else disk_full_message(error, job_paths(snakemake)) or damaged_input_message(snakemake)
+            else disk_full_message(error, [Path(w) for w in writes] + job_paths(snakemake))
+            or damaged_input_message(snakemake)
         )
         if message is None:
             # A bug, not bad input: Snakemake shows the traceback; the rule's log keeps it too.
@@ -180,7 +183,11 @@ def disk_full_message(error: BaseException, paths: list[Path]) -> str | None:
         if not low:
             return None
         candidates = low
-    where = next((p for p in candidates if _existing_folder(p) is not None), Path.cwd())
+    # The error's own file, else the fullest of the places the job writes to (the cache may
+    # live on another filesystem than results/).
+    named = [Path(error.filename)] if full and isinstance(error, OSError) and error.filename else []
+    known = [p for p in named or candidates if _existing_folder(p) is not None]
+    where = min(known, key=lambda p: _free_bytes(p) or 0) if known else Path.cwd()
     folder = _existing_folder(where) or Path.cwd()
     free = _free_bytes(folder)
     free_text = f", {free / 2**20:.0f} MB free" if free is not None else ""

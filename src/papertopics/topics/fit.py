@@ -90,7 +90,10 @@ def fit_topic_tables(
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
     # Names from the naming method (default: phrases of the abstracts and titles); keywords are the fallback.
-    namer = naming_method(naming, corpus, index)
+    # the user's own stop words stay out of the names too (naming has its own phrase index)
+    namer = naming_method(naming, corpus, index).excluding(
+        frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
+    )
     named = namer.name_topics(
         assigned,
         fallback=keywords,

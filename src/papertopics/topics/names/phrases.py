@@ -603,8 +603,19 @@ def _display(phrase: str, word_case: dict[str, str]) -> str:
 class PhraseNames(NamingMethod):
     """Names are phrases of the groups' own abstracts, scored against the corpus (NameIndex)."""
 
-    def __init__(self, index: NameIndex):
+    def __init__(self, index: NameIndex, exclude: frozenset[str] = frozenset()):
         self.index = index
+        self.exclude = frozenset(exclude)
+
+    def excluding(self, words: frozenset[str]) -> PhraseNames:
+        """vectorizer.extra_stop_words: the keywords leave them out, and so must the names, which
+        come from this index, not from the vectorizer."""
+        return PhraseNames(self.index, self.exclude | frozenset(words)) if words else self
+
+    def _allowed(self, col: int) -> bool:
+        return not self.exclude or self.exclude.isdisjoint(
+            re.findall(r"\w[\w'-]*", self.index.name(col).casefold())
+        )
 
     @classmethod
     def for_corpus(cls, corpus: pd.DataFrame, prepared: NameIndex | None = None) -> PhraseNames:
@@ -636,6 +647,8 @@ class PhraseNames(NamingMethod):
             g: self.index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
             for k, g in enumerate(ids)
         }
+        if self.exclude:
+            ranked = {g: [(c, v) for c, v in ranked[g] if self._allowed(c)] for g in ids}
         candidates = {g: [self.index.name(c) for c, _ in ranked[g]] for g in ids}
         pairs = sorted(
             (
@@ -707,7 +720,11 @@ class PhraseNames(NamingMethod):
             rest = (total[cols] - a[cols] + 1.0) / (n_docs - size + 1.0)
             lift = np.log(np.maximum((a[cols] / size) / rest, 1.0))
             score = spread * lift**1.5 * prior[cols] * np.sqrt(used_by[cols] / len(rows))
-            order = [k for k in np.argsort(-score)[: 4 * N_CANDIDATES] if score[k] > 0]
+            order = [
+                k
+                for k in np.argsort(-score)[: 4 * N_CANDIDATES]
+                if score[k] > 0 and self._allowed(int(cols[k]))
+            ]
             users = users.tocsc()
             ranked[node] = [
                 (float(score[k]), int(cols[k]), users[:, [int(cols[k])]].toarray().ravel()) for k in order

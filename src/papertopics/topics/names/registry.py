@@ -56,6 +56,11 @@ class NamingMethod(ABC):
         """The method for a corpus table (doc_id, text_raw, title, ...); `prepared` is what a
         per-corpus rule computed beforehand (phrases: rule index_phrases' NameIndex), or None."""
 
+    def excluding(self, words: frozenset[str]) -> NamingMethod:
+        """The method with no name holding any of `words` (lower case:
+        vectorizer.extra_stop_words); a method whose names cannot hold them returns itself."""
+        return self
+
     @abstractmethod
     def name_groups(
         self,
