@@ -2,6 +2,7 @@
 import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -12,7 +13,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
 from papertopics.inprocess import run_script
-from papertopics.listings import listing_fingerprint, resolve_listings
+from papertopics.listings import listing_fingerprint, relative_to_folder, resolve_listings
 from papertopics.recovery import recover
 from papertopics.run_summary import (
     at_exit_print,
@@ -57,15 +58,21 @@ if workflow.is_main_process:
     if LIVE_RUN:  # Snakemake refuses the lock next and suggests --unlock: say what to do instead
         at_exit_print([LIVE_RUN.advice(Path.cwd(), sys.argv)], unless=lambda: workflow.dryrun)
 
+# Paths under the folder are kept relative to it (listings, and the scripts when the folder is
+# the repository): a moved or copied folder shows Snakemake the same inputs and params, and
+# reruns nothing. A listing is known by its content (listing_content below), not its path.
 try:
-    LISTINGS = {spec.name: spec for spec in resolve_listings(config["listings"], Path.cwd())}
+    LISTINGS = {
+        spec.name: replace(spec, path=relative_to_folder(spec.path, Path.cwd()))
+        for spec in resolve_listings(config["listings"], Path.cwd())
+    }
 except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 
 
 # Light jobs (re-cluster, names, metrics, report) run these scripts in Snakemake's own process
 # (papertopics.inprocess): a tweak then imports each library once, not once per job.
-SCRIPTS = Path(workflow.basedir) / "workflow" / "scripts"
+SCRIPTS = relative_to_folder(Path(workflow.basedir) / "workflow" / "scripts", Path.cwd())
 
 
 # Wildcards only ever take listing names, never a path with a slash.
