@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _pipeline import DATA, REPO, print_table  # noqa: E402  (sets papertopics.runtime's environment)
+from _pipeline import DATA, REPO, print_table  # noqa: E402  (sets papertopics.runtime.environment's environment)
 
 if str(REPO / "src") not in sys.path:
     sys.path.insert(0, str(REPO / "src"))
@@ -78,7 +78,7 @@ def load_arxiv_sample(per_category: int = 1000, n_categories: int = 6, seed: int
     workflow embeds). Returns (texts, categories), in a fixed shuffled order."""
     from collections import Counter
 
-    from papertopics.clean import clean_text
+    from papertopics.ingest.clean import clean_text
 
     records = []
     with gzip.open(ARXIV, "rt", encoding="utf-8") as handle:
@@ -100,8 +100,8 @@ def load_arxiv_sample(per_category: int = 1000, n_categories: int = 6, seed: int
 
 def load_neurips() -> list[str]:
     """The NeurIPS 2023 listing parsed and de-duplicated as the workflow does."""
-    from papertopics.corpus import build_corpus
-    from papertopics.listings import ListingSpec, read_listing
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, read_listing
 
     frame = read_listing(ListingSpec("neurips2023", NEURIPS))
     corpus, _ = build_corpus([frame])
@@ -110,8 +110,8 @@ def load_neurips() -> list[str]:
 
 def load_seeds() -> list[str]:
     """The 37 seed abstracts (seeds/*.txt), parsed and de-duplicated as the workflow does."""
-    from papertopics.corpus import build_corpus
-    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, listing_name, read_listing
 
     frames = [read_listing(ListingSpec(listing_name(p), p)) for p in sorted((REPO / "seeds").glob("*.txt"))]
     corpus, _ = build_corpus(frames)

@@ -13,7 +13,7 @@ import json
 import numpy as np
 from _common_eval import ARXIV, Clock, embed, fmt, load_arxiv_sample, load_bbc, load_neurips, print_table
 
-from papertopics.assign import normalise  # noqa: E402
+from papertopics.cluster.assign import normalise  # noqa: E402
 
 
 def lexical_features(texts: list[str], *, n_components: int, random_state: int) -> np.ndarray:
@@ -21,7 +21,7 @@ def lexical_features(texts: list[str], *, n_components: int, random_state: int) 
     from sklearn.decomposition import TruncatedSVD
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from papertopics.stopwords import stop_words
+    from papertopics.topics.stopwords import stop_words
 
     n = len(texts)
     vectorizer = TfidfVectorizer(
@@ -63,7 +63,7 @@ def load_proxy(per_category: int = 100, min_docs: int = 61, seed: int = 0):
     (18 categories, ~1.6k abstracts): many divisions of unequal size, like conference tracks."""
     from collections import Counter
 
-    from papertopics.clean import clean_text
+    from papertopics.ingest.clean import clean_text
 
     records = []
     with gzip.open(ARXIV, "rt", encoding="utf-8") as handle:
@@ -86,12 +86,12 @@ def main():
     parser.add_argument("--corpora", nargs="+", default=["proxy", "arxiv6k", "bbc", "neurips"])
     parser.add_argument("--weights", type=float, nargs="+", default=[0.0, 0.5, 1.0])
     args = parser.parse_args()
-    from papertopics.assign import assign_nearest
-    from papertopics.cluster import cluster_documents
-    from papertopics.evaluation import label_agreement
+    from papertopics.cluster.assign import assign_nearest
+    from papertopics.cluster.clustering import cluster_documents
+    from papertopics.evaluate.metrics import label_agreement
     from papertopics.params import resolve_hdbscan, resolve_umap
     from papertopics.pipeline import default_config
-    from papertopics.reduce import umap_reduce
+    from papertopics.reduce.reduction import umap_reduce
 
     clock = Clock()
     rows = []

@@ -17,7 +17,7 @@ DATA = SHARED / "data"
 if str(REPO / "src") not in sys.path:
     sys.path.insert(0, str(REPO / "src"))
 
-from papertopics.runtime import runtime_environment  # noqa: E402
+from papertopics.runtime.environment import runtime_environment  # noqa: E402
 
 runtime_environment(REPO)  # this process and every benchmark that imports this module
 

@@ -5,7 +5,7 @@
 
 Data: a stratified sample of 1,000 abstracts from each of the six largest primary categories of
 arxiv-daily (cs.CV, cs.CL, cs.AI, cs.IT, cs.LG, cs.GR), drawn with numpy seed 0; abstracts cleaned
-with papertopics.clean.clean_text, as the workflow embeds them; default embedding backend.
+with papertopics.ingest.clean.clean_text, as the workflow embeds them; default embedding backend.
 
 For each UMAP seed, on the same embeddings:
   papertopics     default_config(random_state=seed) through model_topics (the workflow's path)
@@ -18,7 +18,7 @@ outliers), plain BERTopic gets reduce_topics(docs, nr_topics=7), the same code a
 We chose this over cutting hierarchical_topics() because it is the merge users get from the
 config, and a cut of the c-TF-IDF Ward tree does not always land on exactly 6.
 
-Scores (papertopics.evaluation.label_agreement): NMI and ARI with the outlier group counted as
+Scores (papertopics.evaluate.metrics.label_agreement): NMI and ARI with the outlier group counted as
 one more topic (the headline: a model may not hide hard documents in -1), and the same on the
 non-outlier documents only ("kept" columns; flattering for models with many outliers).
 
@@ -54,7 +54,7 @@ N_LABELS = 6
 
 
 def scores(topics, cats) -> dict:
-    from papertopics.evaluation import label_agreement, n_topics, outlier_share
+    from papertopics.evaluate.metrics import label_agreement, n_topics, outlier_share
 
     topics = np.asarray(topics)
     full = label_agreement(topics, cats)
@@ -221,7 +221,7 @@ def selection_study(args, clock) -> None:
     from _common_eval import load_neurips
     from sklearn.metrics import adjusted_rand_score
 
-    import papertopics.cluster as cluster
+    import papertopics.cluster.clustering as cluster
     import papertopics.pipeline as pipeline
     from papertopics.params import resolve_umap
     from papertopics.pipeline import default_config, model_topics

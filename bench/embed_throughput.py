@@ -26,7 +26,7 @@ import sys
 import time
 
 import numpy as np
-from _pipeline import REPO  # noqa: F401  (sets papertopics.runtime's environment)
+from _pipeline import REPO  # noqa: F401  (sets papertopics.runtime.environment's environment)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "neurips2023" / "neurips2023.jsonl.gz"

@@ -61,8 +61,8 @@ def today(n: int, seed: int) -> dict:
 def load_listing(path: str):
     from pathlib import Path
 
-    from papertopics.corpus import build_corpus
-    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, listing_name, read_listing
 
     frame = read_listing(ListingSpec(listing_name(Path(path)), Path(path)))
     corpus, _ = build_corpus([frame])
@@ -78,7 +78,7 @@ def topic_words(model, topics) -> dict[int, list[str]]:
 
 
 def score(name, corpus, texts, labels, topics, model=None, seconds=None, assignment=None) -> dict:
-    from papertopics.evaluation import label_agreement, npmi_coherence, topic_diversity
+    from papertopics.evaluate.metrics import label_agreement, npmi_coherence, topic_diversity
 
     topics = np.asarray(topics)
     row = {
@@ -107,8 +107,8 @@ def stability_study(texts, vectors, runs: int, seed: int = 42) -> list[dict]:
     from sklearn.metrics import adjusted_rand_score
 
     import papertopics.pipeline as pipeline
-    from papertopics.assign import assign_nearest
-    from papertopics.cluster import cluster_documents
+    from papertopics.cluster.assign import assign_nearest
+    from papertopics.cluster.clustering import cluster_documents
     from papertopics.params import resolve_hdbscan, resolve_umap
     from papertopics.pipeline import default_config
 

@@ -123,7 +123,7 @@ def variant_vectors(corpus, variant, texts, calibration, seed) -> tuple[np.ndarr
 
 
 def top5_overlap(a: np.ndarray, b: np.ndarray) -> float:
-    from papertopics.neighbours import nearest_neighbours
+    from papertopics.embed.neighbours import nearest_neighbours
 
     ia, _ = nearest_neighbours(a, 5)
     ib, _ = nearest_neighbours(b, 5)
@@ -139,7 +139,7 @@ def main() -> None:
     args = parser.parse_args()
     from sklearn.metrics import adjusted_rand_score
 
-    from papertopics.evaluation import label_agreement
+    from papertopics.evaluate.metrics import label_agreement
     from papertopics.pipeline import default_config, model_topics
 
     rows = []

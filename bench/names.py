@@ -1,4 +1,4 @@
-"""Topic names before (top c-TF-IDF terms) and after (papertopics.naming), side by side.
+"""Topic names before (top c-TF-IDF terms) and after (papertopics.topics.names.phrases), side by side.
 
 Same embeddings, same clusters, same c-TF-IDF model: only the naming differs. Proxies:
 - title share: topics whose name occurs (plural/singular folded; its acronym counts) in at
@@ -40,8 +40,8 @@ CATEGORY_NAMES = {
 
 def load(name: str):
     """(raw texts, cleaned texts, titles, categories or None)."""
-    from papertopics.corpus import build_corpus
-    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, listing_name, read_listing
 
     if name == "seeds":
         frames = [
@@ -57,7 +57,7 @@ def load(name: str):
 
 def load_arxiv(per_category: int = 1000, n_categories: int = 6, seed: int = 0):
     """bench/_common_eval.load_arxiv_sample's exact sample, with raw abstracts and titles."""
-    from papertopics.clean import clean_text
+    from papertopics.ingest.clean import clean_text
 
     records = []
     with gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle:
@@ -76,7 +76,7 @@ def load_arxiv(per_category: int = 1000, n_categories: int = 6, seed: int = 0):
 
 
 def _fold(text: str) -> str:
-    from papertopics.naming import singular
+    from papertopics.topics.names.phrases import singular
 
     return " " + " ".join(singular(w) for w in re.findall(r"[\w\-]+", text.lower())) + " "
 
@@ -119,9 +119,9 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    from papertopics.naming import NameIndex, name_topics
     from papertopics.pipeline import default_config, model_topics
-    from papertopics.topics import top_terms, topic_labels
+    from papertopics.topics.names.phrases import NameIndex, name_topics
+    from papertopics.topics.representation import top_terms, topic_labels
 
     config = default_config()
     summary = []

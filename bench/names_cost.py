@@ -17,9 +17,9 @@ import names as bench  # noqa: E402
 
 
 def main(corpus: str = "neurips") -> None:
-    from papertopics.naming import NameIndex, name_topics, topic_hierarchy
     from papertopics.pipeline import default_config
-    from papertopics.topics import fit_topic_model
+    from papertopics.topics.names.phrases import NameIndex, name_topics, topic_hierarchy
+    from papertopics.topics.representation import fit_topic_model
 
     config = default_config()
     raw, clean, titles, _ = bench.load(corpus)

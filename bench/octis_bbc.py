@@ -49,7 +49,7 @@ PAPER = {"npmi": 0.170, "diversity": 0.802}
 
 
 def score(model, topics, texts) -> dict:
-    from papertopics.evaluation import npmi_coherence, outlier_share, topic_diversity
+    from papertopics.evaluate.metrics import npmi_coherence, outlier_share, topic_diversity
 
     words = topic_words(model, topics, 10)
     npmi = npmi_coherence(words, texts, top_n=10, stop_words=[])

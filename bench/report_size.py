@@ -13,7 +13,7 @@ Inputs:
 - seeds, neurips: the listings parsed as the workflow does, the pipeline's default embeddings
   (bench/_common_eval.embed, cached), `papertopics.pipeline.model_topics` (UMAP 5-d, HDBSCAN or
   agglomerative, c-TF-IDF labels) and a 2-D UMAP for the map, as reduce_embeddings does;
-  neighbours with `papertopics.neighbours`; the listing headers as build_corpus keeps them.
+  neighbours with `papertopics.embed.neighbours`; the listing headers as build_corpus keeps them.
 - arxiv75k: /work/team/arxiv75k.npz (texts, titles, MiniLM vectors) when present, else the
   arXiv listing with TF-IDF + SVD(96) vectors as a stand-in. Topics are synthetic: k-means (150)
   on the vectors, labelled by each cluster's top TF-IDF terms; the 2-D map is UMAP fitted on a
@@ -44,8 +44,8 @@ ARXIV75K = Path(os.environ.get("ARXIV75K", "/work/team/arxiv75k.npz"))
 
 
 def _corpus(kind: str):
-    from papertopics.corpus import build_corpus
-    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, listing_name, read_listing
 
     if kind == "seeds":
         frames = [
@@ -90,9 +90,9 @@ def pipeline_inputs(kind: str) -> dict:
     from _common_eval import embed
 
     from papertopics.config import default_config
-    from papertopics.neighbours import neighbour_table
+    from papertopics.embed.neighbours import neighbour_table
     from papertopics.pipeline import model_topics
-    from papertopics.topics import document_table, topic_labels, topics_table
+    from papertopics.topics.representation import document_table, topic_labels, topics_table
 
     corpus, stats = _corpus(kind)
     texts = corpus["text"].tolist()
@@ -123,7 +123,7 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
     from sklearn.cluster import MiniBatchKMeans
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    from papertopics.neighbours import neighbour_table
+    from papertopics.embed.neighbours import neighbour_table
 
     if ARXIV75K.exists():
         archive = np.load(ARXIV75K, allow_pickle=True)
@@ -138,7 +138,7 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
             "MiniLM (arxiv75k.npz)",
         )
     else:
-        from papertopics.clean import clean_text
+        from papertopics.ingest.clean import clean_text
 
         ids, cats, texts, titles, seen = [], [], [], [], set()
         with gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle:

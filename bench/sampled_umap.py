@@ -9,7 +9,7 @@ seed: the 5-D reduction fitted on all documents and on samples of each size (the
 by transform), HDBSCAN with the shipped `auto` sizes, then the shipped nearest-topic assignment
 (`clustering.assign_min_confidence`), NMI/ARI of the topics against primary_category (outliers
 one more topic; `nmi_hdbscan`: before the assignment). Each reduction runs in its own child process, so
-its wall time and peak RSS are its own (the numba JIT is on disk: see papertopics.jit).
+its wall time and peak RSS are its own (the numba JIT is on disk: see papertopics.reduce.jit).
 Goal: NMI within 0.01 of the full fit.
 """
 
@@ -33,7 +33,7 @@ import json, resource, sys, time
 import numpy as np
 from papertopics.config import default_config
 from papertopics.params import resolve_umap
-from papertopics.reduce import umap_reduce
+from papertopics.reduce.reduction import umap_reduce
 vectors = np.load(sys.argv[1]); seed = int(sys.argv[2]); fit_sample = int(sys.argv[3])
 umap = resolve_umap({**default_config()["umap"], "fit_sample": fit_sample}, len(vectors))
 umap_reduce(vectors[:200], random_state=seed, **{**umap, "fit_sample": 0})  # JIT from disk, not timed
@@ -69,10 +69,10 @@ def main() -> None:
     parser.add_argument("--no-full", action="store_true", help="skip the full fit (75k: ~5-10 min)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/bench-sampled-umap"))
     args = parser.parse_args()
-    from papertopics.assign import assign_nearest
-    from papertopics.cluster import cluster_documents
+    from papertopics.cluster.assign import assign_nearest
+    from papertopics.cluster.clustering import cluster_documents
     from papertopics.config import default_config
-    from papertopics.evaluation import label_agreement
+    from papertopics.evaluate.metrics import label_agreement
     from papertopics.params import resolve_hdbscan
 
     args.workdir.mkdir(parents=True, exist_ok=True)

@@ -44,7 +44,7 @@ def main() -> None:
     args = parser.parse_args()
     clock = Clock()
 
-    from papertopics.evaluation import n_topics, outlier_share
+    from papertopics.evaluate.metrics import n_topics, outlier_share
     from papertopics.pipeline import default_config, model_topics
 
     texts = load_seeds()
@@ -121,10 +121,10 @@ def small_corpora(seed_texts, seed_vectors, seeds) -> None:
     from _common_eval import load_neurips
     from selection import choose_method
 
-    from papertopics.cluster import agglomerative_labels
+    from papertopics.cluster.clustering import agglomerative_labels
     from papertopics.params import resolve_agglomerative, resolve_umap
     from papertopics.pipeline import default_config
-    from papertopics.reduce import umap_reduce
+    from papertopics.reduce.reduction import umap_reduce
 
     config = default_config()
     neurips = load_neurips()

@@ -10,7 +10,7 @@ Criterion (documented in config.yaml's words: "by a criterion measured on the da
 2. Measurement. HDBSCAN with each candidate on the reference reduction and on K UMAP refits of
    the same documents with other seeds (the refits the evaluation stage already computes).
    Stability = mean ARI between the reference labels and each refit's labels, outliers counted
-   as one more label (as papertopics.evaluation.stability does), so a candidate cannot look
+   as one more label (as papertopics.evaluate.metrics.stability does), so a candidate cannot look
    stable by dumping documents in -1 differently each time. When the reductions cover a sample
    of m of the N documents, candidate sizes are scaled by m / N for the measurement (the
    density of a random sample is m / N of the corpus's), and the chosen size is reported for N.
@@ -46,7 +46,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from papertopics import cluster
+from papertopics.cluster import clustering as cluster
 from papertopics.params import AUTO, resolve_hdbscan
 
 DEFAULT_FACTORS = (0.5, 1.0, 2.0)

@@ -60,7 +60,7 @@ def test_planted_topics_are_found_and_the_choice_is_explained():
     assert "within 0.05" in chosen["reason"]
     from sklearn.metrics import adjusted_rand_score
 
-    from papertopics.cluster import clusterer_settings, hdbscan_labels
+    from papertopics.cluster.clustering import clusterer_settings, hdbscan_labels
 
     labels = hdbscan_labels(reds[0], **clusterer_settings(params))
     assert adjusted_rand_score(truth, labels) > 0.95

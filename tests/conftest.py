@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from papertopics.runtime import runtime_environment
+from papertopics.runtime.environment import runtime_environment
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

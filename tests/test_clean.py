@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from papertopics.clean import clean_text
+from papertopics.ingest.clean import clean_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = sorted((ROOT / "seeds").glob("*.txt"))

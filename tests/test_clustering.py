@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from papertopics.cluster import agglomerative_labels, cluster_documents, relabel_by_size
+from papertopics.cluster.clustering import agglomerative_labels, cluster_documents, relabel_by_size
 from papertopics.params import resolve_agglomerative, resolve_hdbscan, resolve_method, resolve_umap
-from papertopics.topics import make_label
+from papertopics.topics.representation import make_label
 
 DEFAULTS = {
     "umap": {
@@ -112,7 +112,7 @@ def test_label_skips_terms_that_repeat_a_word(terms, expected):
 
 def test_label_folds_plurals_and_keeps_hyphenated_and_accented_words():
     assert make_label(["panel", "fairness", "panels", "privacy"], 3) == "panel, fairness, privacy"
-    from papertopics.topics import build_vectorizer
+    from papertopics.topics.representation import build_vectorizer
 
     vectorizer = build_vectorizer(
         {"domain_stop_words": True, "extra_stop_words": [], "ngram_range": [1, 1], "min_df": 1, "max_df": 1.0}
@@ -183,7 +183,7 @@ def test_a_cap_that_shatters_a_cluster_into_outliers_is_dropped():
 def test_map_min_dist_reaches_only_the_document_map(monkeypatch):
     """umap.map_min_dist (was a hard-coded 0.1 in reduce_embeddings.py) spreads the 2-D map;
     the clusterer's reduction keeps umap.min_dist."""
-    from papertopics import reduce
+    from papertopics.reduce import reduction as reduce
 
     calls = []
 

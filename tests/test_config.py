@@ -81,7 +81,7 @@ def test_every_allowed_umap_metric_is_one_umap_knows():
 def test_min_df_above_the_number_of_topics_names_the_key():
     import numpy as np
 
-    from papertopics.topics import check_vectorizer, fit_topic_model
+    from papertopics.topics.representation import check_vectorizer, fit_topic_model
 
     labels = np.array([0, 0, 1, 1, 2, -1])
     check_vectorizer({"min_df": 4, "max_df": 1.0}, labels)  # 4 topic texts, the outliers one too

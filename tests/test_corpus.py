@@ -5,9 +5,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from papertopics.corpus import build_corpus
 from papertopics.errors import CorpusTooSmallError
-from papertopics.listings import ListingSpec, read_listing
+from papertopics.ingest.corpus import build_corpus
+from papertopics.ingest.listings import ListingSpec, read_listing
 
 A1 = "We study sparse autoencoders and find that polysemanticity is a data problem."
 A1_VARIANT = "we study sparse-autoencoders, and find that\npolysemanticity is a DATA problem"

@@ -1,4 +1,4 @@
-"""papertopics.ctfidf reproduces BERTopic's c-TF-IDF and saved folder, and BERTopic loads it.
+"""papertopics.topics.ctfidf reproduces BERTopic's c-TF-IDF and saved folder, and BERTopic loads it.
 
 fit_topics uses the reproduction so that a relabel or re-cluster does not pay BERTopic's 5 s
 import; these tests are what keeps it honest against the BERTopic version that is installed.
@@ -14,8 +14,8 @@ import scipy.sparse as sp
 from test_grouping import _seeds
 
 from papertopics.config import default_config
-from papertopics.stopwords import ENGLISH_STOP_WORDS
-from papertopics.topics import build_vectorizer, fit_bertopic, fit_topic_model
+from papertopics.topics.representation import build_vectorizer, fit_bertopic, fit_topic_model
+from papertopics.topics.stopwords import ENGLISH_STOP_WORDS
 
 CONFIG = default_config()
 # Unigrams: the per-abstract counts equal BERTopic's joined-text counts exactly (bigrams differ
@@ -50,9 +50,9 @@ def test_default_fit_does_not_import_bertopic():
 
     code = (
         "import sys, numpy as np, scipy.sparse as sp\n"
-        "from papertopics.terms import TermCounts\n"
+        "from papertopics.topics.terms import TermCounts\n"
         "from papertopics.config import default_config\n"
-        "from papertopics.topics import fit_topic_model\n"
+        "from papertopics.topics.representation import fit_topic_model\n"
         "c = default_config()\n"
         "texts = ['graph neural networks for molecules', 'diffusion models for images'] * 3\n"
         "terms = TermCounts(sp.csr_matrix(np.eye(6, 3, dtype=int)), np.array(list('abc'), dtype=object))\n"
@@ -82,7 +82,7 @@ def test_topics_keywords_and_matrix_equal_bertopics(fitted):
 
 
 def test_saved_folder_is_bertopics_and_bertopic_loads_it(fitted, tmp_path):
-    from papertopics.topics import import_bertopic
+    from papertopics.topics.representation import import_bertopic
 
     texts, vectors, _, ours, our_topics, theirs, _ = fitted
     labels = {t: f"name {t}" for t in set(our_topics.tolist()) if t != 0}  # topic 0 keeps its default
@@ -172,9 +172,9 @@ def test_evaluation_needs_no_scikit_learn_and_agrees_with_it():
     """evaluate_topics' analyzer and silhouette are scikit-learn's, computed without it."""
     from sklearn.metrics import silhouette_score as sklearn_silhouette
 
-    from papertopics.evaluation import default_analyzer, silhouette_score
-    from papertopics.stopwords import stop_words
-    from papertopics.topics import TOKEN_PATTERN
+    from papertopics.evaluate.metrics import default_analyzer, silhouette_score
+    from papertopics.topics.representation import TOKEN_PATTERN
+    from papertopics.topics.stopwords import stop_words
 
     texts, vectors = _seeds()
     sklearn_words = build_vectorizer({**CONFIG["vectorizer"], "ngram_range": [1, 1]}).build_analyzer()

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from papertopics.evaluation import (
+from papertopics.evaluate.metrics import (
     WindowTokens,
     cluster_validity,
     label_agreement,

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from papertopics.errors import ListingError
-from papertopics.listings import ListingSpec, ListingWarning, read_listing
+from papertopics.ingest.listings import ListingSpec, ListingWarning, read_listing
 
 WORDS = [
     "model",

@@ -11,11 +11,11 @@ import pytest
 from conftest import REPO
 from sklearn.metrics import adjusted_rand_score
 
-from papertopics.assign import assign_nearest, centroids
-from papertopics.cluster import cluster_documents
-from papertopics.cohesion import MIXED_PREFIX, mark_mixed, mixed_topics, topic_cohesion
+from papertopics.cluster.assign import assign_nearest, centroids
+from papertopics.cluster.clustering import cluster_documents
+from papertopics.cluster.cohesion import MIXED_PREFIX, mark_mixed, mixed_topics, topic_cohesion
+from papertopics.cluster.merge import merge_similar_clusters
 from papertopics.config import default_config
-from papertopics.merge import merge_similar_clusters
 from papertopics.params import resolve_agglomerative
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -123,7 +123,7 @@ def test_merges_chain_into_the_biggest_cluster_and_the_guard_matches_topic_cohes
     merged = merge_similar_clusters(vectors, labels, 0.5, keep_cohesion=0.7)
     assert (merged[:60] == 0).all()  # two merges; the biggest cluster's id survives
     assert set(merged[60:90]) == {3} and set(merged[90:]) == {4}
-    # the guard's cohesion of a union is papertopics.cohesion's: a merge keeping exactly the
+    # the guard's cohesion of a union is papertopics.cluster.cohesion's: a merge keeping exactly the
     # share the guard asks for is allowed, one asking for a bit more is not
     union = np.where(labels == 1, 0, labels)
     parts, joined = topic_cohesion(vectors, labels), topic_cohesion(vectors, union)[0]
@@ -172,8 +172,8 @@ def test_hdbscan_clustering_merges_near_twins_as_configured():
 
 
 def _seeds():
-    from papertopics.corpus import build_corpus
-    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, listing_name, read_listing
 
     frames = [read_listing(ListingSpec(listing_name(p), p)) for p in sorted((REPO / "seeds").glob("*.txt"))]
     texts = build_corpus(frames)[0]["text"].tolist()

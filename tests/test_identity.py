@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from papertopics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
+from papertopics.topics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
 
 
 def _docs(groups: dict[int, range]) -> pd.DataFrame:

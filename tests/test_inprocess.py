@@ -1,4 +1,4 @@
-"""Light jobs run their script in Snakemake's own process (papertopics.inprocess): the script gets
+"""Light jobs run their script in Snakemake's own process (papertopics.runtime.inprocess): the script gets
 the object `script:` would give it, logs to its rule's log only, and fails the way a job does."""
 
 import logging
@@ -12,8 +12,8 @@ import pytest
 import threadpoolctl  # noqa: F401 - its import sets KMP_DUPLICATE_LIB_OK, as scikit-learn's does
 from snakemake.iocontainers import InputFiles, Log, OutputFiles, Params, Wildcards
 
-from papertopics.inprocess import in_process, run_script
-from papertopics.scripting import JobFailed
+from papertopics.runtime.inprocess import in_process, run_script
+from papertopics.runtime.scripting import JobFailed
 
 SCRIPT = """
 import logging
@@ -24,8 +24,8 @@ import numpy  # noqa: F401 - its BLAS pool is what the cap acts on
 from threadpoolctl import threadpool_info
 
 from papertopics.errors import ListingError
-from papertopics.inprocess import in_process
-from papertopics.scripting import script_run
+from papertopics.runtime.inprocess import in_process
+from papertopics.runtime.scripting import script_run
 
 if snakemake.params.fail == "exit":
     raise SystemExit(3)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from papertopics.corpus import build_corpus
 from papertopics.errors import ConfigError, ListingError
-from papertopics.listings import (
+from papertopics.ingest.corpus import build_corpus
+from papertopics.ingest.listings import (
     ListingSpec,
     ListingWarning,
     doc_id_for,
@@ -603,7 +603,7 @@ def test_copies_of_one_abstract_say_they_were_merged(tmp_path):
 def test_content_fingerprint_changes_with_content_not_with_dates(tmp_path):
     import os
 
-    from papertopics.listings import listing_fingerprint
+    from papertopics.ingest.listings import listing_fingerprint
 
     p = write(tmp_path / "a.txt", f"Header\n\n{A1}\n")
     cache = tmp_path / "cache.json"
@@ -621,7 +621,7 @@ def test_content_fingerprint_changes_with_content_not_with_dates(tmp_path):
 def test_paths_under_the_corpus_folder_are_kept_relative_to_it(tmp_path):
     """What Snakemake records for a listing (input path, params) must not change when the folder
     moves: paths under it become relative, `..` stays as written, others stay as they are."""
-    from papertopics.listings import relative_to_folder
+    from papertopics.ingest.listings import relative_to_folder
 
     folder = tmp_path / "corpus"
     assert relative_to_folder(folder / "seeds" / "a.txt", folder) == Path("seeds/a.txt")

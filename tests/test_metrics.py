@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from papertopics.config import default_config
-from papertopics.evaluation import build_metrics
+from papertopics.evaluate.metrics import build_metrics
 
 WORDS = {0: "alpha beta gamma delta", 1: "omega sigma kappa lambda", 2: "red green blue cyan"}
 
@@ -152,8 +152,8 @@ def test_silhouette_is_measured_where_the_clusterer_worked(method, space):
 
 
 def test_seed_stability_returns_the_reference_it_scored():
-    from papertopics.reduce import sample_indices
-    from papertopics.stability import seed_stability
+    from papertopics.evaluate.stability import seed_stability
+    from papertopics.reduce.reduction import sample_indices
 
     vectors, _ = _separated(n_per=10)
     doc_ids = [f"d{i}" for i in range(len(vectors))]

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from papertopics.naming import (
+from papertopics.topics.names.phrases import (
     NameIndex,
     collect_acronyms,
     make_distinct,
@@ -213,7 +213,7 @@ def test_report_pages_show_names_not_numbers():
 
 
 def test_rerun_keeps_a_name_while_it_is_still_a_candidate():
-    from papertopics.history import stable_topic_ids
+    from papertopics.topics.history import stable_topic_ids
 
     doc_ids = [f"d{i}" for i in range(6)]
     assigned = np.array([0, 0, 0, 1, 1, 1])
@@ -247,7 +247,7 @@ def test_groups_without_a_free_name_get_numbered_names_and_naming_ends():
     numbering used to loop for ever (fit_topics hung on arXiv 75k)."""
     import signal
 
-    from papertopics.naming import NameIndex, name_groups
+    from papertopics.topics.names.phrases import NameIndex, name_groups
 
     index = NameIndex.build(["image image image text"] * 9)  # no phrase sets one group apart
     groups = {g: np.arange(3 * g, 3 * g + 3) for g in range(3)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from papertopics.neighbours import NEIGHBOUR_COLUMNS, nearest_neighbours, neighbour_table
+from papertopics.embed.neighbours import NEIGHBOUR_COLUMNS, nearest_neighbours, neighbour_table
 
 
 def test_blockwise_neighbours_equal_the_full_similarity_matrix():

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from conftest import REPO, make_corpus_dir, run_snakemake
 
-from papertopics.stopwords import stop_words
+from papertopics.topics.stopwords import stop_words
 
 FIXTURES = REPO / "tests" / "fixtures"
 
@@ -162,7 +162,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
 
 
 def test_an_edited_script_reruns_its_job(seed_run):
-    """The light rules run their script in Snakemake's process (papertopics.inprocess); the
+    """The light rules run their script in Snakemake's process (papertopics.runtime.inprocess); the
     script is still their input, so editing it reruns the job (a mere touch does not:
     Snakemake compares the content of small inputs)."""
     script = REPO / "workflow" / "scripts" / "render_report.py"

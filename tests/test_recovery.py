@@ -25,12 +25,12 @@ import pandas as pd
 import pytest
 from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_env
 
-from papertopics import recovery, scripting
-from papertopics.history import load_snapshot, save_snapshot, stable_topic_ids
-from papertopics.listings import ListingWarning
+from papertopics.ingest.listings import ListingWarning
 from papertopics.report import render
-from papertopics.run_summary import error_lines, success_lines
-from papertopics.snapshot_store import advance_history
+from papertopics.runtime import recovery, scripting
+from papertopics.runtime.run_summary import error_lines, success_lines
+from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
+from papertopics.topics.snapshot_store import advance_history
 
 
 def make_lock(workdir: Path) -> Path:
@@ -352,7 +352,7 @@ def test_the_schedulers_last_wake_up_does_not_hold_the_exit():
     waited for the last one after every run that ran a job. Only the scheduler's are cancelled."""
     import threading
 
-    from papertopics.run_summary import cancel_scheduler_timers
+    from papertopics.runtime.run_summary import cancel_scheduler_timers
 
     def wake_up():
         pass

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from papertopics import reduce
 from papertopics.params import resolve_umap
+from papertopics.reduce import reduction as reduce
 
 UMAP_ARGS = {"n_components": 3, "n_neighbors": 5, "min_dist": 0.0, "metric": "cosine", "low_memory": True}
 
@@ -94,7 +94,7 @@ def test_umap_functions_are_compiled_into_numbas_disk_cache(tmp_path):
     import sys
 
     code = (
-        "from papertopics.jit import enable_numba_cache; enable_numba_cache()\n"
+        "from papertopics.reduce.jit import enable_numba_cache; enable_numba_cache()\n"
         "import umap.layouts as layouts\n"
         "print(type(layouts._nb_optimize_layout_euclidean_single_epoch._cache).__name__)\n"
     )

@@ -453,7 +453,7 @@ def test_neurips_sized_report_stays_under_30_mb(tmp_path):
 
 def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     """The rule's script runs against a fake `snakemake` object, as Snakemake would call it."""
-    from papertopics.scripting import THREAD_VARIABLES
+    from papertopics.runtime.scripting import THREAD_VARIABLES
 
     for variable in THREAD_VARIABLES:  # the script caps threads: restored after the test
         monkeypatch.delenv(variable, raising=False)

@@ -727,7 +727,7 @@ def map_report(tmp_path_factory):
     import numpy as np
     from report_sample import sample_inputs
 
-    from papertopics.neighbours import neighbour_table
+    from papertopics.embed.neighbours import neighbour_table
     from papertopics.report import render_report
 
     inputs = sample_inputs(n_documents=900, n_topics=30, listings=("alpha", "beta"), seed=5)
@@ -890,8 +890,8 @@ def test_seed_listings_title_the_report_by_their_header(browser, tmp_path_factor
     """
     import numpy as np
 
-    from papertopics.corpus import build_corpus
-    from papertopics.listings import ListingSpec, listing_name, read_listing
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, listing_name, read_listing
     from papertopics.report import ReportInputs, render_report
 
     frames = [

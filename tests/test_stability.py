@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from papertopics.errors import ConfigError
-from papertopics.stability import refit_reduction, refit_seeds, seed_stability, subsample_stability
+from papertopics.evaluate.stability import refit_reduction, refit_seeds, seed_stability, subsample_stability
 
 HDBSCAN = {
     "min_cluster_size": 5,
@@ -77,7 +77,7 @@ def test_a_refit_covers_the_fixed_sample_with_its_seed():
 
 
 def test_ward_stability_is_measured_by_subsamples_and_is_not_always_one():
-    from papertopics.cluster import agglomerative_labels
+    from papertopics.cluster.clustering import agglomerative_labels
 
     agg = {"min_cluster_size": 20}  # four groups of 30: no group splits into two of >= 20
     tight, truth = blobs(30, 4, 0.05)

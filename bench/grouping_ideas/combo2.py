@@ -7,7 +7,7 @@ import numpy as np  # noqa: E402
 from common import CORPORA, clustered, get_umap, load  # noqa: E402
 from evaluate import CFG  # noqa: E402
 
-from papertopics.evaluation import label_agreement  # noqa: E402
+from papertopics.evaluate.metrics import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 
 SEEDS = (42, 43, 44, 45, 46)

@@ -43,13 +43,13 @@ def umap_args(n: int, nn="auto", nc=5) -> dict:
 
 
 def get_umap(corpus: str, vectors, seed: int, nn="auto", nc=5, compute=True):
-    """Cached UMAP (papertopics.reduce.umap_reduce with the resolved default args, overrides nn/nc)."""
+    """Cached UMAP (papertopics.reduce.reduction.umap_reduce with the resolved default args, overrides nn/nc)."""
     path = umap_path(corpus, seed, nn, nc)
     if path.exists():
         return np.load(path)
     if not compute:
         return None
-    from papertopics.reduce import umap_reduce
+    from papertopics.reduce.reduction import umap_reduce
 
     t = time.perf_counter()
     red = umap_reduce(vectors, random_state=seed, **umap_args(len(vectors), nn, nc))
@@ -66,8 +66,8 @@ def get_umap(corpus: str, vectors, seed: int, nn="auto", nc=5, compute=True):
 def clustered(reduced, vectors, hdbscan: dict):
     """(HDBSCAN labels, topics after the nearest-topic assignment): the default grouping, with
     whatever HDBSCAN settings the experiment overrides."""
-    from papertopics.assign import assign_nearest
-    from papertopics.cluster import cluster_documents
+    from papertopics.cluster.assign import assign_nearest
+    from papertopics.cluster.clustering import cluster_documents
     from papertopics.pipeline import default_config
 
     raw, _ = cluster_documents(vectors, reduced, method="hdbscan", hdbscan=hdbscan, agglomerative={})

@@ -8,7 +8,7 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 from common import CORPORA, clustered, get_umap, load  # noqa: E402
 
-from papertopics.evaluation import label_agreement  # noqa: E402
+from papertopics.evaluate.metrics import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 from papertopics.pipeline import default_config  # noqa: E402
 

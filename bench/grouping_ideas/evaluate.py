@@ -16,9 +16,9 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 from common import CORPORA, OUT, get_umap, load  # noqa: E402
 
-from papertopics.assign import assign_nearest, normalise  # noqa: E402
-from papertopics.cluster import cluster_documents, relabel_by_size  # noqa: E402
-from papertopics.evaluation import label_agreement  # noqa: E402
+from papertopics.cluster.assign import assign_nearest, normalise  # noqa: E402
+from papertopics.cluster.clustering import cluster_documents, relabel_by_size  # noqa: E402
+from papertopics.evaluate.metrics import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 from papertopics.pipeline import default_config  # noqa: E402
 

@@ -17,10 +17,10 @@ sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 from common import OUT, clustered, load, umap_args  # noqa: E402
 
-from papertopics.evaluation import label_agreement  # noqa: E402
+from papertopics.evaluate.metrics import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 from papertopics.pipeline import default_config  # noqa: E402
-from papertopics.reduce import _umap_model, umap_reduce  # noqa: E402
+from papertopics.reduce.reduction import _umap_model, umap_reduce  # noqa: E402
 
 
 def umap_own_neighbours(vectors: np.ndarray, seed: int, args: dict) -> np.ndarray:

@@ -8,8 +8,8 @@ import numpy as np  # noqa: E402
 from common import CORPORA, clustered, get_umap, load  # noqa: E402
 from evaluate import CFG, SEEDS, Q, vote_onto  # noqa: E402
 
-from papertopics.assign import assign_nearest  # noqa: E402
-from papertopics.evaluation import label_agreement  # noqa: E402
+from papertopics.cluster.assign import assign_nearest  # noqa: E402
+from papertopics.evaluate.metrics import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 
 

@@ -23,10 +23,10 @@ import numpy as np  # noqa: E402
 from common import OUT, clustered, load, umap_args  # noqa: E402
 
 from papertopics.embed import embed_texts  # noqa: E402
-from papertopics.evaluation import label_agreement  # noqa: E402
+from papertopics.evaluate.metrics import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 from papertopics.pipeline import default_config  # noqa: E402
-from papertopics.reduce import umap_reduce  # noqa: E402
+from papertopics.reduce.reduction import umap_reduce  # noqa: E402
 
 SEEDS = (42, 43, 44, 45, 46)
 WINDOW = 254  # word pieces per window: 256 minus [CLS] and [SEP]

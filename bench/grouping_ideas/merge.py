@@ -25,11 +25,11 @@ import pandas as pd  # noqa: E402
 from common import get_umap, load  # noqa: E402
 
 from papertopics.artifacts import load_embeddings  # noqa: E402
-from papertopics.assign import assign_nearest  # noqa: E402
-from papertopics.cluster import cluster_documents  # noqa: E402
-from papertopics.cohesion import topic_cohesion  # noqa: E402
-from papertopics.evaluation import label_agreement  # noqa: E402
-from papertopics.merge import merge_similar_clusters  # noqa: E402
+from papertopics.cluster.assign import assign_nearest  # noqa: E402
+from papertopics.cluster.clustering import cluster_documents  # noqa: E402
+from papertopics.cluster.cohesion import topic_cohesion  # noqa: E402
+from papertopics.cluster.merge import merge_similar_clusters  # noqa: E402
+from papertopics.evaluate.metrics import label_agreement  # noqa: E402
 from papertopics.params import resolve_hdbscan  # noqa: E402
 from papertopics.pipeline import default_config  # noqa: E402
 

@@ -7,9 +7,9 @@ OUTLIER_COLOR = "#a3a3a3"  # grey on every page; no topic colour is grey
 # The report's pages (results/report/<name>.html); report.smk builds its outputs from this list.
 REPORT_PAGES = ("index", "documents", "intertopic", "barchart", "hierarchy", "heatmap", "listings", "changes")
 
-# Version of the pickled naming.NameIndex (results/corpus/name_index.pkl): bump it when the
+# Version of the pickled topics.names.phrases.NameIndex (results/corpus/name_index.pkl): bump it when the
 # class changes, so that index_phrases reruns instead of fit_topics reading a stale pickle.
-NAME_INDEX_VERSION = 2
+NAME_INDEX_VERSION = 3
 
 # Format of the document map's data files (rule pack_documents, results/report_data/): bump it when
 # they change shape, so that pack_documents reruns and no report links files of another format.

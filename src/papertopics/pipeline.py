@@ -11,12 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from papertopics.assign import assign_nearest
-from papertopics.cluster import cluster_documents
+from papertopics.cluster.assign import assign_nearest
+from papertopics.cluster.clustering import cluster_documents
 from papertopics.config import default_config  # noqa: F401  (re-exported for benchmarks)
 from papertopics.params import resolve_clustering, resolve_umap
-from papertopics.reduce import umap_reduce
-from papertopics.topics import fit_topic_model
+from papertopics.reduce.reduction import umap_reduce
+from papertopics.topics.representation import fit_topic_model
 
 
 @dataclass

@@ -12,16 +12,16 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
-from papertopics.inprocess import run_script
-from papertopics.listings import listing_fingerprint, relative_to_folder, resolve_listings
-from papertopics.recovery import recover
-from papertopics.run_summary import (
+from papertopics.ingest.listings import listing_fingerprint, relative_to_folder, resolve_listings
+from papertopics.runtime.environment import runtime_environment
+from papertopics.runtime.inprocess import run_script
+from papertopics.runtime.recovery import recover
+from papertopics.runtime.run_summary import (
     at_exit_print,
     cancel_scheduler_timers,
     error_lines,
     success_lines,
 )
-from papertopics.runtime import runtime_environment
 
 
 def load_config_files():
@@ -48,7 +48,7 @@ except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 validate(config, schema=str(SCHEMA))  # fills every default from the package's schema
 
-runtime_environment(Path(workflow.basedir))  # offline hub, numba's JIT cache (papertopics.runtime)
+runtime_environment(Path(workflow.basedir))  # offline hub, numba JIT cache (runtime.environment)
 
 # A plain rerun recovers from kill -9, a swallowed Ctrl-C or a full disk: stale locks and damaged
 # intermediates go (profiles/default adds rerun-incomplete). Not in cluster jobs: they re-read
@@ -71,7 +71,7 @@ except PapertopicsError as error:
 
 
 # Light jobs (re-cluster, names, metrics, report) run these scripts in Snakemake's own process
-# (papertopics.inprocess): a tweak then imports each library once, not once per job.
+# (papertopics.runtime.inprocess): a tweak then imports each library once, not once per job.
 SCRIPTS = relative_to_folder(Path(workflow.basedir) / "workflow" / "scripts", Path.cwd())
 
 

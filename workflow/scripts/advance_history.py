@@ -3,8 +3,8 @@
 import json
 from pathlib import Path
 
-from papertopics.scripting import script_run
-from papertopics.snapshot_store import advance_history
+from papertopics.runtime.scripting import script_run
+from papertopics.topics.snapshot_store import advance_history
 
 with script_run(snakemake) as log:
     name = advance_history(snakemake.input.snapshot, Path(snakemake.output.marker).parent)

@@ -9,8 +9,8 @@ labelling it scored).
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, read_json, write_json
-from papertopics.scripting import script_run
-from papertopics.stability import assess_stability
+from papertopics.evaluate.stability import assess_stability
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     p = snakemake.params

@@ -6,8 +6,8 @@ Inputs: results/parse/<listing>.parquet. Outputs: results/corpus/corpus.parquet,
 import pandas as pd
 
 from papertopics.artifacts import write_json
-from papertopics.corpus import build_corpus
-from papertopics.scripting import script_run
+from papertopics.ingest.corpus import build_corpus
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     corpus, stats = build_corpus([pd.read_parquet(path) for path in snakemake.input])

@@ -8,9 +8,9 @@ Inputs: embeddings, reduced space. Outputs: results/cluster/clusters.parquet (do
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, write_json
-from papertopics.assign import assignment_table
-from papertopics.cluster import cluster_corpus
-from papertopics.scripting import script_run
+from papertopics.cluster.assign import assignment_table
+from papertopics.cluster.clustering import cluster_corpus
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     p = snakemake.params

@@ -1,15 +1,15 @@
 """count_terms: each abstract's term counts under the vectorizer's tokenising settings, and its
 unigram stream for the NPMI windows of evaluate_topics.
 
-Inputs: results/corpus/corpus.parquet. Outputs: results/corpus/term_counts.npz (papertopics.terms),
-results/corpus/window_tokens.npz (papertopics.evaluation.WindowTokens).
+Inputs: results/corpus/corpus.parquet. Outputs: results/corpus/term_counts.npz (papertopics.topics.terms),
+results/corpus/window_tokens.npz (papertopics.evaluate.metrics.WindowTokens).
 """
 
 import pandas as pd
 
-from papertopics.evaluation import npmi_analyzer, window_tokens
-from papertopics.scripting import script_run
-from papertopics.terms import count_terms
+from papertopics.evaluate.metrics import npmi_analyzer, window_tokens
+from papertopics.runtime.scripting import script_run
+from papertopics.topics.terms import count_terms
 
 with script_run(snakemake) as log:
     texts = pd.read_parquet(snakemake.input.corpus, columns=["text"])["text"].tolist()

@@ -9,7 +9,7 @@ from papertopics.artifacts import save_embeddings, write_json
 from papertopics.embed import embed_texts
 from papertopics.embed.user_cache import cache_root
 from papertopics.params import embedding_shard_rows
-from papertopics.scripting import script_run
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     p = snakemake.params

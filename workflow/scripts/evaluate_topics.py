@@ -8,8 +8,8 @@ Outputs: results/metrics.json.
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, read_json, write_json
-from papertopics.evaluation import WindowTokens, build_metrics
-from papertopics.scripting import script_run
+from papertopics.evaluate.metrics import WindowTokens, build_metrics
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     p, i = snakemake.params, snakemake.input

@@ -7,8 +7,8 @@ similarity). Depends on the vectors alone, so re-clustering or relabelling never
 from pathlib import Path
 
 from papertopics.artifacts import atomic_write_text, load_embeddings
-from papertopics.neighbours import neighbour_table
-from papertopics.scripting import script_run
+from papertopics.embed.neighbours import neighbour_table
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     doc_ids, vectors = load_embeddings(snakemake.input.embeddings)

@@ -9,11 +9,11 @@ Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, hie
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings
-from papertopics.fit import fit_topic_tables
-from papertopics.history import load_snapshot, save_snapshot
-from papertopics.naming import NameIndex
-from papertopics.scripting import script_run
-from papertopics.terms import TermCounts
+from papertopics.runtime.scripting import script_run
+from papertopics.topics.fit import fit_topic_tables
+from papertopics.topics.history import load_snapshot, save_snapshot
+from papertopics.topics.names.phrases import NameIndex
+from papertopics.topics.terms import TermCounts
 
 with script_run(snakemake) as log:
     p, out = snakemake.params, snakemake.output

@@ -4,7 +4,7 @@ Inputs: results/embed/shards/<n>.parquet and <n>.json. Outputs: embeddings.parqu
 """
 
 from papertopics.artifacts import gather_shards, save_embeddings, write_json
-from papertopics.scripting import script_run
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     doc_ids, vectors, stats = gather_shards(snakemake.input.shards)

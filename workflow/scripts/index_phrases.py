@@ -5,8 +5,8 @@ Inputs: results/corpus/corpus.parquet. Outputs: results/corpus/name_index.pkl (n
 
 import pandas as pd
 
-from papertopics.naming import NameIndex
-from papertopics.scripting import script_run
+from papertopics.runtime.scripting import script_run
+from papertopics.topics.names.phrases import NameIndex
 
 with script_run(snakemake) as log:
     corpus = pd.read_parquet(snakemake.input.corpus, columns=["text_raw", "title"])

@@ -12,8 +12,8 @@ import pandas as pd
 
 from papertopics.report.documents import pack_documents
 from papertopics.report.inputs import read_table
-from papertopics.scripting import script_run
-from papertopics.topics import reading_table
+from papertopics.runtime.scripting import script_run
+from papertopics.topics.representation import reading_table
 
 with script_run(snakemake) as log:
     started = time.perf_counter()

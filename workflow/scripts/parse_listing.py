@@ -5,8 +5,8 @@ Inputs: the listing (text, csv, tsv, json, jsonl). Outputs: one row per abstract
 
 from pathlib import Path
 
-from papertopics.listings import ListingSpec, read_listing
-from papertopics.scripting import script_run
+from papertopics.ingest.listings import ListingSpec, read_listing
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     spec = snakemake.params.spec

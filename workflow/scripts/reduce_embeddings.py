@@ -4,8 +4,8 @@ Inputs: embeddings. Outputs: results/reduce/reduced.parquet (doc_id, u0..), map2
 """
 
 from papertopics.artifacts import load_embeddings
-from papertopics.reduce import reduce_for_clustering_and_map
-from papertopics.scripting import script_run
+from papertopics.reduce.reduction import reduce_for_clustering_and_map
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     p = snakemake.params

@@ -4,8 +4,8 @@ Inputs: embeddings. Outputs: results/evaluation/refits/{seed}.parquet (doc_id, s
 """
 
 from papertopics.artifacts import load_embeddings
-from papertopics.scripting import script_run
-from papertopics.stability import refit_plan, refit_reduction
+from papertopics.evaluate.stability import refit_plan, refit_reduction
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     p = snakemake.params

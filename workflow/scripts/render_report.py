@@ -11,7 +11,7 @@ import time
 
 from papertopics.report import read_inputs
 from papertopics.report.render import write_report
-from papertopics.scripting import script_run
+from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
     started = time.perf_counter()

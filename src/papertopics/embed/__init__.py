@@ -1,4 +1,5 @@
-"""Embedding stage (papertopics.embed): cleaned abstracts -> L2-normalised float32 vectors.
+"""Embedding stage (rules embed_shard, gather_embeddings, find_neighbours): cleaned abstracts ->
+L2-normalised float32 vectors, and each document's nearest documents (`neighbours`).
 
 Two things make re-runs cheap: a content-keyed cache (an abstract embedded once, under any
 listing, is never embedded again with the same model and settings) and a default backend

@@ -3,7 +3,7 @@
 fit_topics keeps topic ids stable across reruns in one results folder and writes one row per
 topic of either run (the outliers, -1, included): its status (new, vanished, grown, shrunk,
 unchanged, merged, split), sizes and corpus shares before and after, and the previous ids it
-drew from or went to. On a first run every topic is "new". See papertopics.identity.
+drew from or went to. On a first run every topic is "new". See papertopics.topics.identity.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ FIRST_RUN = (
 
 def _tolerance() -> float:
     try:  # imported here: identity pulls in scipy.optimize, which no other page needs
-        from papertopics.identity import SIZE_TOLERANCE
+        from papertopics.topics.identity import SIZE_TOLERANCE
     except ImportError:  # pragma: no cover - the pipeline always ships it
         return 0.2
     return float(SIZE_TOLERANCE)

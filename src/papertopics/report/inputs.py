@@ -15,8 +15,8 @@ import pandas as pd
 
 from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.errors import PapertopicsError
-from papertopics.identity import CHANGE_COLUMNS
 from papertopics.report.model_files import TopicVectors, read_saved_model, vectors_from_documents
+from papertopics.topics.identity import CHANGE_COLUMNS
 
 DOCUMENT_COLUMNS = ("doc_id", "listings", "topic", "topic_label", "title", "text")
 TOPIC_COLUMNS = ("topic", "label", "size", "top_terms", "representative_doc_ids")

@@ -38,7 +38,7 @@ def run_script(input, output, params, wildcards, threads, resources, log, rule, 
     from snakemake.iocontainers import Snakemake
     from threadpoolctl import threadpool_limits
 
-    from papertopics.scripting import JobFailed
+    from papertopics.runtime.scripting import JobFailed
 
     script = Path(input.script)
     snakemake = Snakemake(

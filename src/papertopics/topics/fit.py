@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from papertopics.cohesion import mark_mixed, mixed_topics, topic_cohesion
+from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesion
 from papertopics.constants import OUTLIER
-from papertopics.history import stable_topic_ids
-from papertopics.identity import TopicSnapshot
-from papertopics.naming import NameIndex, make_distinct, name_topics, topic_hierarchy
-from papertopics.topics import (
+from papertopics.topics.history import stable_topic_ids
+from papertopics.topics.identity import TopicSnapshot
+from papertopics.topics.names.phrases import NameIndex, make_distinct, name_topics, topic_hierarchy
+from papertopics.topics.representation import (
     document_table,
     fit_topic_model,
     representative_doc_ids,
@@ -82,7 +82,7 @@ def fit_topic_tables(
     )
     top_n = representation["top_n_words"]
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
-    # Names: phrases from the abstracts and titles (papertopics.naming); keywords are the fallback.
+    # Names: phrases from the abstracts and titles (topics.names.phrases); keywords are the fallback.
     if index is None:
         index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
     named = name_topics(

@@ -55,7 +55,7 @@ class TermCounts:
 
 def count_terms(texts: list[str], vectorizer: dict) -> TermCounts:
     """Every term of every abstract (no min_df/max_df: those act on topics, at each fit)."""
-    from papertopics.topics import build_vectorizer
+    from papertopics.topics.representation import build_vectorizer
 
     counter = build_vectorizer({**vectorizer, "min_df": 1, "max_df": 1.0})
     cleaned = [text.replace("\n", " ").replace("\t", " ") for text in texts]  # as BERTopic cleans

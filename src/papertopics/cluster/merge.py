@@ -19,8 +19,8 @@ import logging
 import numpy as np
 from scipy import sparse
 
-from papertopics.assign import normalise
-from papertopics.cohesion import mean_pairwise, relative_cohesion
+from papertopics.cluster.assign import normalise
+from papertopics.cluster.cohesion import mean_pairwise, relative_cohesion
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def centred_weights(units: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _cohesion(square_norm: np.ndarray, size: np.ndarray, baseline: float) -> np.ndarray:
-    """papertopics.cohesion's score from a cluster's sum of unit vectors: its mean pairwise
+    """papertopics.cluster.cohesion's score from a cluster's sum of unit vectors: its mean pairwise
     cosine is (|sum|^2 - n) / (n (n - 1))."""
     return relative_cohesion((square_norm - size) / np.maximum(size * (size - 1), 1), baseline)
 
@@ -57,7 +57,7 @@ def merge_similar_clusters(
     all its members, so a merge is judged on the whole cluster, not on its best-matching part.
 
     keep_cohesion: a merge must keep at least this share of its parts' size-weighted cohesion
-    (papertopics.cohesion), and parts no more alike than random documents are never merged.
+    (papertopics.cluster.cohesion), and parts no more alike than random documents are never merged.
     Seen from a corpus
     dominated by one field, two unrelated minority fields deviate from the mean the same way;
     without this guard they became one bag ("Mixed: lower bound", 2,554 arXiv abstracts of

@@ -19,7 +19,7 @@ THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"
 
 
 class JobFailed(Exception):
-    """A job run inside Snakemake's process (papertopics.inprocess) failed on bad input; its
+    """A job run inside Snakemake's process (papertopics.runtime.inprocess) failed on bad input; its
     one-line message is already on stderr and in the rule's log. SystemExit would escape
     Snakemake's job callback there and leave the run waiting for the job forever."""
 
@@ -29,10 +29,10 @@ def script_run(snakemake):
     """Log to the rule's log file and stderr; turn a PapertopicsError into one line and exit 1.
 
     Snakemake deletes the outputs of a failed job, so nothing half-written survives. Inside
-    Snakemake's own process (papertopics.inprocess) nothing process-wide changes: the log
+    Snakemake's own process (papertopics.runtime.inprocess) nothing process-wide changes: the log
     handlers take this thread's records only, and a bad input raises JobFailed, not SystemExit.
     """
-    from papertopics.inprocess import in_process
+    from papertopics.runtime.inprocess import in_process
 
     shared = in_process()
     log_path = snakemake.log[0] if len(snakemake.log) else None
@@ -93,7 +93,7 @@ def route_thread_warnings() -> None:
     """Warnings raised in an in-process job's thread go to its log as one line (what
     captureWarnings does for a job's own process); other threads' warnings, Snakemake's own
     included, are shown as before. Installed once; process-wide by nature of `warnings`."""
-    from papertopics.inprocess import in_process
+    from papertopics.runtime.inprocess import in_process
 
     previous = warnings.showwarning
     if getattr(previous, "routes_job_warnings", False):
@@ -115,7 +115,7 @@ def damaged_input_message(snakemake) -> str | None:
 
     A reader's own error (pyarrow's "Parquet magic bytes not found") does not name the file.
     """
-    from papertopics.recovery import _damage
+    from papertopics.runtime.recovery import _damage
 
     for path in getattr(snakemake, "input", []):
         reason = _damage(Path(path)) if Path(path).is_file() else None

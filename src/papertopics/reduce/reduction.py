@@ -118,7 +118,7 @@ def _umap_model(
             metric=metric,
             random_state=random_state,
         )
-    from papertopics.jit import enable_numba_cache
+    from papertopics.reduce.jit import enable_numba_cache
 
     enable_numba_cache()
     from umap import UMAP

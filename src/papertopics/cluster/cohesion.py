@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from papertopics.assign import normalise
+from papertopics.cluster.assign import normalise
 
 MIXED_PREFIX = "Mixed: "
 

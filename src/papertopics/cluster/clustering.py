@@ -6,8 +6,8 @@ import logging
 
 import numpy as np
 
+from papertopics.cluster.merge import merge_similar_clusters
 from papertopics.constants import OUTLIER
-from papertopics.merge import merge_similar_clusters
 from papertopics.params import resolve_clustering
 
 log = logging.getLogger(__name__)
@@ -109,7 +109,7 @@ def _hdbscan_fit(
     use_cuml: bool,
 ) -> np.ndarray:
     if use_cuml:
-        from papertopics.reduce import gpu_class
+        from papertopics.reduce.reduction import gpu_class
 
         HDBSCAN = gpu_class("cuml.cluster", "HDBSCAN")
         model = HDBSCAN(

@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import sparse
 
 from papertopics.constants import NAME_INDEX_VERSION, OUTLIER, OUTLIER_LABEL
-from papertopics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS
+from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS
 
 MAX_WORDS = 4  # longest candidate phrase (words)
 MAX_NAME_WORDS = 6  # longest name, "(ACRONYM)" included
@@ -326,8 +326,11 @@ class NameIndex:
     def load(cls, path) -> NameIndex:
         import pickle
 
-        with open(path, "rb") as handle:
-            version, index = pickle.load(handle)
+        try:
+            with open(path, "rb") as handle:
+                version, index = pickle.load(handle)
+        except (ModuleNotFoundError, AttributeError):  # pickled where the class used to live
+            version = index = None
         if version != NAME_INDEX_VERSION or not isinstance(index, cls):
             raise ValueError(f"{path}: a name index of another papertopics version; delete it and rerun")
         return index

@@ -5,7 +5,7 @@ loop's critical path (a relabel or re-cluster of NeurIPS 2023) that was half of 
 budget. The part papertopics uses, c-TF-IDF keywords on clusters computed upstream and the
 saved model folder, is BERTopic's ClassTfidfTransformer, `_c_tf_idf`,
 `_extract_words_per_topic` and `save(serialization="safetensors")`: reproduced here (BERTopic
-is MIT licensed), on term counts made once per corpus (papertopics.terms).
+is MIT licensed), on term counts made once per corpus (papertopics.topics.terms).
 tests/test_ctfidf.py checks against BERTopic itself that the keywords, scores, c-TF-IDF
 matrix, topic embeddings and the saved folder are the same, and that `BERTopic.load` reads
 the folder. BERTopic still runs where its own features change the topics
@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from papertopics.artifacts import atomic_write_text
 from papertopics.constants import OUTLIER
-from papertopics.terms import TermCounts, topic_term_counts
+from papertopics.topics.terms import TermCounts, topic_term_counts
 
 # BERTopic's constructor arguments other than models, as its save writes them to config.json;
 # papertopics sets language "multilingual" (no ASCII stripping), the rest are BERTopic defaults.
@@ -206,14 +206,14 @@ def fit_topic_terms(
     top_n_words: int,
     keyword_labels: np.ndarray | None = None,
 ) -> TopicTerms:
-    """c-TF-IDF of each cluster's summed term counts (papertopics.terms), keywords, and topic
+    """c-TF-IDF of each cluster's summed term counts (papertopics.topics.terms), keywords, and topic
     embeddings (the members' mean), clusters renumbered by size as BERTopic numbers topics.
 
     keyword_labels: the labels whose documents make the keywords (default `labels`). fit_topics
     passes the clusters as the clusterer found them: a document assigned to its nearest topic
     afterwards joins the topic but its words stay with the outliers', so the keywords are
     those of the clusters themselves, undiluted."""
-    from papertopics.topics import vectorizer_params
+    from papertopics.topics.representation import vectorizer_params
 
     mapping = frequency_order(labels)
     doc_topics = np.array([mapping[t] for t in np.asarray(labels).tolist()], dtype=np.int64)

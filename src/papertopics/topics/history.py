@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from papertopics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
-from papertopics.snapshot_store import CURRENT, SNAPSHOT_FILES
+from papertopics.topics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
+from papertopics.topics.snapshot_store import CURRENT, SNAPSHOT_FILES
 
 log = logging.getLogger(__name__)
 

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this module on every start
     import pandas as pd
 
-from papertopics.clean import clean_text
 from papertopics.errors import ConfigError, ListingError
+from papertopics.ingest.clean import clean_text
 
 __all__ = [
     "FORMATS",

@@ -59,7 +59,7 @@ def default_analyzer(
     With the topic vectorizer's stop words and token pattern it is that vectorizer's unigram
     analyzer (CountVectorizer(...).build_analyzer()), without importing scikit-learn."""
     if stop_words is None:
-        from papertopics.stopwords import ENGLISH_STOP_WORDS
+        from papertopics.topics.stopwords import ENGLISH_STOP_WORDS
 
         stop_words = ENGLISH_STOP_WORDS
     stop = frozenset(w.lower() for w in stop_words)
@@ -128,8 +128,8 @@ def window_tokens(documents: Sequence[str], analyzer: Callable[[str], list[str]]
 def npmi_analyzer(vectorizer: dict) -> Callable[[str], list[str]]:
     """The analyzer metrics.json's NPMI tokenises with: the topic vectorizer's unigrams (its stop
     words and token pattern, hyphenated words kept)."""
-    from papertopics.stopwords import stop_words
-    from papertopics.topics import TOKEN_PATTERN
+    from papertopics.topics.representation import TOKEN_PATTERN
+    from papertopics.topics.stopwords import stop_words
 
     return default_analyzer(
         stop_words(vectorizer["domain_stop_words"], vectorizer["extra_stop_words"]), TOKEN_PATTERN
@@ -326,7 +326,7 @@ def _encoder(analyzer, stop_words, comp_index: dict[str, int]):
     words looked up in the same dict as terms) because tokenising is most of the run time."""
     if analyzer is None:
         if stop_words is None:
-            from papertopics.stopwords import ENGLISH_STOP_WORDS
+            from papertopics.topics.stopwords import ENGLISH_STOP_WORDS
 
             stop_words = ENGLISH_STOP_WORDS
         lookup = dict.fromkeys((w.lower() for w in stop_words), -2)

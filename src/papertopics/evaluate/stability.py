@@ -19,11 +19,11 @@ import logging
 import numpy as np
 import pandas as pd
 
-from papertopics.assign import assign_nearest
-from papertopics.cluster import cluster_documents
-from papertopics.evaluation import stability
+from papertopics.cluster.assign import assign_nearest
+from papertopics.cluster.clustering import cluster_documents
+from papertopics.evaluate.metrics import stability
 from papertopics.params import refit_seeds, resolve_clustering, resolve_method, resolve_umap
-from papertopics.reduce import sample_indices, umap_reduce
+from papertopics.reduce.reduction import sample_indices, umap_reduce
 
 log = logging.getLogger(__name__)
 

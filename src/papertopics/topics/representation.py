@@ -1,7 +1,7 @@
 """BERTopic on clusters computed upstream: keywords, labels and the tables users read.
 
 UMAP and HDBSCAN run in their own stages (so a relabel does not refit them); here c-TF-IDF
-is added on top of the given clusters. By default that is papertopics.ctfidf (BERTopic's
+is added on top of the given clusters. By default that is papertopics.topics.ctfidf (BERTopic's
 c-TF-IDF and model folder, without BERTopic's 5 s import); with topics.nr_topics or
 topics.reduce_outliers, BERTopic itself gets the cluster labels as `y` with its identity
 reduction and pass-through clusterer (its documented "manual topic modeling" path).
@@ -16,7 +16,7 @@ import pandas as pd
 
 from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.errors import ConfigError
-from papertopics.stopwords import stop_words
+from papertopics.topics.stopwords import stop_words
 
 # BERTopic's LLM representations import transformers (~3 s per process) and papertopics uses
 # none of them; marking their modules absent makes BERTopic take its own "not installed"
@@ -101,16 +101,16 @@ def fit_topic_model(
 ):
     """c-TF-IDF keywords on fixed clusters; returns the model and the final (model) topic ids.
 
-    By default the model is papertopics.ctfidf's reproduction of BERTopic's c-TF-IDF (no
+    By default the model is papertopics.topics.ctfidf's reproduction of BERTopic's c-TF-IDF (no
     BERTopic import: ~5 s per run); BERTopic itself runs when topics.nr_topics or
     topics.reduce_outliers ask for its topic merging or outlier reassignment. `terms`: the
-    corpus's papertopics.terms.TermCounts (rule count_terms), counted here when not given;
+    corpus's papertopics.topics.terms.TermCounts (rule count_terms), counted here when not given;
     `keyword_labels`: the labels whose documents make the keywords (ctfidf.fit_topic_terms).
     """
     check_vectorizer(vectorizer, labels, topics["nr_topics"])
     if topics["nr_topics"] is None and topics["reduce_outliers"] == "none":
-        from papertopics.ctfidf import fit_topic_terms
-        from papertopics.terms import count_terms
+        from papertopics.topics.ctfidf import fit_topic_terms
+        from papertopics.topics.terms import count_terms
 
         try:
             model = fit_topic_terms(
