@@ -111,7 +111,7 @@ def resolve_backend(
 ) -> tuple[str, str, str, list[str]]:
     """(backend, precision, device, notes): what "auto" means on this machine, plus fallbacks the
     user should hear about. CUDA -> torch fp16. CPU: OpenVINO on x86-64 where it is installed,
-    else torch (ARM: the measured, safe path); bf16 where the CPU has native bf16
+    else torch (ARM: the reference path; OpenVINO is not installed there); bf16 where the CPU has native bf16
     (papertopics.embed.cpu, PAPERTOPICS_CPU_BF16 overrides), else fp32 (bf16 would be emulated,
     slower than fp32). An OpenVINO that refuses the CPU is met when the encoder is built:
     embed_texts then falls back to torch."""
