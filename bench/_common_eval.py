@@ -1,4 +1,4 @@
-"""Helpers shared by the quality benchmarks (octis_bbc, arxiv_labels, seeds_stability, selection).
+"""Helpers shared by the quality benchmarks (octis_bbc, arxiv_labels, seeds_stability, grouping).
 
 Every benchmark compares papertopics (``papertopics.pipeline.model_topics``, i.e. exactly the
 workflow's reduce -> cluster -> c-TF-IDF) with plain BERTopic on the SAME embeddings in the same
@@ -22,17 +22,16 @@ import gzip
 import hashlib
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
-from _pipeline import DATA, REPO, print_table  # noqa: E402  (sets papertopics.runtime.environment's environment)
+from _pipeline import DATA, REPO, print_table  # (sets papertopics.runtime.environment's environment)
 
-if str(REPO / "src") not in sys.path:
-    sys.path.insert(0, str(REPO / "src"))
+from papertopics.embed.user_cache import cache_root
 
-EMBED_CACHE = Path(os.environ.get("BENCH_EMBED_CACHE", "/tmp/bench-embed-cache"))
+# The workflow's own per-user vector cache (content-keyed), unless BENCH_EMBED_CACHE says otherwise.
+EMBED_CACHE = Path(os.environ.get("BENCH_EMBED_CACHE") or cache_root())
 ARXIV = DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz"
 NEURIPS = DATA / "neurips2023" / "neurips2023.jsonl.gz"
 BBC = DATA / "octis-bbc-news" / "corpus.tsv"
@@ -51,6 +50,7 @@ __all__ = [
     "topic_words",
     "load_bbc",
     "load_arxiv_sample",
+    "load_proxy",
     "load_neurips",
     "load_seeds",
     "Clock",
@@ -96,6 +96,29 @@ def load_arxiv_sample(per_category: int = 1000, n_categories: int = 6, seed: int
     texts = [clean_text(records[i][1]) for i in picked]
     cats = [records[i][0] for i in picked]
     return texts, cats
+
+
+def load_proxy(per_category: int = 100, min_docs: int = 61, seed: int = 0):
+    """Mixed arXiv: up to per_category abstracts from every primary category with >= min_docs
+    (18 categories, ~1.6k abstracts): many divisions of unequal size, like conference tracks."""
+    from collections import Counter
+
+    from papertopics.ingest.clean import clean_text
+
+    records = []
+    with gzip.open(ARXIV, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            r = json.loads(line)
+            records.append((r["primary_category"], r["abstract"]))
+    counts = Counter(c for c, _ in records)
+    cats = sorted(c for c, k in counts.items() if k >= min_docs)
+    rng = np.random.default_rng(seed)
+    picked = []
+    for cat in cats:
+        idx = [i for i, (c, _) in enumerate(records) if c == cat]
+        picked.extend(rng.choice(idx, size=min(per_category, len(idx)), replace=False).tolist())
+    picked = rng.permutation(picked)
+    return [clean_text(records[i][1]) for i in picked], [records[i][0] for i in picked]
 
 
 def load_neurips() -> list[str]:

@@ -14,8 +14,6 @@ REPO = Path(__file__).resolve().parents[1]
 # A worktree sits beside other worktrees, not beside shared/: PAPERTOPICS_SHARED points there.
 SHARED = Path(os.environ.get("PAPERTOPICS_SHARED", REPO.parent / "shared"))
 DATA = SHARED / "data"
-if str(REPO / "src") not in sys.path:
-    sys.path.insert(0, str(REPO / "src"))
 
 from papertopics.runtime.environment import runtime_environment  # noqa: E402
 

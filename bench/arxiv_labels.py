@@ -1,7 +1,6 @@
 """Topics against arXiv primary categories: NMI and ARI, papertopics vs plain BERTopic.
 
     .venv/bin/python bench/arxiv_labels.py [--seeds 42 43 44] [--per-category 1000] [--no-variants]
-    .venv/bin/python bench/arxiv_labels.py --selection [--corpus arxiv neurips] [--refits 3] [--held-out 3]
 
 Data: a stratified sample of 1,000 abstracts from each of the six largest primary categories of
 arxiv-daily (cs.CV, cs.CL, cs.AI, cs.IT, cs.LG, cs.GR), drawn with numpy seed 0; abstracts cleaned
@@ -25,12 +24,6 @@ non-outlier documents only ("kept" columns; flattering for models with many outl
 --no-variants drops the rows of the investigation in bench/README.md: outliers reassigned to
 topics after clustering (papertopics: topics.reduce_outliers: embeddings; plain BERTopic: the same
 model.reduce_outliers(docs, topics, strategy="embeddings", embeddings=vectors)).
-
---selection [--corpus arxiv neurips] runs instead the study of bench/selection.py
-(issue 5 item 2): for each main seed s, HDBSCAN sizes from the fixed formula vs chosen by
-choose_hdbscan over the grid 0.5/1/2 x formula, measured on the main reduction and K UMAP refits
-with seeds s+1..s+K; both are then scored on HELD-OUT refits (seeds 1000..1000+H-1, never used to
-choose) for stability ARI, and on the main run for topics, outlier share and (arXiv) NMI/ARI.
 """
 
 from __future__ import annotations
@@ -81,15 +74,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[42, 43, 44])
     parser.add_argument("--per-category", type=int, default=1000)
     parser.add_argument("--no-variants", action="store_true")
-    parser.add_argument("--selection", action="store_true", help="formula vs bench/selection.py")
-    parser.add_argument("--corpus", nargs="+", default=["arxiv", "neurips"], help="with --selection")
-    parser.add_argument("--refits", type=int, default=3, help="with --selection: refits used to choose")
-    parser.add_argument("--held-out", type=int, default=3, help="with --selection: refits used to score")
     args = parser.parse_args()
     clock = Clock()
-    if args.selection:
-        selection_study(args, clock)
-        return
 
     from papertopics.pipeline import default_config, model_topics
 
@@ -197,139 +183,6 @@ def main() -> None:
         gain = float(row["nmi"]) - float(plain["nmi"])
         flag = "  DEGENERATE: one topic holds > half the documents" if float(row["largest"]) > 0.5 else ""
         print(f"NMI gain, {model} vs {plain['model']}, merge={merge}: {gain:+.3f} (goal >= +0.05){flag}")
-    print(f"\nwall {clock():.0f} s")
-
-
-def choose_for(vectors, config: dict, seed: int, refits: int):
-    """selection.choose_hdbscan (bench/selection.py) on the run's own reduction and `refits` UMAP refits
-    (seeds seed+1..seed+refits) of all documents; reductions come from the pipeline's (cached)
-    umap_reduce, so the main one is the very reduction model_topics clusters."""
-    from selection import choose_hdbscan
-
-    import papertopics.pipeline as pipeline
-    from papertopics.params import resolve_umap
-
-    umap = resolve_umap(config["umap"], len(vectors))
-    reductions = [
-        pipeline.umap_reduce(vectors, random_state=s, **umap) for s in range(seed, seed + refits + 1)
-    ]
-    return choose_hdbscan(reductions, config["hdbscan"], len(vectors))
-
-
-def selection_study(args, clock) -> None:
-    """Formula vs selection, each without and with the size cap (max_cluster_size 0 vs the default N // 2)."""
-    from _common_eval import load_neurips
-    from sklearn.metrics import adjusted_rand_score
-
-    import papertopics.cluster.clustering as cluster
-    import papertopics.pipeline as pipeline
-    from papertopics.params import resolve_umap
-    from papertopics.pipeline import default_config, model_topics
-
-    rows = []
-    grids = []
-    with umap_cache():
-        for corpus in args.corpus:
-            if corpus == "arxiv":
-                texts, cats = load_arxiv_sample(per_category=args.per_category)
-            else:
-                texts, cats = load_neurips(), None
-            vectors = embed(texts)
-            n = len(texts)
-            umap = resolve_umap(default_config()["umap"], n)
-            held = [
-                pipeline.umap_reduce(vectors, random_state=1000 + h, **umap) for h in range(args.held_out)
-            ]
-            for seed in args.seeds:
-                for capped in (False, True):
-                    cap = {} if capped else UNCAPPED  # the default caps at N // 2
-                    chosen, table = choose_for(
-                        vectors, default_config(random_state=seed, hdbscan=cap), seed, args.refits
-                    )
-                    for row in table:
-                        grids.append({"corpus": corpus, "seed": seed, "cap": "N/2" if capped else "-", **row})
-                    for rule, hdbscan in (("formula", cap), ("selection", {**cap, **chosen})):
-                        run = model_topics(texts, vectors, default_config(random_state=seed, hdbscan=hdbscan))
-                        params = run.resolved["hdbscan"]
-                        others = [  # clustered as the run was (near-twin clusters merged)
-                            cluster.cluster_documents(
-                                vectors, h, method="hdbscan", hdbscan=params, agglomerative={}
-                            )[0]
-                            for h in held
-                        ]
-                        aris = [adjusted_rand_score(run.labels, o) for o in others]
-                        rows.append(
-                            {
-                                "corpus": corpus,
-                                "seed": seed,
-                                "rule": rule + (" +cap" if capped else ""),
-                                "mcs": params["min_cluster_size"],
-                                "ms": params["min_samples"],
-                                "held_out_ari": float(np.mean(aris)),
-                                **scores(run.topics, cats or [""] * n),
-                            }
-                        )
-                    print(
-                        f"# {corpus} seed {seed} cap {capped}: chosen {chosen['min_cluster_size']} "
-                        f"({clock():.0f} s)",
-                        flush=True,
-                    )
-
-    print(
-        f"\nselection grid (ARI over refits seed+1..seed+{args.refits}, used to choose; "
-        f"topics/outliers/largest on the main reduction)"
-    )
-    print_table(
-        [
-            {
-                **g,
-                "ari": fmt(g["ari"]),
-                "outliers": fmt(g["outliers"]),
-                "largest": fmt(g["largest_share"]),
-                "chosen": "*" if g["chosen"] else "",
-                "formula": "f" if g.get("formula") else "",
-            }
-            for g in grids
-        ],
-        [
-            "corpus",
-            "seed",
-            "cap",
-            "min_cluster_size",
-            "min_samples",
-            "ari",
-            "topics",
-            "outliers",
-            "largest",
-            "formula",
-            "chosen",
-        ],
-    )
-    keys = ["held_out_ari", "topics", "outliers", "largest", "nmi", "ari", "nmi_kept"]
-    table = [{**r, **{k: fmt(r[k]) for k in keys}} for r in rows]
-    for corpus in args.corpus:
-        for rule in dict.fromkeys(r["rule"] for r in rows):
-            group = [r for r in rows if r["corpus"] == corpus and r["rule"] == rule]
-            table.append(
-                {
-                    "corpus": corpus,
-                    "seed": "mean",
-                    "rule": rule,
-                    "mcs": "/".join(str(g["mcs"]) for g in group),
-                    **{
-                        k: fmt(
-                            float(np.mean([g[k] for g in group])) if group[0][k] is not None else None,
-                            1 if k == "topics" else 3,
-                        )
-                        for k in keys
-                    },
-                }
-            )
-    print(
-        f"\nrules: held_out_ari = mean ARI of the main labels vs HDBSCAN (same params) on {args.held_out} "
-        f"held-out UMAP refits (seeds 1000..); +cap = the default max_cluster_size N//2; nmi/ari: arXiv only"
-    )
-    print_table(table, ["corpus", "seed", "rule", "mcs", "ms", *keys])
     print(f"\nwall {clock():.0f} s")
 
 

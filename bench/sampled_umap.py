@@ -25,9 +25,6 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
 CHILD = r"""
 import json, resource, sys, time
 import numpy as np

@@ -1,6 +1,6 @@
 """The 37 seed abstracts: topics, outliers and seed stability, papertopics vs plain BERTopic.
 
-    .venv/bin/python bench/seeds_stability.py [--seeds 42 43 44 45 46] [--no-small-corpora]
+    .venv/bin/python bench/seeds_stability.py [--seeds 42 43 44 45 46]
 
 Data: seeds/*.txt parsed and de-duplicated as the workflow does (37 abstracts), embedded with
 the default backend. Each model is run once per random_state; printed per model: topics and
@@ -15,11 +15,6 @@ the 5 runs, outliers counted as one more label; goal >= 0.8).
 
 An ARI of 1.0 between two labellings that put every document in the outlier group is trivially
 perfect, so the table also says how many runs found no topic at all.
-
-Then (unless --no-small-corpora) the small-corpus method rule of selection.choose_method (bench/selection.py)
-on the seeds and on random NeurIPS 2023 subsamples of 60, 150 and 299 abstracts (numpy seed 0):
-UMAP reductions with random_state 42 (reference) and 43..46 (refits), HDBSCAN sizes chosen over
-the grid, and the method it picks (hdbscan only if its stability ARI >= 0.8 with <= 30% outliers).
 """
 
 from __future__ import annotations
@@ -40,7 +35,6 @@ def pairwise_ari(labelings: list[np.ndarray]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[42, 43, 44, 45, 46])
-    parser.add_argument("--no-small-corpora", action="store_true")
     args = parser.parse_args()
     clock = Clock()
 
@@ -111,69 +105,7 @@ def main() -> None:
         f"papertopics subsample stability (5 x 90% of the abstracts, ARI vs the full run on the kept ones): "
         f"mean {np.mean(aris):.3f}, min {np.min(aris):.3f}"
     )
-    if not args.no_small_corpora:
-        small_corpora(texts, vectors, args.seeds)
     print(f"\nwall {clock():.0f} s")
-
-
-def small_corpora(seed_texts, seed_vectors, seeds) -> None:
-    """What choose_method picks for the seeds and small NeurIPS samples (see module doc)."""
-    from _common_eval import load_neurips
-    from selection import choose_method
-
-    from papertopics.cluster.clustering import agglomerative_labels
-    from papertopics.params import resolve_agglomerative, resolve_umap
-    from papertopics.pipeline import default_config
-    from papertopics.reduce.reduction import umap_reduce
-
-    config = default_config()
-    neurips = load_neurips()
-    rng = np.random.default_rng(0)
-    corpora = [("seeds", seed_vectors)]
-    all_vectors = embed(neurips)
-    for n in (60, 150, 299):
-        corpora.append(
-            (f"neurips sample {n}", all_vectors[np.sort(rng.choice(len(neurips), n, replace=False))])
-        )
-    rows = []
-    for name, vectors in corpora:
-        n = len(vectors)
-        umap = resolve_umap(config["umap"], n)
-        reductions = [umap_reduce(vectors, random_state=s, **umap) for s in seeds]
-        method, params, table = choose_method(reductions, config["clustering"], config["hdbscan"], n)
-        chosen = next(row for row in table if row.get("chosen"))
-        agg = agglomerative_labels(
-            vectors, resolve_agglomerative(config["agglomerative"], n)["min_cluster_size"]
-        )
-        rows.append(
-            {
-                "corpus": name,
-                "N": n,
-                "picked": method,
-                "hdbscan grid mcs:ari/topics/outliers": "  ".join(
-                    f"{r['min_cluster_size']}:{fmt(r['ari'], 2)}/{r['topics']}/{fmt(r['outliers'], 2)}"
-                    for r in table
-                ),
-                "hdbscan chosen mcs": chosen["min_cluster_size"],
-                "agglomerative topics": int(agg.max()) + 1,
-            }
-        )
-    print(
-        "\nsmall-corpus method rule (selection.choose_method (bench/selection.py); "
-        f"reference seed {seeds[0]}, "
-        f"refits {seeds[1:]}); grid ARI = stability over refits, outliers of the reference run"
-    )
-    print_table(
-        rows,
-        [
-            "corpus",
-            "N",
-            "picked",
-            "hdbscan chosen mcs",
-            "hdbscan grid mcs:ari/topics/outliers",
-            "agglomerative topics",
-        ],
-    )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
     .venv/bin/python bench/tweak_ab.py --before /tmp/old-checkout --corpus /tmp/bh/corpus \
         [--after .] [--rounds 3] [--workdir /tmp/tweak-ab]
 
+e.g. this worktree against main on the NeurIPS 2023 run:
+    .venv/bin/python bench/tweak_ab.py --before /work/main --after . \
+        --corpus /work/runs/base-neurips --rounds 3
+
 `--corpus` is a folder holding a finished run (config.yaml + results/, e.g. `by_hand.py`'s or
 `reruns.py`'s NeurIPS 2023 folder); it is copied once per checkout, each copy is brought up
 to date by its checkout's Snakefile, then each round applies the same three edits to both,
@@ -35,7 +39,9 @@ GOALS = {"hdbscan": 10, "representation": 10, "report": 3}
 
 
 def run(checkout: Path, folder: Path) -> tuple[float, str]:
+    # the checkout's own package for every job (its Snakefile puts it first in Snakemake's process)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(checkout / "src"), os.environ.get("PYTHONPATH")]))
     command = [sys.executable, "-m", "snakemake", "--snakefile", str(checkout / "Snakefile")]
     command += ["--directory", str(folder), "--cores", "2", "--quiet"]
     start = time.perf_counter()

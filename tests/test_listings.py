@@ -342,7 +342,7 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "x.pdf", b"%PDF-1.4")
     assert error(p) == (
         f"{p}: unknown extension '.pdf'; set 'format' in the listing entry "
-        f"(one of text, csv, tsv, json, jsonl)"
+        f"(one of text, csv, tsv, json, jsonl, bibtex, ris, xlsx, parquet)"
     )
     p = write(tmp_path / "bad.jsonl.gz", b"")
     p.write_bytes(gzip.compress(b'{"abstract": "x"}')[:-6])

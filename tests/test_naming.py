@@ -258,3 +258,129 @@ def test_groups_without_a_free_name_get_numbered_names_and_naming_ends():
     finally:
         signal.alarm(0)
     assert sorted(named.names.values()) == ["unnamed topic (2)", "unnamed topic (3)", "unnamed topic (4)"]
+
+
+def test_acronym_letters_fit_the_long_form_and_one_long_form_keeps_its_usual_acronym():
+    from papertopics.topics.names.phrases import letters_fit
+
+    texts = [
+        "We train with stochastic gradient descent (SGD) on images.",
+        "Plain stochastic gradient descent (SGD) converges slowly.",
+        "Our stochastic gradient descent (SSGD) variant is synchronous.",
+        "Vision transformers (ViTs) and chain-of-thought (CoT) prompting.",
+    ]
+    found = collect_acronyms(texts)
+    assert found["SGD"][0] == ("stochastic", "gradient", "descent")
+    assert "SSGD" not in found, "SSGD's letters do not spell stochastic gradient descent"
+    assert found["ViT"][0] == ("vision", "transformers") and found["CoT"][0] == ("chain-of-thought",)
+    assert not letters_fit("SSGD", "stochastic gradient descent".split())
+    assert letters_fit("GPT", "generative pre-trained transformer".split())
+    assert letters_fit("MoE", "mixture of experts".split())
+    index = NameIndex.build(texts * 2)
+    group = index.group_of("stochastic gradient descent")
+    assert group is not None and index.name(group) == "stochastic gradient descent (SGD)"
+
+
+def test_coverage_is_the_share_of_a_topics_abstracts_using_its_name(named):
+    texts, assigned = corpus()
+    index = NameIndex.build(texts)
+    groups = {t: np.flatnonzero(assigned == t) for t in named}
+    coverage = index.coverage(named, groups)
+    assert coverage[0] == 1.0, "every FL abstract says federated learning or FL"
+    assert coverage[2] == 1.0 and all(0.0 <= v <= 1.0 for v in coverage.values())
+    assert index.coverage({1: "Mixed: graph neural networks (GNNs)"}, groups)[1] == 1.0
+    assert index.coverage({1: "no such phrase"}, groups)[1] == 0.0
+
+
+def test_a_head_word_gives_way_to_the_phrase_the_field_uses():
+    rng = np.random.default_rng(3)
+    gnn = [
+        "Graph neural networks learn on a graph.",
+        "We study graph neural networks for graph data.",
+        "Message passing on the graph with graph neural networks.",
+        "Each graph gets a graph embedding from its nodes.",
+        "Expressive models count graph motifs.",
+        "A graph transformer reads the graph.",
+    ]
+    other = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
+    texts = [t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in gnn + other]
+    names = name_topics(NameIndex.build(texts), np.array([0] * 6 + [1] * 6)).names
+    # "graph" is in all six abstracts, the phrase in half: close enough for the field's phrase
+    assert names[0] == "graph neural networks", names
+
+
+def _region_fixture(n_topics: int = 30, seed: int = 4):
+    """Topics in five families on a 16-d sphere, one family holding most documents."""
+    rng = np.random.default_rng(seed)
+    families = rng.normal(size=(5, 16))
+    texts, assigned, vectors = [], [], []
+    for topic in range(n_topics):
+        family = topic % 5
+        size = 40 if family == 0 else 8  # family 0: 6 topics x 40 of 30 x ... documents
+        centre = families[family] + 0.6 * rng.normal(size=16)
+        for k in range(size):
+            texts.append(
+                f"Family{family} methods share kernel{family} ideas. Topic{topic} work studies "
+                f"subject{topic} number {k}."
+            )
+            assigned.append(topic)
+            vectors.append(centre + 0.1 * rng.normal(size=16))
+    return texts, np.array(assigned), np.array(vectors)
+
+
+def test_regions_divide_the_map_and_are_named_apart_from_their_topics():
+    texts, assigned, vectors = _region_fixture()
+    index = NameIndex.build(texts)
+    leaves = name_topics(index, assigned).names
+    tree, region_of = topic_hierarchy(index, assigned, vectors, leaves)
+    regions = sorted(set(region_of.values()))
+    assert 6 <= len(regions) <= 15
+    label = dict(zip(tree["node"], tree["label"]))
+    size = dict(zip(tree["node"], tree["size"]))
+    for region in regions:
+        members = [t for t, r in region_of.items() if r == region]
+        assert size[region] <= 0.3 * len(assigned), (label[region], size[region])
+        if len(members) > 1:  # a region is one joint of the hierarchy, named apart from its topics
+            assert label[region].lower() not in {leaves[t].lower() for t in members}, label[region]
+    assert len({label[r].lower() for r in regions}) == len(regions)
+
+
+def test_balanced_regions_respect_the_cap_and_the_count():
+    from papertopics.topics.names.phrases import balanced_regions
+
+    rng = np.random.default_rng(0)
+    directions = rng.normal(size=(40, 8))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    sizes = rng.integers(5, 60, size=40)
+    groups = balanced_regions(directions, sizes, 8, 0.3 * sizes.sum())
+    assert len(set(groups.tolist())) == 8
+    per_region = np.bincount(groups, weights=sizes)
+    assert per_region.max() <= 0.3 * sizes.sum()
+
+
+def test_hierarchy_page_names_the_regions_of_the_map():
+    from papertopics.report.hierarchy import visualize_hierarchy
+    from papertopics.report.model_files import TopicVectors
+
+    texts, assigned, vectors = _region_fixture()
+    index = NameIndex.build(texts)
+    leaves = name_topics(index, assigned).names
+    tree, region_of = topic_hierarchy(index, assigned, vectors, leaves)
+    ids = sorted(leaves)
+    label = dict(zip(tree["node"], tree["label"]))
+    topics = pd.DataFrame(
+        {
+            "topic": ids,
+            "label": [leaves[t] for t in ids],
+            "size": [int((assigned == t).sum()) for t in ids],
+            "top_terms": ["" for _ in ids],
+            "region": [region_of[t] for t in ids],
+            "region_label": [label[region_of[t]] for t in ids],
+        }
+    )
+    centroids = np.stack([vectors[assigned == t].mean(axis=0) for t in ids])
+    topic_vectors = TopicVectors(topics=ids, ctfidf=None, embeddings=centroids, words=None, source="model")
+    figure = visualize_hierarchy(topics, topic_vectors, merges=tree)
+    hover = " ".join(str(h) for trace in figure.data for h in (trace.hovertext or []))
+    shared = {r for r in region_of.values() if list(region_of.values()).count(r) > 1}
+    assert shared and all(label[r] in hover for r in shared), [label[r] for r in shared]

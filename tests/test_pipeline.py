@@ -77,6 +77,29 @@ def test_hierarchy_and_regions_are_named(seed_run):
         assert any(form in page for form in (encoded, encoded.replace("/", "\\u002f"))), label
 
 
+def test_names_say_how_much_of_their_topic_uses_them(seed_run):
+    from papertopics.topics.names.phrases import letters_fit
+
+    topics = pd.read_csv(seed_run / "results/topics/topics.csv", keep_default_na=False)
+    documents = pd.read_csv(seed_run / "results/topics/document_topics.csv")
+    real = topics[topics["topic"] >= 0]
+    coverage = pd.to_numeric(real["coverage"])
+    assert coverage.between(0, 1).all() and coverage.median() >= 0.5, real[["label", "coverage"]]
+    for label in real["label"]:  # "long form (ACRONYM)": the acronym's capitals spell the long form
+        m = re.match(r"(?:Mixed: )?(.*) \(([^)]+)\)$", label)
+        if m and not m.group(2).isdigit():
+            assert letters_fit(re.sub(r"s$", "", m.group(2)), m.group(1).split()), label
+    # the five papers on LLM agents share a subject; the 11-abstract bag does not
+    agents = documents.loc[documents["text"].str.contains("PokéAgent"), "topic"].iloc[0]
+    agent_label = real.set_index("topic").loc[agents, "label"]
+    assert not agent_label.startswith("Mixed: "), agent_label
+    largest = real.sort_values("size").iloc[-1]
+    assert largest["size"] == 11 and largest["label"].startswith("Mixed: "), largest["label"]
+    page = (seed_run / "results/report/index.html").read_text()
+    assert page.count("name used by ") == len(real)
+    assert "on 37 abstracts" in page and "noise" in page, "the NPMI tile reads for this corpus size"
+
+
 def test_metrics_and_model(seed_run):
     metrics = json.loads((seed_run / "results/metrics.json").read_text())
     documents = pd.read_csv(seed_run / "results/topics/document_topics.csv")
@@ -111,6 +134,7 @@ def test_every_rule_logs_and_benchmarks(seed_run):
         "fit_topics",
         "evaluate_topics",
         "render_report",
+        "write_workbook",
     ):
         assert (seed_run / f"results/logs/{rule}.log").exists(), rule
         assert (seed_run / f"results/benchmarks/{rule}.tsv").exists(), rule
@@ -139,6 +163,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "evaluate_topics",
             "render_report",
             "advance_history",
+            "write_workbook",
         }
         config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
         assert planned_rules(seed_run) == {
@@ -148,11 +173,18 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "evaluate_topics",
             "render_report",
             "advance_history",
+            "write_workbook",
         }
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
         assert planned_rules(seed_run) == {"render_report"}
         # min_df counts topics: the per-corpus term counts stay; a tokenising change recounts them
-        fit_and_after = {"fit_topics", "evaluate_topics", "render_report", "advance_history"}
+        fit_and_after = {
+            "fit_topics",
+            "evaluate_topics",
+            "render_report",
+            "advance_history",
+            "write_workbook",
+        }
         config.write_text(original + "vectorizer:\n  min_df: 2\n")
         assert planned_rules(seed_run) == fit_and_after
         config.write_text(original + "vectorizer:\n  extra_stop_words: [learning]\n")
@@ -161,11 +193,12 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
         config.write_text(original)
 
 
-def test_an_edited_script_reruns_its_job(seed_run):
-    """The light rules run their script in Snakemake's process (papertopics.runtime.inprocess); the
-    script is still their input, so editing it reruns the job (a mere touch does not:
-    Snakemake compares the content of small inputs)."""
-    script = REPO / "workflow" / "scripts" / "render_report.py"
+def test_an_edited_job_module_reruns_its_job(seed_run):
+    """The light rules run a package function in Snakemake's process (papertopics.runtime.inprocess);
+    the module holding it is their input, so editing it reruns the job, as editing a script
+    reruns a `script:` job (a mere touch does not: Snakemake compares the content of small
+    inputs)."""
+    script = REPO / "src" / "papertopics" / "report" / "render.py"
     text, before = script.read_bytes(), script.stat()
     try:
         os.utime(script, (time.time(), time.time()))
@@ -266,3 +299,20 @@ def test_added_listing_embeds_only_new_abstracts_and_keeps_topic_ids(seed_run, t
     assert set(after["topic"]) <= set(changes["topic"])
     first = pd.read_csv(seed_run / "results/topics/changes.csv")
     assert set(first.loc[first["topic"] >= 0, "status"]) == {"new"}
+
+
+def test_min_version_is_what_the_package_requires():
+    """The Snakefile's min_version is pyproject.toml's lower bound for snakemake (the version
+    the tests run): an older Snakemake stops with one line instead of failing somewhere later."""
+    import tomllib
+
+    from snakemake import __version__
+
+    required = re.search(
+        r"snakemake>=([\d.]+)",
+        " ".join(tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]),
+    ).group(1)
+    assert (
+        re.search(r'^min_version\("([\d.]+)"\)', (REPO / "Snakefile").read_text(), re.M).group(1) == required
+    )
+    assert tuple(map(int, __version__.split(".")[:2])) >= tuple(map(int, required.split(".")))

@@ -51,8 +51,6 @@ from papertopics.report.render import PAGES, plotly_js_path
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
 from papertopics.report.text import first_sentence, headline, plotly_lines, plotly_text, truncate
 
-REPO = Path(__file__).resolve().parents[1]
-
 
 def embedded_json(page: str, element_id: str = "report-data"):
     match = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', page, re.S)
@@ -434,6 +432,26 @@ def test_overview_names_outliers_and_the_clustering_note(tmp_path):
     assert index.count('<article class="card') == 2
 
 
+def test_overview_cards_offer_their_papers_as_csv_from_the_data_files(tmp_path):
+    """Each card has a download button; the page carries every document's topic (packed) and
+    where the map's data files are, from which report.js builds the CSV (browser test)."""
+    import base64
+
+    report = sample_inputs(50, n_topics=4, listings=("a",))
+    render_report(report, tmp_path)
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    sizes = report.topics.set_index("topic")["size"]
+    for topic, size in sizes.items():
+        if size:
+            assert f'data-csv-topic="{topic}"' in index and f"Download its {size} papers (CSV)" in index
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', index, re.S).group(1))["downloads"]
+    topics = np.frombuffer(base64.b64decode(data["topic"]), dtype=f"<i{data['topic_bytes']}")
+    assert topics.tolist() == report.documents["topic"].tolist()
+    assert (tmp_path / data["headline_file"]).is_file()
+    assert all((tmp_path / data["chunk_folder"] / f"docs-{k}.js").is_file() for k in range(data["n_chunks"]))
+    assert data["labels"]["-1"] == "Outliers (no topic)"
+
+
 def test_seed_sized_report_stays_small(tmp_path):
     report = sample_inputs(37, n_topics=6, abstract_words=200, listings=("a", "b"))
     written = render_report(report, tmp_path)
@@ -451,12 +469,11 @@ def test_neurips_sized_report_stays_under_30_mb(tmp_path):
     assert total <= 30e6, f"{total / 1e6:.2f} MB"
 
 
-def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
-    """The rule's script runs against a fake `snakemake` object, as Snakemake would call it."""
-    from papertopics.runtime.scripting import THREAD_VARIABLES
+def test_render_report_job_uses_the_rule_outputs(tmp_path, monkeypatch):
+    """The rule's job function runs on the names its `run:` block hands it, as Snakemake would."""
+    from papertopics.report.render import render_report_job
+    from papertopics.runtime.inprocess import run_job
 
-    for variable in THREAD_VARIABLES:  # the script caps threads: restored after the test
-        monkeypatch.delenv(variable, raising=False)
     root = logging.getLogger()
     monkeypatch.setattr(root, "handlers", list(root.handlers))
     monkeypatch.setattr(root, "level", root.level)
@@ -480,7 +497,6 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
         encoding="utf-8",
     )
     out = results / "report"
-    script = REPO / "workflow" / "scripts" / "render_report.py"
 
     class Namespace(list):
         def __init__(self, items=(), **named):
@@ -489,7 +505,7 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
 
     pages = [str(out / f"{name}.html") for name in PAGES]
     assets = [str(out / "report.css"), str(out / "report.js")]
-    snakemake = type("Snakemake", (), {})()
+    snakemake = type("Names", (), {})()  # what the run: block sees
     snakemake.input = Namespace(
         documents=str(results / "topics" / "document_topics.csv"),
         topics=str(results / "topics" / "topics.csv"),
@@ -523,17 +539,8 @@ def test_render_report_script_uses_the_rule_outputs(tmp_path, monkeypatch):
     snakemake.params = Namespace(
         report={"title": "Seeds <&>", "max_hover_chars": 120}, listings=list(report.listings), random_state=42
     )
-    snakemake.log = [str(tmp_path / "render_report.log")]
-    snakemake.threads = 1
-    snakemake.rule = "render_report"
-    try:
-        exec(
-            compile(script.read_text(), str(script), "exec"), {"snakemake": snakemake, "__name__": "__main__"}
-        )
-    finally:
-        for handler in logging.getLogger().handlers:
-            handler.close()
-        logging.captureWarnings(False)
+    log = [str(tmp_path / "render_report.log")]
+    run_job(render_report_job, snakemake.input, snakemake.output, snakemake.params, 1, log)
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
     assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())
@@ -734,6 +741,10 @@ def test_regions_come_from_topics_csv_or_from_the_map():
     region_of, regions = topic_regions(topics, anchors)
     assert sorted(regions["label"]) == ["region 0", "region 1", "region 2"]
     assert region_of[4] == 1
+    # t % 3 scatters each region over the map: its name still sits on one of its own topics
+    for row in regions.itertuples():
+        own = anchors[anchors["topic"].map(region_of) == row.region]
+        assert ((own["x"] == row.x) & (own["y"] == row.y)).any(), row.label
     # A handful of topics: each topic is its own region.
     small = sample_inputs(60, n_topics=4)
     _, regions = topic_regions(small.topics, topic_anchors(small.documents, small.map2d, small.topics))

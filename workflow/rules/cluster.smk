@@ -1,7 +1,7 @@
 rule cluster_documents:
     """Assign each document a cluster (-1: outlier); parameters resolved from corpus size."""
     input:
-        script=SCRIPTS / "cluster_documents.py",  # an edited script reruns the job, as under script:
+        code=job_module("papertopics.cluster.clustering"),  # an edit reruns the job
         embeddings="results/embed/embeddings.parquet",
         reduced="results/reduce/reduced.parquet",
     output:
@@ -17,14 +17,6 @@ rule cluster_documents:
         agglomerative=config["agglomerative"],
         random_state=config["random_state"],
     run:
-        run_script(
-            input,
-            output,
-            params,
-            wildcards,
-            threads,
-            resources,
-            log,
-            rule,
-            config,
-        )
+        from papertopics.cluster.clustering import cluster_documents_job
+
+        run_job(cluster_documents_job, input, output, params, threads, log)

@@ -1,4 +1,5 @@
 # Config validation, listing discovery and the environment every job shares.
+import importlib.util
 import os
 import re
 import sys
@@ -12,16 +13,17 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
+from papertopics.runtime.inprocess import run_job
 from papertopics.ingest.listings import listing_fingerprint, relative_to_folder, resolve_listings
-from papertopics.runtime.environment import runtime_environment
-from papertopics.runtime.inprocess import run_script
-from papertopics.runtime.recovery import recover
+from papertopics.runtime.recovery import recover, runs_jobs
 from papertopics.runtime.run_summary import (
     at_exit_print,
-    cancel_scheduler_timers,
     error_lines,
+    failed_jobs,
+    release_exit,
     success_lines,
 )
+from papertopics.runtime.environment import runtime_environment
 
 
 def load_config_files():
@@ -51,14 +53,15 @@ validate(config, schema=str(SCHEMA))  # fills every default from the package's s
 runtime_environment(Path(workflow.basedir))  # offline hub, numba JIT cache (runtime.environment)
 
 # A plain rerun recovers from kill -9, a swallowed Ctrl-C or a full disk: stale locks and damaged
-# intermediates go (profiles/default adds rerun-incomplete). Not in cluster jobs: they re-read
-# this file while their run is alive.
-if workflow.is_main_process:
+# intermediates go (profiles/default adds rerun-incomplete). Only for a command that runs jobs
+# (not -n, --lint, --report, ...; papertopics.runtime.recovery.runs_jobs), and not in cluster jobs: they
+# re-read this file while their run is alive.
+if workflow.is_main_process and runs_jobs(sys.argv):
     LIVE_RUN = recover(Path.cwd(), say=lambda line: print(line, file=sys.stderr))
     if LIVE_RUN:  # Snakemake refuses the lock next and suggests --unlock: say what to do instead
-        at_exit_print([LIVE_RUN.advice(Path.cwd(), sys.argv)], unless=lambda: workflow.dryrun)
+        at_exit_print([LIVE_RUN.advice(Path.cwd(), sys.argv)])
 
-# Paths under the folder are kept relative to it (listings, and the scripts when the folder is
+# Paths under the folder are kept relative to it (listings, and the job modules when the folder is
 # the repository): a moved or copied folder shows Snakemake the same inputs and params, and
 # reruns nothing. A listing is known by its content (listing_content below), not its path.
 try:
@@ -70,9 +73,12 @@ except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 
 
-# Light jobs (re-cluster, names, metrics, report) run these scripts in Snakemake's own process
-# (papertopics.runtime.inprocess): a tweak then imports each library once, not once per job.
-SCRIPTS = relative_to_folder(Path(workflow.basedir) / "workflow" / "scripts", Path.cwd())
+def job_module(name):
+    """The file of the module holding a light job's function (`run:` blocks, runtime.inprocess),
+    as the rule's input: editing it reruns the job, as editing a `script:` does. Found, not
+    imported, so parsing this file stays quick. Relative when the folder is the repository, so
+    moving it reruns nothing."""
+    return str(relative_to_folder(importlib.util.find_spec(name).origin, Path.cwd()))
 
 
 # Wildcards only ever take listing names, never a path with a slash.
@@ -103,6 +109,7 @@ def listing_spec(wildcards):
         "path": str(spec.path),
         "format": spec.format,
         "columns": dict(spec.columns),
+        "sheet": spec.sheet,
     }
 
 
@@ -155,20 +162,12 @@ def embedding_threads(wildcards):
 
 
 # The last lines a user reads: the outcome and the report's path, or the one-line errors again
-# (printed at exit, after Snakemake's own closing lines).
+# (printed at exit, after Snakemake's own closing lines). `log` is Snakemake's complete log.
 onsuccess:
-    cancel_scheduler_timers()  # else Python waits up to 1 s for the scheduler's last wake-up
+    release_exit()  # else Python waits 1 s for the scheduler's last wake-up (run_summary)
     at_exit_print(success_lines("results/metrics.json", "results/report/index.html"))
 
 
 onerror:
-    cancel_scheduler_timers()
-    at_exit_print(
-        error_lines(
-            {
-                f"{job.rule.name}"
-                + "".join(f" {k}={v}" for k, v in job.wildcards.items()): [str(f) for f in job.log]
-                for job in getattr(getattr(workflow, "scheduler", None), "failed", ())
-            }
-        )
-    )
+    release_exit()
+    at_exit_print(error_lines(failed_jobs(log)))

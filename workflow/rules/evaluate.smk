@@ -24,7 +24,7 @@ rule assess_stability:
     """Re-cluster every refit (or, for Ward's seedless clustering, subsamples) and compare with
     the run's topics: which topics survive a new seed or a perturbed listing?"""
     input:
-        script=SCRIPTS / "assess_stability.py",  # an edited script reruns the job, as under script:
+        code=job_module("papertopics.evaluate.stability"),  # an edit reruns the job
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
         cluster_params="results/cluster/params.json",
@@ -43,23 +43,15 @@ rule assess_stability:
         subsample=config["evaluation"]["stability_subsample"],
         random_state=config["random_state"],
     run:
-        run_script(
-            input,
-            output,
-            params,
-            wildcards,
-            threads,
-            resources,
-            log,
-            rule,
-            config,
-        )
+        from papertopics.evaluate.stability import assess_stability_job
+
+        run_job(assess_stability_job, input, output, params, threads, log)
 
 
 rule evaluate_topics:
     """The figures a researcher checks first (coherence, diversity, validity, stability)."""
     input:
-        script=SCRIPTS / "evaluate_topics.py",  # an edited script reruns the job, as under script:
+        code=job_module("papertopics.evaluate.metrics"),  # an edit reruns the job
         corpus="results/corpus/corpus.parquet",
         windows="results/corpus/window_tokens.npz",
         corpus_stats="results/corpus/corpus_stats.json",
@@ -81,14 +73,6 @@ rule evaluate_topics:
         vectorizer=config["vectorizer"],
         random_state=config["random_state"],
     run:
-        run_script(
-            input,
-            output,
-            params,
-            wildcards,
-            threads,
-            resources,
-            log,
-            rule,
-            config,
-        )
+        from papertopics.evaluate.metrics import evaluate_topics_job
+
+        run_job(evaluate_topics_job, input, output, params, threads, log)

@@ -38,7 +38,7 @@ rule render_report:
     `snakemake --report report.zip`, which embeds a directory with every file beside its index.
     """
     input:
-        script=SCRIPTS / "render_report.py",  # an edited script reruns the job, as under script:
+        code=job_module("papertopics.report.render"),  # an edit reruns the job
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         model="results/topics/model",
@@ -73,17 +73,9 @@ rule render_report:
         listings=list(LISTINGS),
         random_state=config["random_state"],
     run:
-        run_script(
-            input,
-            output,
-            params,
-            wildcards,
-            threads,
-            resources,
-            log,
-            rule,
-            config,
-        )
+        from papertopics.report.render import render_report_job
+
+        run_job(render_report_job, input, output, params, threads, log)
 
 
 rule advance_history:
@@ -94,7 +86,7 @@ rule advance_history:
     redraws the pages without touching the history.
     """
     input:
-        script=SCRIPTS / "advance_history.py",  # an edited script reruns the job, as under script:
+        code=job_module("papertopics.topics.snapshot_store"),  # an edit reruns the job
         snapshot="results/topics/snapshot",
         done=[ancient(path) for path in ["results/metrics.json", *REPORT_PAGES]],
     output:
@@ -104,14 +96,6 @@ rule advance_history:
     benchmark:
         "results/benchmarks/advance_history.tsv"
     run:
-        run_script(
-            input,
-            output,
-            params,
-            wildcards,
-            threads,
-            resources,
-            log,
-            rule,
-            config,
-        )
+        from papertopics.topics.snapshot_store import advance_history_job
+
+        run_job(advance_history_job, input, output, params, threads, log)

@@ -2,7 +2,7 @@ rule fit_topics:
     """c-TF-IDF on the given clusters (BERTopic's, from per-corpus term counts), names, stable
     ids; the BERTopic model folder and the tables."""
     input:
-        script=SCRIPTS / "fit_topics.py",  # an edited script reruns the job, as under script:
+        code=job_module("papertopics.topics.fit"),  # an edit reruns the job
         corpus="results/corpus/corpus.parquet",
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
@@ -27,14 +27,25 @@ rule fit_topics:
         embedding_model=config["embedding"]["model"],
         history="results/topics/history",
     run:
-        run_script(
-            input,
-            output,
-            params,
-            wildcards,
-            threads,
-            resources,
-            log,
-            rule,
-            config,
-        )
+        from papertopics.topics.fit import fit_topics_job
+
+        run_job(fit_topics_job, input, output, params, threads, log)
+
+
+rule write_workbook:
+    """results/topics/topics.xlsx: topics and documents sheets for spreadsheet users.
+
+    Its own light job in its own process (XlsxWriter), beside the report: a report tweak
+    never reruns it, a re-cluster writes it while the pages render.
+    """
+    input:
+        topics="results/topics/topics.csv",
+        documents="results/topics/document_topics.csv",
+    output:
+        workbook="results/topics/topics.xlsx",
+    log:
+        "results/logs/write_workbook.log",
+    benchmark:
+        "results/benchmarks/write_workbook.tsv"
+    script:
+        "../scripts/write_workbook.py"

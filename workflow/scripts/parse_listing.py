@@ -1,6 +1,7 @@
 """parse_listing: one listing file -> results/parse/{listing}.parquet.
 
-Inputs: the listing (text, csv, tsv, json, jsonl). Outputs: one row per abstract, raw and cleaned text.
+Inputs: the listing (text, csv, tsv, json, jsonl, bibtex, ris, xlsx, parquet).
+Outputs: one row per abstract, raw and cleaned text.
 """
 
 from pathlib import Path
@@ -11,7 +12,11 @@ from papertopics.runtime.scripting import script_run
 with script_run(snakemake) as log:
     spec = snakemake.params.spec
     listing = ListingSpec(
-        name=spec["name"], path=Path(spec["path"]), format=spec["format"], columns=spec["columns"]
+        name=spec["name"],
+        path=Path(spec["path"]),
+        format=spec["format"],
+        columns=spec["columns"],
+        sheet=spec.get("sheet"),
     )
     table = read_listing(
         listing, max_chars=snakemake.params.max_chars, embedding_model=snakemake.params.embedding_model

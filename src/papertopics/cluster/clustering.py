@@ -5,7 +5,10 @@ from __future__ import annotations
 import logging
 
 import numpy as np
+import pandas as pd
 
+from papertopics.artifacts import load_embeddings, write_json
+from papertopics.cluster.assign import assignment_table
 from papertopics.cluster.merge import merge_similar_clusters
 from papertopics.constants import OUTLIER
 from papertopics.params import resolve_clustering
@@ -211,3 +214,29 @@ def cluster_corpus(
     resolved["n_clusters"] = int(labels.max() + 1)
     resolved["n_outliers"] = int((labels == OUTLIER).sum())
     return labels, resolved
+
+
+def cluster_documents_job(job, log) -> None:
+    """Rule cluster_documents (run by papertopics.runtime.inprocess.run_job): reduced space (or the
+    embeddings, for small corpora) -> cluster labels.
+
+    Inputs: embeddings, reduced space. Outputs: results/cluster/clusters.parquet (doc_id, cluster;
+    -1: outlier; assignment: core | nearest | outlier; confidence) and params.json (the parameters
+    `auto` resolved to, and what came of them).
+    """
+    p = job.params
+    doc_ids, vectors = load_embeddings(job.input.embeddings)
+    reduced = pd.read_parquet(job.input.reduced)
+    assert reduced["doc_id"].tolist() == doc_ids, "reduced and embeddings disagree on order"
+    config = {"clustering": p.clustering, "hdbscan": p.hdbscan, "agglomerative": p.agglomerative}
+    labels, resolved = cluster_corpus(
+        vectors,
+        reduced.drop(columns="doc_id").to_numpy(),
+        config,
+        threads=job.threads,
+        use_cuml=p.clustering["cuml"],
+    )
+    assignment_table(doc_ids, vectors, labels, resolved, p.clustering["assign_min_confidence"]).to_parquet(
+        job.output.clusters, index=False
+    )
+    write_json(job.output.params, resolved)

@@ -4,8 +4,9 @@ cohesion = (mean pairwise cosine similarity of the topic's members - the same me
 whole corpus) / (1 - the corpus mean): 0 means the members are no more alike than random
 documents of this corpus, 1 means identical. Normalising by the corpus makes the score mean
 the same on a listing of one field (where every pair is fairly similar) and on a mixed one.
-A topic whose cohesion is below `mixed_cohesion` is a bag of unrelated papers; it keeps its
-documents (dissolving it would hide them as outliers) but its label says so: "Mixed: ...".
+A topic whose cohesion is below `mixed_cohesion` and whose name most of its abstracts do not
+use is a bag of unrelated papers; it keeps its documents (dissolving it would hide them as
+outliers) but its label says so: "Mixed: ...".
 """
 
 from __future__ import annotations
@@ -44,9 +45,21 @@ def topic_cohesion(vectors: np.ndarray, topics: np.ndarray) -> dict[int, float]:
     }
 
 
-def mixed_topics(cohesion: dict[int, float], threshold: float) -> set[int]:
-    """Topics whose members are not clearly more alike than random documents."""
-    return {t for t, value in cohesion.items() if value < threshold}
+# A topic whose name's phrase is in at least this share of its abstracts shares a subject,
+# however loosely its embeddings hang together (five papers on LLM agents are not a bag).
+SHARED_SUBJECT_COVERAGE = 0.6
+
+
+def mixed_topics(
+    cohesion: dict[int, float], threshold: float, coverage: dict[int, float] | None = None
+) -> set[int]:
+    """Topics whose members are not clearly more alike than random documents and, when the
+    names' `coverage` is given, whose name is not used by most of them either."""
+    return {
+        t
+        for t, value in cohesion.items()
+        if value < threshold and (coverage or {}).get(t, 0.0) < SHARED_SUBJECT_COVERAGE
+    }
 
 
 def mark_mixed(labels: dict[int, str], mixed: set[int]) -> dict[int, str]:

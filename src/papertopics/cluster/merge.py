@@ -7,9 +7,9 @@ mean removes what every abstract of a listing shares, so on a one-field listing 
 two topics must agree on what sets them apart from the rest, not merely on being machine
 learning; on a mixed corpus (arXiv, news) the same cosine means the same thing.
 
-Measured on the labelled corpora (bench/README.md, "Merging near-twin clusters"): at 0.5 with
-the cohesion guard at 0.7, NMI against the labels rose on arXiv 6k, arXiv mixed, BBC News and
-the 75k arXiv abstracts, and no merge made a mixed bag.
+Measured on the labelled corpora (bench/README.md, "Grouping"; bench/HISTORY.md, "Merging
+near-twin clusters"): at 0.5 with the cohesion guard at 0.7, NMI against the labels rose on
+arXiv 6k, arXiv mixed, BBC News and the 75k arXiv abstracts, and no merge made a mixed bag.
 """
 
 from __future__ import annotations

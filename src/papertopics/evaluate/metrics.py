@@ -38,8 +38,10 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 
+from papertopics.artifacts import load_embeddings, read_json, write_json
 from papertopics.constants import OUTLIER
 
 EPSILON = 1e-12
@@ -585,7 +587,6 @@ def label_agreement(topics: Sequence[int], labels: Sequence, *, exclude_outliers
     default, since a model that calls half the corpus an outlier should not look better for it;
     ``exclude_outliers=True`` scores only the documents given a topic.
     """
-    import pandas as pd
     from sklearn.metrics import adjusted_rand_score, normalized_mutual_info_score
 
     t = np.asarray(topics)
@@ -627,8 +628,6 @@ def topic_stability(
     renumbered topic keeps its figure and topics merged by nr_topics get the size-weighted mean;
     a topic none of whose members were compared (sampled out, or outliers there) gets None.
     """
-    import pandas as pd
-
     scores = {int(k): v for k, v in per_topic.items()}
     reference = pd.Series(np.asarray(reference_labels, dtype=int), index=list(reference_doc_ids))
     topics = documents["topic"].to_numpy()
@@ -725,3 +724,38 @@ def build_metrics(
     if "label" in corpus.columns:
         metrics["label_agreement"] = label_agreement(assigned, corpus["label"].tolist())
     return metrics
+
+
+def evaluate_topics_job(job, log) -> None:
+    """Rule evaluate_topics (run by papertopics.runtime.inprocess.run_job): the figures a researcher
+    checks before trusting a map.
+
+    Inputs: corpus, its NPMI tokens (count_terms), corpus and embedding stats, embeddings, reduced
+    space, clustering params, stability.json, document_topics.csv, topics.csv.
+    Outputs: results/metrics.json.
+    """
+    p, i = job.params, job.input
+    metrics = build_metrics(
+        corpus=pd.read_parquet(i.corpus),
+        corpus_stats=read_json(i.corpus_stats),
+        embed_stats=read_json(i.embed_stats),
+        cluster_params=read_json(i.cluster_params),
+        stability=read_json(i.stability),
+        documents=pd.read_csv(i.documents, usecols=lambda c: c in ("doc_id", "topic", "assignment")),
+        topics=pd.read_csv(i.topics, keep_default_na=False),
+        vectors=load_embeddings(i.embeddings)[1],
+        reduced=pd.read_parquet(i.reduced).drop(columns="doc_id").to_numpy(),
+        vectorizer=p.vectorizer,
+        top_n=p.top_n,
+        random_state=p.random_state,
+        tokens=WindowTokens.load(i.windows),
+    )
+    write_json(job.output.metrics, metrics)
+    log.info(
+        "metrics: %d topics, outliers %.3f, NPMI %s, diversity %s, stability ARI %s",
+        metrics["n_topics"],
+        metrics["outlier_share"],
+        metrics["npmi"],
+        metrics["topic_diversity"],
+        metrics["stability"]["ari"],
+    )

@@ -19,6 +19,7 @@ import logging
 import numpy as np
 import pandas as pd
 
+from papertopics.artifacts import load_embeddings, read_json, write_json
 from papertopics.cluster.assign import assign_nearest
 from papertopics.cluster.clustering import cluster_documents
 from papertopics.evaluate.metrics import stability
@@ -35,6 +36,7 @@ __all__ = [
     "seed_stability",
     "subsample_stability",
     "assess_stability",
+    "assess_stability_job",
 ]
 
 
@@ -229,4 +231,45 @@ def assess_stability(
         threads=threads,
         use_cuml=use_cuml,
         assign_min_confidence=resolved.get("assign_min_confidence"),
+    )
+
+
+def assess_stability_job(job, log) -> None:
+    """Rule assess_stability (run by papertopics.runtime.inprocess.run_job): the run's topics compared
+    with K refits under other seeds (HDBSCAN on UMAP) or, for Ward's seedless clustering of small
+    corpora, with K perturbed subsamples.
+
+    Inputs: embeddings, clusters and their params.json, the UMAP refits (one file per seed).
+    Outputs: results/evaluation/stability.json (ARI, per-topic Jaccard, how it was measured and
+    the labelling it scored).
+    """
+    p = job.params
+    doc_ids, vectors = load_embeddings(job.input.embeddings)
+    labels = pd.read_parquet(job.input.clusters)["cluster"].to_numpy()
+    refits = (
+        pd.concat([pd.read_parquet(path) for path in job.input.refits], ignore_index=True)
+        if job.input.refits
+        else pd.DataFrame({"doc_id": [], "seed": []})
+    )
+    config = {"clustering": p.clustering, "hdbscan": p.hdbscan, "agglomerative": p.agglomerative}
+    result = assess_stability(
+        doc_ids,
+        vectors,
+        labels,
+        refits,
+        read_json(job.input.cluster_params),
+        config,
+        random_state=p.random_state,
+        runs=p.runs,
+        subsample=p.subsample,
+        threads=job.threads,
+        use_cuml=p.clustering["cuml"],
+    )
+    write_json(job.output.stability, result)
+    log.info(
+        "stability (%s): ARI %s, mean Jaccard %s over %d runs",
+        result["measured_by"],
+        result["ari"],
+        result["mean_jaccard"],
+        result["n_runs"],
     )

@@ -1,7 +1,9 @@
 """Find listing files from the config and parse each into the parsed-listing table.
 
 A listing is one file of abstracts: the seed text format (header line, then one abstract per
-blank-line-separated paragraph), CSV, TSV, JSON or JSONL, each optionally gzipped. Every
+blank-line-separated paragraph), CSV, TSV, JSON, JSONL, BibTeX (bibtexparser, LaTeX decoded by
+pylatexenc), RIS (rispy), Excel .xlsx (pandas + openpyxl) or Parquet (pyarrow), each optionally
+gzipped. Every
 problem a user can fix raises ListingError with one line naming the file and the line,
 record or field; problems that lose only one record warn (ListingWarning) and go on.
 The formats, the bad-input table and the cleaning rules are in docs/listings.md.
@@ -42,8 +44,18 @@ __all__ = [
     "resolve_listings",
 ]
 
-FORMATS = ("text", "csv", "tsv", "json", "jsonl")
-_FORMAT_ALIASES = {"txt": "text", "md": "text", "markdown": "text", "ndjson": "jsonl"}
+FORMATS = ("text", "csv", "tsv", "json", "jsonl", "bibtex", "ris", "xlsx", "parquet")
+_FORMAT_ALIASES = {
+    "txt": "text",
+    "md": "text",
+    "markdown": "text",
+    "ndjson": "jsonl",
+    "bib": "bibtex",
+    "excel": "xlsx",
+    "pq": "parquet",
+}
+# formats read from bytes by their library (no text decoding)
+_BINARY_FORMATS = frozenset({"xlsx", "parquet"})
 _EXT_FORMAT = {
     ".txt": "text",
     ".md": "text",
@@ -55,6 +67,13 @@ _EXT_FORMAT = {
     ".json": "json",
     ".jsonl": "jsonl",
     ".ndjson": "jsonl",
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
+    ".ris": "ris",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".parquet": "parquet",
+    ".pq": "parquet",
 }
 # auto-detected source columns, in order of preference (matched case-insensitively)
 TEXT_COLUMNS = ("abstract", "text", "summary")
@@ -62,7 +81,7 @@ TITLE_COLUMNS = ("title",)
 ID_COLUMNS = ("id", "uid")
 BASE_COLUMNS = ("doc_id", "listing", "title", "text_raw", "text")
 _RESERVED = frozenset(BASE_COLUMNS) | {"listings", "id"}
-_ENTRY_KEYS = frozenset({"path", "name", "format", "columns"})
+_ENTRY_KEYS = frozenset({"path", "name", "format", "columns", "sheet"})
 # header rule for the text format: see _is_header
 HEADER_MAX_CHARS = 120
 # one abstract per line (no blank lines between them): lines at least this long are abstracts,
@@ -87,6 +106,7 @@ class ListingSpec:
     path: Path
     format: str | None = None
     columns: dict[str, str] = field(default_factory=dict, hash=False)
+    sheet: str | int | None = None  # Excel: a sheet name or 0-based position; None: the first
 
 
 # --- resolving config entries ---------------------------------------------------------------
@@ -113,8 +133,9 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
     base_dir = Path(base_dir)
     if isinstance(entries, (str, dict)):
         entries = [entries]
-    found: list[tuple[Path, str | None, str | None, dict]] = []  # path, given name, format, columns
+    found: list[tuple[Path, str | None, str | None, dict, Any]] = []  # path, name, format, columns, sheet
     for i, entry in enumerate(entries or []):
+        sheet = None
         if isinstance(entry, (str, Path)):
             pattern, name, fmt, columns = str(entry), None, None, {}
         elif isinstance(entry, dict):
@@ -123,7 +144,7 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
                 raise _entry_error(
                     i,
                     f"unknown key(s) {', '.join(sorted(map(str, unknown)))};"
-                    f" allowed: path, name, format, columns",
+                    f" allowed: path, name, format, columns, sheet",
                 )
             if not isinstance(entry.get("path"), (str, Path)) or not str(entry["path"]):
                 raise _entry_error(i, "a mapping needs 'path' (a file or glob)")
@@ -131,6 +152,10 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
             name = entry.get("name")
             fmt = entry.get("format")
             columns = entry.get("columns") or {}
+            sheet = entry.get("sheet")
+            valid_number = isinstance(sheet, int) and not isinstance(sheet, bool) and sheet >= 0
+            if sheet is not None and not valid_number and not (isinstance(sheet, str) and sheet.strip()):
+                raise _entry_error(i, "'sheet' must be a sheet name or a 0-based sheet number")
             if name is not None and (not isinstance(name, str) or not name.strip()):
                 raise _entry_error(i, "'name' must be a non-empty string")
             if fmt is not None:
@@ -154,11 +179,13 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
                 f"{pattern}: 'name: {name}' given but the pattern matches "
                 f"{len(paths)} files; drop 'name' or list them one by one"
             )
-        found += [(path, name.strip() if name is not None else None, fmt, dict(columns)) for path in paths]
-    names = _unique_names([path for path, _, _, _ in found], [given for _, given, _, _ in found], base_dir)
+        found += [
+            (path, name.strip() if name is not None else None, fmt, dict(columns), sheet) for path in paths
+        ]
+    names = _unique_names([f[0] for f in found], [f[1] for f in found], base_dir)
     specs: list[ListingSpec] = []
     seen: dict[str, Path] = {}
-    for (path, given, fmt, columns), spec_name in zip(found, names):
+    for (path, given, fmt, columns, sheet), spec_name in zip(found, names):
         if not spec_name or any(ch in spec_name for ch in ";/\\{}"):
             raise ListingError(
                 f"{path}: listing name {spec_name!r} must be non-empty and "
@@ -170,7 +197,7 @@ def resolve_listings(entries: list, base_dir: Path) -> list[ListingSpec]:
                 f"{seen[spec_name]}; give " + ("it another 'name'" if given else "one of them a 'name'")
             )
         seen[spec_name] = path
-        specs.append(ListingSpec(spec_name, path, fmt, columns))
+        specs.append(ListingSpec(spec_name, path, fmt, columns, sheet))
     return specs
 
 
@@ -658,6 +685,182 @@ def _json_records(text: str, path: Path) -> tuple[list[str], list]:
     return list(keys), records
 
 
+# --- BibTeX, RIS, Excel, Parquet: read by their libraries --------------------------------------
+
+
+def _columns_of(records: list[tuple[str, dict]], first: Iterable[str] = ()) -> list[str]:
+    keys: dict[str, None] = dict.fromkeys(first)
+    for _, rec in records:
+        keys.update(dict.fromkeys(rec))
+    return [k for k in keys if any(k in rec for _, rec in records)]
+
+
+def _bibtex_records(text: str, path: Path) -> tuple[list[str], list[tuple[str, dict]]]:
+    """BibTeX entries (Zotero, DBLP, Scopus, Web of Science, OpenReview exports) via bibtexparser:
+    @string references resolved, LaTeX accents and braces decoded by pylatexenc (math is kept
+    for clean_text, which renders it readably), authors as "First Last" joined with '; '.
+    Columns: id (the citation key), type, title, authors, year, doi, url, abstract, then the
+    entries' other fields under their own (lower-case) names."""
+    import logging
+
+    import bibtexparser
+    from bibtexparser import middlewares as mw
+    from bibtexparser.model import DuplicateBlockKeyBlock
+
+    logger = logging.getLogger("bibtexparser")
+    level, logger.level = logger.level, logging.CRITICAL  # its failures become our one line below
+    try:
+        library = bibtexparser.parse_string(
+            text,
+            append_middleware=[
+                mw.LatexDecodingMiddleware(keep_math_mode=True),
+                mw.SeparateCoAuthors(),
+                mw.SplitNameParts(),
+                mw.MergeNameParts(style="first"),
+            ],
+        )
+    except Exception as e:  # the library's own errors are not one type
+        raise ListingError(
+            f"{path}: not readable as BibTeX ({_one_line(str(e) or type(e).__name__)})"
+        ) from None
+    finally:
+        logger.level = level
+    entries = list(library.entries)
+    for block in library.failed_blocks:
+        if isinstance(block, DuplicateBlockKeyBlock):  # same key twice: read both, like other formats
+            entries.append(block.ignore_error_block)
+            continue
+        reason = getattr(block.error, "abort_reason", None) or str(block.error) or type(block.error).__name__
+        raise ListingError(
+            f"{path}: line {block.start_line + 1}: malformed BibTeX entry ({_one_line(reason)})"
+        )
+    if not entries:
+        raise ListingError(f"{path}: no BibTeX entries (no '@article{{...}}' or similar)")
+    records = []
+    for entry in sorted(entries, key=lambda e: e.start_line):
+        fields = {k.lower(): f.value for k, f in entry.fields_dict.items()}
+        rec = {"id": entry.key, "type": entry.entry_type}
+        for key in ("title", "author", "year", "doi", "url", "abstract"):
+            if key in fields:
+                rec["authors" if key == "author" else key] = fields.pop(key)
+        rec.update((k, v) for k, v in fields.items() if k not in rec)
+        records.append((f"line {entry.start_line + 1} ({entry.key})", rec))
+    return _columns_of(records), records
+
+
+# RIS tags rispy maps to two names: the first one found wins (AB over N2, TI over T1, ...)
+_RIS_ROLES = {
+    "abstract": ("abstract", "notes_abstract"),
+    "title": ("title", "primary_title"),
+    "authors": ("authors", "first_authors"),
+    "year": ("year", "publication_year"),
+    "url": ("urls",),
+    "type": ("type_of_reference",),
+}
+_RE_RIS_START = re.compile(r"^TY  -", re.M)
+
+
+def _ris_records(text: str, path: Path) -> tuple[list[str], list[tuple[str, dict]]]:
+    """RIS records (Zotero, Scopus, Web of Science, EndNote) via rispy: abstract from AB (else
+    N2), title from TI (else T1), authors from AU (else A1), year from PY (else Y1, date parts
+    dropped), doi DO, url UR, id ID; every other tag under rispy's name for it."""
+    import rispy
+
+    starts = [text.count("\n", 0, m.start()) + 1 for m in _RE_RIS_START.finditer(text)]
+    try:
+        parsed = rispy.loads(text, skip_unknown_tags=False)
+    except Exception as e:  # rispy raises IOError, ValueError, KeyError...
+        raise ListingError(f"{path}: not readable as RIS ({_one_line(str(e) or type(e).__name__)})") from None
+    if not starts:
+        raise ListingError(f"{path}: no RIS records (no line starting 'TY  -')")
+    if len(parsed) != len(starts):
+        where = starts[len(parsed)] if len(parsed) < len(starts) else starts[-1]
+        raise ListingError(
+            f"{path}: line {where}: {len(starts)} records start with 'TY  -' but {len(parsed)} "
+            f"end with 'ER  -' (a record not closed?)"
+        )
+    records = []
+    for line, raw in zip(starts, parsed):
+        rec: dict[str, Any] = {}
+        for role, tags in _RIS_ROLES.items():
+            value = next((raw[t] for t in tags if raw.get(t)), None)
+            if value is not None:
+                rec[role] = value.split("/")[0] if role == "year" and isinstance(value, str) else value
+        taken = {t for tags in _RIS_ROLES.values() for t in tags}
+        rec.update((k, v) for k, v in raw.items() if k not in taken and k not in rec)
+        records.append((f"line {line}", rec))
+    return _columns_of(records, ("id", "type", "title", "authors", "year", "doi", "url", "abstract")), records
+
+
+def _xlsx_records(
+    data: bytes, path: Path, sheet: str | int | None
+) -> tuple[list[str], list[tuple[str, dict]]]:
+    """The first sheet (or `sheet`) of an Excel workbook via pandas + openpyxl: first row the
+    header, every cell as text; records are named by their row in Excel ("row 2" is the first
+    below the header)."""
+    import zipfile
+
+    import pandas as pd
+
+    try:
+        frame = pd.read_excel(
+            io.BytesIO(data),
+            sheet_name=0 if sheet is None else sheet,
+            dtype=str,
+            keep_default_na=False,
+            na_filter=False,
+            engine="openpyxl",
+        )
+    except (ValueError, IndexError, KeyError) as e:
+        if sheet is not None and ("not found" in str(e) or isinstance(e, IndexError)):
+            raise ListingError(
+                f"{path}: no sheet {sheet!r}; sheets: {', '.join(_sheet_names(data))}"
+            ) from None
+        raise ListingError(f"{path}: not readable as .xlsx ({_one_line(str(e))})") from None
+    except (zipfile.BadZipFile, OSError) as e:
+        raise ListingError(
+            f"{path}: not an Excel .xlsx workbook ({_one_line(str(e))}); an .xls (Excel 97-2003) must be "
+            f"saved as .xlsx or .csv first"
+        ) from None
+    except Exception as e:  # openpyxl's InvalidFileException and the like
+        raise ListingError(
+            f"{path}: not readable as .xlsx ({_one_line(str(e) or type(e).__name__)})"
+        ) from None
+    if frame.empty:
+        raise ListingError(
+            f"{path}: header row but no records" if len(frame.columns) else f"{path}: empty sheet"
+        )
+    columns = [str(c) for c in frame.columns]
+    rows = frame.to_dict("records")
+    return columns, [(f"row {i}", {str(k): v for k, v in row.items()}) for i, row in enumerate(rows, 2)]
+
+
+def _sheet_names(data: bytes) -> list[str]:
+    import openpyxl
+
+    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)
+    try:
+        return list(book.sheetnames)
+    finally:
+        book.close()
+
+
+def _parquet_records(data: bytes, path: Path) -> tuple[list[str], list[tuple[str, dict]]]:
+    """A Parquet table via pyarrow; lists become '; '-joined text as in JSON; records are
+    named by position ("row 1" is the first)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+    except (pa.ArrowException, OSError, ValueError) as e:
+        raise ListingError(f"{path}: not a valid Parquet file ({_one_line(str(e))})") from None
+    if table.num_rows == 0:
+        raise ListingError(f"{path}: no records (0 rows)")
+    rows = table.to_pylist()
+    return [str(c) for c in table.column_names], [(f"row {i}", row) for i, row in enumerate(rows, 1)]
+
+
 def _records_in_object(data: dict, path: Path) -> Any:
     """{"papers": [...], "count": 30}: the list under "papers", else the only list of objects."""
     lists = {k: v for k, v in data.items() if isinstance(v, list)}
@@ -756,9 +959,21 @@ def read_listing(
         if spec.format
         else format_for(path)
     )
+    if spec.sheet is not None and fmt != "xlsx":
+        raise ListingError(f"{path}: 'sheet' applies to Excel (.xlsx) listings only, this one is {fmt}")
     data = _read_bytes(path)
     if not data.strip():
         raise ListingError(f"{path}: empty file")
+    if fmt in _BINARY_FORMATS:
+        if fmt == "xlsx":
+            columns, records = _xlsx_records(data, path, spec.sheet)
+        else:
+            columns, records = _parquet_records(data, path)
+        text_col, title_col, id_col, extras = _plan_columns(columns, spec.columns, path)
+        table = _frame(spec, records, text_col, title_col, id_col, extras, max_chars, "")
+        if str(embedding_model).strip().casefold() in ENGLISH_ONLY_MODELS:
+            _warn_if_not_english(table["text"], path, embedding_model)
+        return table
     text = _decode(data, path)
     header_title = ""
     if fmt == "text" and not spec.format and _looks_tabular(text):
@@ -778,6 +993,10 @@ def read_listing(
             columns, records = _csv_records(text, path, _csv_delimiter(text) if fmt == "csv" else "\t")
         elif fmt == "jsonl":
             columns, records = _jsonl_records(text.lstrip("\ufeff"), path)
+        elif fmt == "bibtex":
+            columns, records = _bibtex_records(text.lstrip("\ufeff"), path)
+        elif fmt == "ris":
+            columns, records = _ris_records(text.lstrip("\ufeff"), path)
         else:
             columns, records = _json_records(text.lstrip("\ufeff"), path)
         if _RE_LONE_SURROGATE_ESCAPE.search(text):

@@ -139,13 +139,17 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
             truncate(members["label"].iloc[0], 34)
             + (f" & {len(members) - 1} more" if len(members) > 1 else "")
         )
+        # the label sits on the region's own documents: at the anchor (a median of a topic's
+        # points) nearest the region's centre, never in the gap between its topics
+        cx, cy = np.average(members["x"], weights=weights), np.average(members["y"], weights=weights)
+        nearest = int(np.argmin((members["x"].to_numpy() - cx) ** 2 + (members["y"].to_numpy() - cy) ** 2))
         rows.append(
             {
                 "region": int(region),
                 "label": label,
                 "size": int(members["size"].sum()),
-                "x": float(np.average(members["x"], weights=weights)),
-                "y": float(np.average(members["y"], weights=weights)),
+                "x": float(members["x"].iloc[nearest]),
+                "y": float(members["y"].iloc[nearest]),
             }
         )
     return region_of, pd.DataFrame(rows)
@@ -282,6 +286,24 @@ def document_payload(
         "topic_labels": {str(int(t)): label for t, label in zip(topics["topic"], topics["label"])},
         "topic_colors": {str(int(t)): topic_color(int(t)) for t in topics["topic"]},
         "has_neighbours": bool(has_neighbours),
+    }
+
+
+def topic_download_payload(documents: pd.DataFrame, topics: pd.DataFrame) -> dict:
+    """What the overview's "download these papers (CSV)" buttons need: every document's topic,
+    packed, and where the data files are; the titles, abstracts and metadata are read from the
+    document map's data files (loaded by <script>, so it works offline) when a button is pressed."""
+    topic = documents["topic"].to_numpy(dtype=np.int64)
+    small = not len(topic) or (topic.min() >= -(2**15) and topic.max() < 2**15)
+    return {
+        "n": len(documents),
+        "topic": packed(topic, "i2" if small else "i4"),
+        "topic_bytes": 2 if small else 4,
+        "labels": {str(int(t)): str(label) for t, label in zip(topics["topic"], topics["label"])},
+        "headline_file": f"{CHUNK_FOLDER}/{HEADLINES_FILE}",
+        "chunk_documents": CHUNK_DOCUMENTS,
+        "n_chunks": len(chunk_rows(len(documents))),
+        "chunk_folder": CHUNK_FOLDER,
     }
 
 

@@ -16,8 +16,13 @@ from papertopics.report.model_files import TopicVectors
 from papertopics.report.text import plotly_lines, plotly_text, short_label, truncate
 
 
-def topic_linkage(similarity: np.ndarray) -> np.ndarray | None:
-    """SciPy linkage matrix (average, optimal leaf order) or None for fewer than 2 topics."""
+def topic_linkage(similarity: np.ndarray, regions: list[int] | np.ndarray | None = None) -> np.ndarray | None:
+    """SciPy linkage matrix (average, optimal leaf order) or None for fewer than 2 topics.
+
+    With `regions` (one id per row, topics.csv's `region`), each region's topics are merged
+    among themselves before regions merge, so every region is one joint of the tree: the
+    hierarchy page, hierarchy.csv and the map's regions say the same thing.
+    """
     from scipy.cluster.hierarchy import linkage
     from scipy.spatial.distance import squareform
 
@@ -25,8 +30,20 @@ def topic_linkage(similarity: np.ndarray) -> np.ndarray | None:
         return None
     distances = np.clip(1.0 - np.asarray(similarity, dtype=np.float64), 0.0, 2.0)
     distances = (distances + distances.T) / 2
+    apart = None
+    if regions is not None and len(set(np.asarray(regions).tolist())) > 1:
+        regions = np.asarray(regions)
+        apart = regions[:, None] != regions[None, :]
+        distances = distances + 2.0 * apart  # above every within-region distance
     np.fill_diagonal(distances, 0.0)
-    return linkage(squareform(distances, checks=False), method="average", optimal_ordering=True)
+    tree = linkage(squareform(distances, checks=False), method="average", optimal_ordering=True)
+    if apart is not None:  # heights back on the cosine scale, never below a child's
+        n = len(similarity)
+        for k in range(len(tree)):
+            kids = [tree[int(c) - n, 2] for c in tree[k, :2] if c >= n]
+            height = tree[k, 2] - 2.0 if tree[k, 2] > 2.0 else tree[k, 2]
+            tree[k, 2] = max([height] + [h + 1e-6 for h in kids])
+    return tree
 
 
 def leaf_order(similarity: np.ndarray) -> list[int]:
@@ -59,7 +76,12 @@ def visualize_hierarchy(
     ids = table["topic"].astype(int).tolist()
     labels = dict(zip(ids, table["label"]))
     figure = go.Figure()
-    tree = topic_linkage(vectors.similarity(ids)) if ids else None
+    regions = (
+        pd.to_numeric(table["region"], errors="coerce").fillna(-1).astype(int).to_numpy()
+        if "region" in table.columns
+        else None
+    )
+    tree = topic_linkage(vectors.similarity(ids), regions) if ids else None
     if tree is None:
         figure.add_annotation(
             text=plotly_text("Only one topic: there is nothing to merge." if ids else "No topics."),

@@ -19,12 +19,13 @@ from papertopics.report.documents import (
     CHUNK_FOLDER,
     document_payload,
     packed_data_fits,
+    topic_download_payload,
     visualize_documents,
     write_document_data,
 )
 from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.hierarchy import visualize_hierarchy
-from papertopics.report.inputs import ReportInputs
+from papertopics.report.inputs import ReportInputs, read_inputs
 from papertopics.report.intertopic import visualize_intertopic
 from papertopics.report.listings import (
     listing_counts,
@@ -95,7 +96,7 @@ def index_page(inputs: ReportInputs) -> str:
         page_title="Overview",
         report_title=inputs.title,
         footer=_footer(inputs),
-        data_json=None,
+        data_json=page_data(downloads=topic_download_payload(inputs.documents, inputs.topics)),
         uses_plotly=False,
         tiles=summary_tiles(inputs),
         note=clustering_note(inputs.metrics),
@@ -392,3 +393,42 @@ def write_report(
     assert not missing, f"render_report did not write {sorted(map(str, missing))}"
     link_folder(written.values(), bundle)
     return written
+
+
+def render_report_job(job, log) -> None:
+    """Rule render_report (run by papertopics.runtime.inprocess.run_job): the HTML pages and
+    plotly.min.js into results/report/ (no model refit, no UMAP).
+
+    Inputs: document_topics.csv, topics.csv, changes.csv, hierarchy.csv, the saved model,
+    map2d.parquet, metrics.json, neighbours.csv (similar papers), corpus_stats.json (listing
+    headers), report_data/ (pack_documents' data files, linked).
+    Outputs: results/report/*.html, plotly.min.js, report.css/js, brotli-decode.min.js, data/;
+    results/report_bundle/topic-report.
+    """
+    started = time.perf_counter()
+    p, i, out = job.params, job.input, job.output
+    inputs = read_inputs(
+        documents=i.documents,
+        topics=i.topics,
+        map2d=i.map2d,
+        metrics=i.metrics,
+        model=i.model,
+        changes=i.changes,
+        hierarchy=i.hierarchy,
+        listings=p.listings,
+        title=p.report["title"],
+        max_hover_chars=p.report["max_hover_chars"],
+        neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
+        corpus_stats=getattr(i, "corpus_stats", None),  # listing headers as titles
+    )
+    written = write_report(
+        inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle, packed=getattr(i, "packed", None)
+    )
+    total = sum(path.stat().st_size for path in written.values())
+    log.info(
+        "report: %d files, %.2f MB, topic vectors from %s, in %.1f s",
+        len(written),
+        total / 1e6,
+        inputs.vectors.source,
+        time.perf_counter() - started,
+    )

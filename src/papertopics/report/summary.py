@@ -96,14 +96,47 @@ def _walk(metrics: dict, prefix: str = ""):
             yield from _walk(value, path + ".")
 
 
+# Below these many abstracts a figure says little about this corpus (word pairs co-occur in a
+# handful of abstracts; one abstract moving shifts a topic's share by percents).
+SMALL_CORPUS, MEDIUM_CORPUS = 300, 2000
+
+
+def size_reading(path: str, n_documents, n_topics) -> str | None:
+    """What a figure means at this corpus size, said in the tile ("noise on 37 abstracts")."""
+    if not _is_number(n_documents) or n_documents <= 0:
+        return None
+    n = int(n_documents)
+    per_topic = (
+        f" (about {n // max(int(n_topics), 1):,} per topic)" if _is_number(n_topics) and n_topics else ""
+    )
+    if path == "npmi":
+        if n < SMALL_CORPUS:
+            return (
+                f"on {n:,} abstracts{per_topic} few word pairs co-occur: this is noise, not a verdict; "
+                "read the names and abstracts instead"
+            )
+        if n < MEDIUM_CORPUS:
+            return f"rough on {n:,} abstracts{per_topic}: compare it between runs of this corpus only"
+        return f"on {n:,} abstracts{per_topic}; near 0 is typical, above 0.1 is coherent"
+    if path.startswith("stability.") and n < SMALL_CORPUS:
+        return f"on {n:,} abstracts one abstract moving changes this a lot: a rough signal only"
+    if path == "silhouette" and n < SMALL_CORPUS:
+        return f"on {n:,} abstracts{per_topic}: a rough signal only"
+    return None
+
+
 def quality_tiles(metrics: dict) -> list[dict]:
-    """Scalar quality figures (coherence, diversity, stability ...) as tiles, known ones first."""
+    """Scalar quality figures (coherence, diversity, stability ...) as tiles, known ones first;
+    each says what it means at this corpus's size (size_reading)."""
     values = dict(_walk(metrics))
     tiles = []
     perturbed = _stability_by_subsamples(metrics)
     for path, (name, meaning) in METRIC_NAMES.items():
         if perturbed and path.startswith("stability."):
             meaning = f"agreement with re-clusterings of {perturbed} (the clustering has no seed to vary)"
+        reading = size_reading(path, values.get("n_documents"), values.get("n_topics"))
+        if reading and meaning:
+            meaning = f"{meaning}; {reading}"
         if _is_number(values.get(path)):
             tiles.append({"label": name, "value": f"{values[path]:.3g}", "detail": meaning})
     for path, value in values.items():  # any other top-level number a later stage adds
@@ -251,6 +284,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
                 "color": topic_color(int(topic)),
                 "size": int(row["size"]),
                 "percent": percent(int(row["size"]) / n_docs),
+                "coverage": _coverage(row, topic),
                 "terms": [term.strip() for term in row["top_terms"].split(";") if term.strip()],
                 "representatives": _representatives(
                     inputs, int(topic), row["representative_doc_ids"], by_id, known
@@ -265,6 +299,12 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
             }
         )
     return cards
+
+
+def _coverage(row: pd.Series, topic: int) -> str | None:
+    """topics.csv's coverage as "73%": the share of the topic's abstracts using its name."""
+    value = pd.to_numeric(pd.Series([row.get("coverage")]), errors="coerce").iloc[0]
+    return None if topic < 0 or pd.isna(value) else percent(float(value), 0)
 
 
 def listing_rows(inputs: ReportInputs) -> list[dict]:

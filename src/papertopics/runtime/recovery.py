@@ -5,6 +5,9 @@ tables behind; Snakemake then asks for `--unlock` or fails reading the table. Th
 calls `recover()` at parse time (main process only): locks whose run is gone are removed,
 damaged tables and JSON files under results/ are removed so their jobs rerun. A lock held by a
 live run is kept and named. `rerun-incomplete` (profiles/default) covers the rest.
+
+Only a command that runs jobs recovers (`runs_jobs`): a dry run, `--lint`, `--report` and the
+other commands that only look leave the folder as it is.
 """
 
 from __future__ import annotations
@@ -54,6 +57,64 @@ class LiveRun:
             f"papertopics error: another Snakemake run is working in {workdir} (pid {self.pid}); "
             f"wait for it to finish, or stop it (kill {self.pid}), then rerun"
         )
+
+
+# Snakemake's options (argparse names) for commands that run no job: nothing to recover for them.
+LOOK_ONLY_OPTIONS = (
+    "dryrun",
+    "lint",
+    "report",
+    "touch",
+    "summary",
+    "detailed_summary",
+    "list_rules",
+    "list_target_rules",
+    "list_changes",
+    "list_input_changes",
+    "list_params_changes",
+    "list_untracked",
+    "dag",
+    "rulegraph",
+    "filegraph",
+    "d3dag",
+    "containerize",
+    "export_cwl",
+    "generate_unit_tests",
+    "print_compilation",
+    "archive",
+    "cleanup_metadata",
+    "delete_all_output",
+    "delete_temp_output",
+    "unlock",
+)
+
+
+def runs_jobs(argv: list[str]) -> bool:
+    """Whether the Snakemake command line argv runs jobs (`snakemake --cores 4`), rather than
+    only looking at the workflow (`-n`, `--lint`, `--report`, `--dag`, `--unlock` ...).
+
+    While the Snakefile is parsed Snakemake tells no mode (its `workflow.dryrun` reads False then,
+    9.27), so the command line is read with Snakemake's own documented parser (the one its CLI
+    reference is built from); options from a profile are not seen. A command line that is not
+    Snakemake's (its Python API, a test) counts as a run, as before.
+    """
+    if not argv or Path(argv[0]).name not in ("snakemake", "__main__.py"):
+        return True
+    from snakemake.cli import get_argument_parser
+
+    parser = get_argument_parser()
+
+    def refuse(message):
+        raise ValueError(message)
+
+    parser.error = refuse  # an unreadable command line is Snakemake's to report, not ours
+    try:
+        args, _ = parser.parse_known_args(argv[1:])
+    except (ValueError, SystemExit):
+        return True
+    if getattr(args, "executor", None) in ("dryrun", "touch"):
+        return False
+    return not any(getattr(args, option, None) for option in LOOK_ONLY_OPTIONS)
 
 
 def lock_files(workdir: Path) -> list[Path]:

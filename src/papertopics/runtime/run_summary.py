@@ -1,8 +1,11 @@
 """The last lines of a run: what came out (success) or the one-line errors again (failure).
 
 Snakemake ends a run with its own log path, or with ~70 lines ending in "At least one job did
-not complete successfully"; the Snakefile's onsuccess/onerror hooks print these lines after
-Snakemake's (at interpreter exit), so they are what the user reads last.
+not complete successfully"; the Snakefile's onsuccess/onerror handlers (documented: they run once
+the workflow has finished, never for a dry run) print these lines after Snakemake's (at
+interpreter exit), so they are what the user reads last. The failed jobs are read from the
+complete Snakemake log the handlers are given (its "Error in rule ..." entries), their one-line
+errors from their own logs.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -67,14 +71,37 @@ def success_lines(metrics_path: str | Path, report_index: str | Path) -> list[st
     return lines
 
 
-def cancel_scheduler_timers() -> int:
-    """Cancel Snakemake's pending scheduler wake-ups once the run is over; returns how many.
+def failed_jobs(snakemake_logs: str | list[str]) -> dict[str, list[str]]:
+    """The failed jobs in a complete Snakemake log (the `log` an onerror handler gets: a path,
+    or a list of paths since Snakemake 8): each "Error in rule NAME:" entry's name, wildcards and
+    log files, as error_lines reads them."""
+    paths = [snakemake_logs] if isinstance(snakemake_logs, str | os.PathLike) else list(snakemake_logs or [])
+    failed: dict[str, list[str]] = {}
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        for entry in re.finditer(r"^Error in rule (\S+):\n((?:[ \t]+.*\n?)*)", text, re.M):
+            fields = dict(re.findall(r"^\s+(\w+): (.*)$", entry.group(2), re.M))
+            name = entry.group(1) + (f" {fields['wildcards']}" if fields.get("wildcards") else "")
+            logs = fields.get("log", "").split(" (check log file")[0]
+            failed[name] = [log.strip() for log in logs.split(",") if log.strip()]
+    return failed
+
+
+def release_exit() -> int:
+    """Cancel the pending `threading.Timer`s Snakemake left behind once its run is over; returns
+    how many.
 
     Snakemake's job scheduler (with its default job rate limit, 100 jobs per 1 s) re-arms a
-    non-daemon `threading.Timer` of one timespan after every pass, only to wake itself again.
-    When the last job is done the last timer is still pending, and Python waits for it before
-    exiting: up to 1 s added to every run that ran a job (a report tweak, 5.5 s). Called from
-    onsuccess/onerror, after scheduling has ended, so no wake-up can matter any more.
+    1 s timer after every scheduling pass, only to wake itself again; when the last job is done
+    the last one is still pending, and Python waits for it before exiting: 1.0 s added to every
+    run that ran a job (Snakemake 9.27; a report tweak takes 5.5 s). `--max-jobs-per-timespan`
+    cannot shorten it (its smallest timespan is 1 s: "ms" reads as minutes). Called from the
+    onsuccess/onerror handlers, which Snakemake runs after the workflow finished, so no wake-up
+    can matter any more. Only Python's documented Timer API is used; timers whose callback is
+    not Snakemake's own (a library's) are left alone.
     """
     import threading
 
@@ -82,18 +109,18 @@ def cancel_scheduler_timers() -> int:
         thread
         for thread in threading.enumerate()
         if isinstance(thread, threading.Timer)
-        and getattr(getattr(thread, "function", None), "__module__", "").startswith("snakemake.scheduling")
+        and getattr(getattr(thread, "function", None), "__module__", "").partition(".")[0] == "snakemake"
     ]
     for timer in timers:
         timer.cancel()
     return len(timers)
 
 
-def at_exit_print(lines: list[str], unless=lambda: False) -> None:
+def at_exit_print(lines: list[str]) -> None:
     """Print lines to stderr when the interpreter exits: after Snakemake's closing lines."""
 
     def emit():
-        if lines and not unless():
+        if lines:
             sys.stdout.flush()
             print("\n".join(lines), file=sys.stderr, flush=True)
 

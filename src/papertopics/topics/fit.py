@@ -15,9 +15,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from papertopics.artifacts import load_embeddings
 from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesion
 from papertopics.constants import OUTLIER
-from papertopics.topics.history import stable_topic_ids
+from papertopics.embed.model import resolve_model_path
+from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
 from papertopics.topics.names.phrases import NameIndex, make_distinct, name_topics, topic_hierarchy
 from papertopics.topics.representation import (
@@ -28,6 +30,7 @@ from papertopics.topics.representation import (
     topic_labels,
     topics_table,
 )
+from papertopics.topics.terms import TermCounts
 
 
 @dataclass
@@ -104,8 +107,10 @@ def fit_topic_tables(
         {t: named.candidates[t] for t in fresh if t != -1},
     )
     labels = make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
+    members = {t: np.flatnonzero(assigned == t) for t in labels if t != OUTLIER}
+    coverage = index.coverage({t: n for t, n in labels.items() if t != OUTLIER}, members)
     if mixed_cohesion is not None:  # after naming, whatever names the topics
-        labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion))
+        labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion, coverage))
     snapshot.topics["label"] = (
         snapshot.topics["topic"]
         .map({mapping[t]: n for t, n in labels.items()})
@@ -120,6 +125,7 @@ def fit_topic_tables(
     table.insert(0, "model_topic", table.pop("topic"))
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table["cohesion"] = table["model_topic"].map(cohesion)
+    table["coverage"] = table["model_topic"].map(coverage)
     hierarchy, region_of = topic_hierarchy(index, stable, vectors, stable_labels)
     node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
     table["region"] = table["topic"].map(lambda t: region_of.get(t, -1)).astype(int)
@@ -137,3 +143,49 @@ def fit_topic_tables(
         np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)
     )
     return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)
+
+
+def fit_topics_job(job, log) -> None:
+    """Rule fit_topics (run by papertopics.runtime.inprocess.run_job): c-TF-IDF keywords and labels on
+    the clusters; stable ids; model and tables.
+
+    Inputs: corpus, embeddings, clusters, term counts and phrase index (per corpus);
+    results/topics/history (the last finished run's topics).
+    Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, hierarchy.csv,
+    snapshot/ (this run's topics; advance_history makes it the history once the report is written).
+    """
+    p, out = job.params, job.output
+    corpus = pd.read_parquet(job.input.corpus)
+    doc_ids, vectors = load_embeddings(job.input.embeddings)
+    clusters = pd.read_parquet(job.input.clusters)
+    assert corpus["doc_id"].tolist() == doc_ids == clusters["doc_id"].tolist(), (
+        "stage outputs disagree on order"
+    )
+    fitted = fit_topic_tables(
+        corpus,
+        vectors,
+        clusters["cluster"].to_numpy(),
+        load_snapshot(p.history),
+        vectorizer=p.vectorizer,
+        representation=p.representation,
+        topics=p.topics,
+        assignment=clusters["assignment"].to_numpy(),
+        confidence=clusters["confidence"].to_numpy(),
+        mixed_cohesion=p.mixed_cohesion,
+        terms=TermCounts.load(job.input.terms),
+        index=NameIndex.load(job.input.names),
+    )
+    # config.json names the model's folder (not the package), so BERTopic.load finds it offline
+    fitted.model.save(
+        out.model,
+        serialization="safetensors",
+        save_ctfidf=True,
+        save_embedding_model=str(resolve_model_path(p.embedding_model)),
+    )
+    fitted.topics.to_csv(out.topics, index=False)
+    fitted.documents.to_csv(out.documents, index=False)
+    fitted.changes.to_csv(out.changes, index=False)
+    fitted.hierarchy.to_csv(out.hierarchy, index=False)
+    save_snapshot(out.snapshot, fitted.snapshot, fitted.meta)  # the history advances after the report
+    for row in fitted.topics.itertuples():
+        log.info("topic %d (%d docs): %s", row.topic, row.size, row.label)

@@ -46,3 +46,16 @@ def advance_history(snapshot: Path, history: Path) -> str:
             continue
         shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
     return name
+
+
+def advance_history_job(job, log) -> None:
+    """Rule advance_history (run by papertopics.runtime.inprocess.run_job): the finished run's topic
+    snapshot becomes the one the next run compares with.
+
+    Inputs: results/topics/snapshot (and, as ancient() inputs, the report and metrics it waits for).
+    Outputs: results/topics/history/advanced.json (the history is the folder around it).
+    """
+    name = advance_history(job.input.snapshot, Path(job.output.marker).parent)
+    with open(job.output.marker, "w", encoding="utf-8") as handle:
+        json.dump({"snapshot": name}, handle)
+    log.info("history now at snapshot %s", name)

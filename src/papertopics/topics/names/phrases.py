@@ -59,9 +59,23 @@ _GENERIC = frozenset(
     benchmarks inference optimization representation representations features feature loss
     accuracy tasks task samples sample quality error errors theory bound bounds class classes
     space distribution distributions generation evaluation prediction predictions design
-    large small high low
+    large small high low constant constants parameter parameters value values example examples
+    property properties condition conditions
     """.split()
 )
+# One word names a field when it is a noun of a doing or a quality ("quantization",
+# "fairness", "robustness", "forecasting"); a thing ("image", "graph", "bandit") rarely does.
+_FIELD_WORD = re.compile(r"(tion|sion|ness|ity|ism|ing|ics|acy|ment|ogy|phy|ncy|nce)s?$")
+_THING_WEIGHT = 1.0
+# A one-word name gives way to a longer candidate holding it that covers this share of its
+# documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
+_ABSORB_THING = 0.35
+
+
+def is_field_word(word: str) -> bool:
+    return bool(_FIELD_WORD.search(word.lower())) or _is_acronym(word)
+
+
 # A name ending in an adjective ("causal", "Bayesian", "zero-sum") names no field.
 _ADJECTIVE_END = re.compile(r"(al|ic|ive|ous|ian|ary|able|ible|ful|less|-sum|-free|-based|-aware)$")
 # Function characters that may not start or end a CJK name.
@@ -107,6 +121,9 @@ def singular(word: str) -> str:
     return word[:-1]
 
 
+_END_OK_KEYS = frozenset(singular(w) for w in _END_OK)
+
+
 def _is_acronym(word: str) -> bool:
     return sum(c.isupper() for c in word) >= 2 and len(word) <= 12
 
@@ -140,7 +157,26 @@ def _long_form(short: str, words: list[str]) -> list[str] | None:
         return None  # "attacks (AA)" is not a definition
     if any(_RE_CJK.search(w) for w in tail):
         return None
-    return tail
+    return tail if letters_fit(short, tail) else None
+
+
+def letters_fit(short: str, words: list[str] | tuple[str, ...]) -> bool:
+    """Do the acronym's capitals spell the long form's word starts, in order, each content word
+    giving one? "SGD" fits "stochastic gradient descent", "SSGD" does not; "ViT" fits "vision
+    transformer" and "CoT" "chain-of-thought" (lower-case letters may come from inside a word)."""
+    capitals = [c.lower() for c in short if c.isupper()] or [short[0].lower()]
+    parts = [(k, p.lower()) for k, w in enumerate(words) for p in w.split("-") if p]
+    content = frozenset(k for k, w in enumerate(words) if w.lower() not in ENGLISH_STOP_WORDS)
+
+    def fits(c: int, at: int, used: frozenset) -> bool:  # a few letters and words: a tiny search
+        if c == len(capitals):
+            return content <= used
+        return any(
+            parts[j][1][0] == capitals[c] and fits(c + 1, j + 1, used | {parts[j][0]})
+            for j in range(at, len(parts))
+        )
+
+    return fits(0, 0, frozenset())
 
 
 def collect_acronyms(texts: list[str]) -> dict[str, tuple[tuple[str, ...], str]]:
@@ -175,8 +211,13 @@ def collect_acronyms(texts: list[str]) -> dict[str, tuple[tuple[str, ...], str]]
             (f for f in forms if tuple(singular(w.replace("-", "")) for w in f) == ranked[0][0]),
             key=lambda f: forms[f],
         )
-        out[key] = (best, key)
-    return out
+        out[key] = (best, key, ranked[0][1])
+    # one long form, two acronyms ("SGD" and "SSGD" for stochastic gradient descent): the
+    # corpus's usual one names it, the other is not spelled out
+    by_form: dict[tuple[str, ...], str] = {}
+    for key, (best, _, _count) in sorted(out.items(), key=lambda kv: (-kv[1][2], kv[0])):
+        by_form.setdefault(tuple(singular(w.replace("-", "")) for w in best), key)
+    return {key: (best, key) for key, (best, _, _) in out.items() if key in by_form.values()}
 
 
 @dataclass
@@ -349,6 +390,41 @@ class NameIndex:
         )
         return (member @ self.incidence).tocsr()
 
+    def group_of(self, name: str) -> int | None:
+        """The phrase group a name says ("Mixed: " and "(ACRONYM)" or "(2)" aside; a keyword
+        list's first term), or None when no indexed phrase is the name."""
+        phrase = re.sub(r"\s*\([^)]*\)$", "", name.removeprefix("Mixed: ")).split(",")[0].strip()
+        phrase = re.sub(r"\s*\([^)]*\)$", "", phrase).strip()
+        if not phrase:
+            return None
+        if _RE_CJK.match(phrase):
+            key = (phrase,)
+        else:
+            key = tuple(singular(w.replace("-", "")) for w in _lower_words(phrase.split(), self._expand()))
+        if not self.key_index:
+            self.key_index = {k: i for i, k in enumerate(self.keys)}
+        return self.key_index.get(key)
+
+    def coverage(self, names: dict[int, str], groups: dict[int, np.ndarray]) -> dict[int, float]:
+        """Per group, the share of its documents that use its name's phrase (or the acronym,
+        which counts as its long form); 0 when no indexed phrase is the name."""
+        cols = {g: self.group_of(name) for g, name in names.items()}
+        wanted = sorted({c for c in cols.values() if c is not None})
+        used = self.incidence[:, wanted].tocsc() if wanted else None  # one pass over the matrix
+        at = {c: k for k, c in enumerate(wanted)}
+        out = {}
+        for g, col in cols.items():
+            docs = np.asarray(groups.get(g, []), dtype=int)
+            if col is None or not len(docs):
+                out[g] = 0.0
+                continue
+            hits = used.indices[used.indptr[at[col]] : used.indptr[at[col] + 1]]
+            out[g] = round(float(np.isin(docs, hits).sum()) / len(docs), 4)
+        return out
+
+    def _expand(self) -> dict[str, tuple[str, ...]]:
+        return {key: form for key, (form, _) in self.acronyms.items()}
+
     def name(self, group: int) -> str:
         """Display name of a phrase group, its acronym appended when the corpus defines one."""
         key = self.keys[group]
@@ -377,6 +453,8 @@ class NameIndex:
                 prior[g] = _LENGTH_WEIGHT[min(len(text.replace("-", " ").split()), 4)]
                 if len(key) == 1 and key[0] in _GENERIC:
                     prior[g] *= 0.3
+                elif len(key) == 1 and not is_field_word(text):
+                    prior[g] *= _THING_WEIGHT  # "image", "bandit": a thing the field studies
                 if _ADJECTIVE_END.search(text.lower()):
                     prior[g] *= 0.4
             self.prior = prior
@@ -433,18 +511,39 @@ class NameIndex:
                 break
             c = int(cols[k])
             # a phrase inside a chosen longer one that is nearly as frequent adds nothing
-            if any(_inside(self.keys[c], self.keys[o]) and a[k] <= 1.5 * count_of[o] for o, _ in out):
+            if any(self._absorbs(c, o, a[k], count_of[o]) for o, _ in out):
                 continue
-            out = [
-                (o, s)
+            # a longer phrase nearly as frequent takes the place of one inside it, and its rank
+            absorbed = [
+                s
                 for o, s in out
-                if not (
-                    _inside(self.keys[o], self.keys[c]) and count_of[o] <= 1.2 * a[k] and s <= 1.6 * score[k]
-                )
-            ] + [(c, float(score[k]))]
+                # (a longer phrase replaces a multi-word one only at 1.2x, as before)
+                if self._absorbs(o, c, count_of[o] * (1.25 if len(self.keys[o]) > 1 else 1.0), a[k])
+                and s <= (1.6 if self._absorb(o) == 1.5 else 3.0) * score[k]
+            ]
+            kept = [(o, s) for o, s in out if o not in {o for o, s2 in out if s2 in absorbed}]
+            out = kept + [(c, max([float(score[k])] + absorbed))]
             if len(out) >= limit:
                 break
         return sorted(out, key=lambda cs: -cs[1])
+
+    def _absorb(self, group: int) -> float:
+        """How many times more documents a phrase may have than a longer one holding it and
+        still give way to it: a thing-word ("graph") gives way sooner than a field phrase."""
+        key, text = self.keys[group], self.display[group]
+        if len(key) == 1 and not is_field_word(text) and key not in self._long_forms():
+            return 1 / _ABSORB_THING
+        return 1.5
+
+    def _absorbs(self, short: int, long: int, short_count: float, long_count: float) -> bool:
+        """Does `long` ("graph neural networks") take the place of `short` ("graph") inside it?
+        Not a "... problem/method" phrase for a thing-word: "bandit problem" says less than "bandit"."""
+        if not _inside(self.keys[short], self.keys[long]):
+            return False
+        ratio = self._absorb(short)
+        if ratio > 1.5 and self.keys[long][-1] in _END_OK_KEYS:
+            ratio = 1.5
+        return short_count <= ratio * long_count
 
 
 def _count(row: sparse.csr_matrix, col: int) -> float:
@@ -634,7 +733,7 @@ def make_distinct(labels: dict[int, str], candidates: dict[int, list[str]], keep
 # --------------------------------------------------------------------------- hierarchy
 
 
-def topic_tree(topic_ids: list[int], similarity: np.ndarray) -> pd.DataFrame:
+def topic_tree(topic_ids: list[int], similarity: np.ndarray, groups: list[int] | None = None) -> pd.DataFrame:
     """Nodes of the average-linkage tree of the topics (the report's hierarchy): one row per node.
 
     Leaves are the topics (node = topic id); merges get ids above every topic id, in merge
@@ -644,7 +743,7 @@ def topic_tree(topic_ids: list[int], similarity: np.ndarray) -> pd.DataFrame:
 
     ids = [int(t) for t in topic_ids]
     rows = [{"node": t, "parent": -1, "level": 0, "topics": [t], "height": 0.0} for t in ids]
-    tree = topic_linkage(similarity)
+    tree = topic_linkage(similarity, groups)
     if tree is not None:
         base = max(ids) + 1
         node_of = {i: i for i in range(len(ids))}  # linkage index -> row
@@ -670,20 +769,131 @@ def region_count(n_topics: int) -> int:
     return min(n_topics, max(6, min(15, round(np.sqrt(n_topics) * 1.2))))
 
 
-def regions(tree: pd.DataFrame, k: int) -> dict[int, int]:
-    """Topic -> the node that holds it when the tree is cut into k parts (last k-1 merges undone)."""
-    merges = tree[tree["level"] > 0].sort_values("node")
-    roots = set(tree.loc[tree["parent"] == -1, "node"])
-    undone = merges["node"].tolist()[::-1][: max(0, k - 1)]
-    cut = set(roots)
-    for node in undone:
-        cut.discard(node)
-        cut |= set(tree.loc[tree["parent"] == node, "node"])
-    region = {}
-    for node in cut:
-        for t in tree.loc[tree["node"] == node, "topics"].iloc[0]:
-            region[int(t)] = int(node)
-    return region
+MAX_REGION_SHARE = 0.3  # no region of the zoomed-out map holds more of the documents
+_REGION_USE = 0.1  # a topic "uses" a phrase that this share of its abstracts has
+
+
+def balanced_regions(directions: np.ndarray, sizes: np.ndarray, k: int, cap: float) -> np.ndarray:
+    """Region index per topic: Ward's merges of the topics' directions (unit rows; each topic
+    weighs one), never making a region above `cap` documents while another merge is possible;
+    stops at k regions. Ward's cost grows with the topics merged, so regions come out
+    comparable instead of one swallowing most topics (as average linkage's cut did).
+    Hand-written: SciPy's linkage has no size cap, and this is 30 lines at a few hundred topics."""
+    n = len(directions)
+    label = np.arange(n)
+    if n <= k:
+        return label
+    docs = sizes.astype(np.float64).copy()
+    weight = np.ones(n)
+    means = directions.astype(np.float64)
+    gram = means @ means.T  # of the regions' mean directions, updated in place at each merge
+    alive = np.ones(n, dtype=bool)
+    for _ in range(n - k):
+        idx = np.flatnonzero(alive)
+        g = gram[np.ix_(idx, idx)]
+        sq = np.diag(g)
+        dist = np.maximum(sq[:, None] + sq[None, :] - 2 * g, 0.0)
+        w = weight[idx]
+        cost = (w[:, None] * w[None, :]) / (w[:, None] + w[None, :]) * dist
+        total = docs[idx][:, None] + docs[idx][None, :]
+        np.fill_diagonal(cost, np.inf)
+        allowed = np.where(total <= cap, cost, np.inf)
+        if not np.isfinite(allowed).any():  # every merge overflows: the smallest one
+            allowed = np.where(np.isfinite(cost), total, np.inf)
+        i, j = np.unravel_index(int(np.argmin(allowed)), allowed.shape)
+        a, b = idx[i], idx[j]
+        row = (weight[a] * gram[a] + weight[b] * gram[b]) / (weight[a] + weight[b])
+        row[a] = (
+            weight[a] ** 2 * gram[a, a] + 2 * weight[a] * weight[b] * gram[a, b] + weight[b] ** 2 * gram[b, b]
+        ) / (weight[a] + weight[b]) ** 2
+        gram[a], gram[:, a] = row, row
+        weight[a] += weight[b]
+        docs[a] += docs[b]
+        alive[b] = False
+        label[label == b] = a
+    return np.unique(label, return_inverse=True)[1]
+
+
+def regions(tree: pd.DataFrame, groups: dict[int, int]) -> dict[int, int]:
+    """Topic -> the tree node holding exactly its region's topics (the tree is built with
+    `groups`, topic -> region index, so each region is one node)."""
+    members: dict[int, set[int]] = defaultdict(set)
+    for t, g in groups.items():
+        members[g].add(int(t))
+    node_of = {frozenset(int(t) for t in ts): int(n) for n, ts in zip(tree["node"], tree["topics"])}
+    return {t: node_of[frozenset(members[g])] for t, g in groups.items()}
+
+
+def name_regions(
+    index: NameIndex,
+    assigned: np.ndarray,
+    region_of: dict[int, int],
+    topic_names: dict[int, str],
+) -> dict[int, str]:
+    """Region node -> name: phrases its topics share (each topic counts alike, so the largest
+    does not decide), used far more in the region than elsewhere (lift counts twice), and no
+    topic's name; a second phrase joins with "&" when it covers topics the first does not
+    ("policy & regret"). A one-topic region is that topic and keeps its name."""
+    assigned = np.asarray(assigned)
+    ids = sorted(region_of)
+    counts = index.counts([np.flatnonzero(assigned == t) for t in ids]).tocsr()
+    sizes = np.array([(assigned == t).sum() for t in ids], dtype=np.float64)
+    share = (sparse.diags(1.0 / np.maximum(sizes, 1.0)) @ counts).tocsr()
+    total = np.asarray(index.incidence.sum(axis=0)).ravel()
+    n_docs = index.incidence.shape[0]
+    prior = index._prior()
+    taken = {_normal(n.removeprefix("Mixed: ")) for n in topic_names.values()}
+    nodes = sorted(set(region_of.values()))
+    names: dict[int, str] = {}
+    ranked: dict[int, list[tuple[float, int, np.ndarray]]] = {}
+    pairs = []
+    for node in nodes:
+        rows = [k for k, t in enumerate(ids) if region_of[t] == node]
+        if len(rows) == 1:
+            names[node] = topic_names.get(ids[rows[0]], "")
+            continue
+        a = np.asarray(counts[rows].sum(axis=0)).ravel()
+        size = sizes[rows].sum()
+        users = share[rows] >= _REGION_USE
+        used_by = np.asarray(users.sum(axis=0)).ravel()
+        cols = np.flatnonzero((a >= 2) & (used_by >= 1) & (prior > 0))
+        spread = np.asarray(share[rows][:, cols].mean(axis=0)).ravel()
+        rest = (total[cols] - a[cols] + 1.0) / (n_docs - size + 1.0)
+        lift = np.log(np.maximum((a[cols] / size) / rest, 1.0))
+        score = spread * lift**1.5 * prior[cols] * np.sqrt(used_by[cols] / len(rows))
+        order = [k for k in np.argsort(-score)[: 4 * N_CANDIDATES] if score[k] > 0]
+        users = users.tocsc()
+        ranked[node] = [
+            (float(score[k]), int(cols[k]), users[:, [int(cols[k])]].toarray().ravel()) for k in order
+        ]
+        shared = [r for r in ranked[node] if r[2].sum() >= 2]  # the first phrase: two topics' at least
+        for rank, (value, col, _) in enumerate(shared):
+            pairs.append((value / (rank + 1) ** 0.25, node, col))
+    used = set(taken)
+    first: dict[int, tuple[float, int, np.ndarray]] = {}
+    for _, node, col in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
+        name = index.name(col)
+        if node in names or _normal(name) in used:
+            continue
+        names[node] = name
+        used.add(_normal(name))
+        first[node] = next(r for r in ranked[node] if r[1] == col)
+    for node, (value, col, covered) in first.items():
+        words = set(index.keys[col])
+        for other, col2, covers in ranked[node]:
+            if other < 0.3 * value:
+                break
+            name2 = index.name(col2)
+            if words & set(index.keys[col2]) or _normal(name2) in used or not (covers & ~covered).any():
+                continue
+            names[node] = f"{names[node]} & {name2}"
+            used.add(_normal(name2))
+            break
+    for node in nodes:  # no shared phrase: its two largest topics' names
+        if node not in names:
+            members = sorted((t for t in ids if region_of[t] == node), key=lambda t: -(assigned == t).sum())
+            names[node] = " & ".join(topic_names.get(t, "") for t in members[:2])
+    return names
 
 
 def name_hierarchy(
@@ -704,23 +914,19 @@ def name_hierarchy(
         int(n): np.flatnonzero(np.isin(assigned, topics)) for n, topics in zip(tree["node"], tree["topics"])
     }
     merges = [int(n) for n, level in zip(tree["node"], tree["level"]) if level > 0]
-    region_nodes = sorted({r for r in region_of.values() if r in merges})
     labels = {
         int(n): leaf_names.get(int(n), "") for n, level in zip(tree["node"], tree["level"]) if level == 0
     }
-    leaf_regions = {labels[r] for r in region_of.values() if r in labels}
-    first = name_groups(
-        index, {n: docs[n] for n in region_nodes}, taken=leaf_regions, fallback={n: "" for n in region_nodes}
-    )
-    rest = [n for n in merges if n not in first.names]
+    region_names = name_regions(index, assigned, region_of, leaf_names)
+    rest = [n for n in merges if n not in region_names]
     named = name_groups(
         index,
         {n: docs[n] for n in rest},
-        taken=leaf_regions | set(first.names.values()),
+        taken=set(leaf_names.values()) | set(region_names.values()),
         fallback={n: "" for n in rest},
     )
-    candidates = {**first.candidates, **named.candidates}
-    labels.update(first.names)
+    candidates = {**{n: [name] for n, name in region_names.items()}, **named.candidates}
+    labels.update(region_names)
     labels.update(named.names)
     # a merge where no phrase stands out takes its larger child's name; the root is all topics
     for n in sorted(merges):  # merge ids grow bottom-up: children are named first
@@ -749,9 +955,18 @@ def topic_hierarchy(
     ids = sorted(t for t in set(assigned.tolist()) if t != -1)
     if not ids:
         return pd.DataFrame(columns=["node", "parent", "level", "topics", "size", "label"]), {}
-    centroids = np.stack([embeddings[assigned == t].mean(axis=0) for t in ids]).astype(np.float64)
+    sums = np.stack([embeddings[assigned == t].sum(axis=0) for t in ids]).astype(np.float64)
+    sizes = np.array([(assigned == t).sum() for t in ids], dtype=np.float64)
+    centroids = sums / sizes[:, None]
     centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
     similarity = np.clip(centroids @ centroids.T, -1.0, 1.0)
-    tree = topic_tree(ids, similarity)
-    region_of = regions(tree, region_count(len(ids)))
+    # regions from the topics' directions away from the corpus mean (what they do not share
+    # with every abstract), cut into balanced parts
+    centred = sums / sizes[:, None] - sums.sum(axis=0) / sizes.sum()  # minus the corpus mean
+    centred /= np.maximum(np.linalg.norm(centred, axis=1, keepdims=True), 1e-12)
+    groups = balanced_regions(
+        centred, sizes, region_count(len(ids)), MAX_REGION_SHARE * (assigned != OUTLIER).sum()
+    )
+    tree = topic_tree(ids, similarity, groups.tolist())
+    region_of = regions(tree, dict(zip(ids, groups.tolist())))
     return name_hierarchy(index, assigned, tree, leaf_names, region_of), region_of

@@ -1,0 +1,327 @@
+"""Topic names, their coverage and the map's regions on the seeds, NeurIPS 2023 and arXiv 6k.
+
+Runs the fit_topics stage (papertopics.topics.fit.fit_topic_tables) on fixed clusters, so only naming
+and regions differ between two checkouts. Clusters, embeddings and the corpus are prepared
+once per corpus and cached under --cache (the same clusters for "before" and "after"):
+
+    # prepare (minutes for arXiv 6k: embedding + UMAP/HDBSCAN), then measure this checkout
+    PYTHONPATH=src .venv/bin/python bench/names_regions.py --out /tmp/after.json
+    # the same clusters named by another checkout (e.g. `git worktree add /tmp/main main`)
+    PYTHONPATH=/tmp/main/src .venv/bin/python bench/names_regions.py --out /tmp/before.json
+    .venv/bin/python bench/names_regions.py --compare /tmp/before.json /tmp/after.json
+    # fit_topics' cost (quiet machine), before and after: best of 5 on NeurIPS 2023
+    PYTHONPATH=src .venv/bin/python bench/names_regions.py --corpora neurips --time 5
+
+Proxies (quality, not speed):
+- coverage: share of a topic's abstracts (and titles) using its name's phrase or acronym;
+- title share: topics whose name (or its acronym) is in >= 1/3 of its papers' titles;
+- single words: names of one bare word;
+- regions: count, largest share of documents, topics per region; on arXiv 6k, purity of the
+  regions against primary_category (documents of the region's commonest category / size);
+- region names equal to a topic name inside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import pickle
+import re
+from collections import Counter
+from pathlib import Path
+
+import _common_eval as ce  # bench/ is on sys.path when this file runs as a script
+import numpy as np
+import pandas as pd
+
+# --runs: a folder holding finished runs base-seeds/ and base-neurips/ whose clusters to reuse
+RUNS: Path | None = None
+
+
+def prepare(name: str, cache: Path) -> dict:
+    """corpus, vectors, clusters, assignment, confidence (+ categories) of one corpus, cached."""
+    path = cache / f"{name}.pkl"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, listing_name, read_listing
+
+    run = RUNS / f"base-{name}" / "results" if RUNS else None
+    if name != "arxiv" and run is not None and run.exists():  # finished runs: their clusters
+        from papertopics.artifacts import load_embeddings
+
+        clusters = pd.read_parquet(run / "cluster" / "clusters.parquet")
+        data = {
+            "corpus": pd.read_parquet(run / "corpus" / "corpus.parquet"),
+            "vectors": load_embeddings(run / "embed" / "embeddings.parquet")[1],
+            "clusters": clusters["cluster"].to_numpy(),
+            "assignment": clusters["assignment"].to_numpy(),
+            "confidence": clusters["confidence"].to_numpy(),
+            "cats": None,
+        }
+        path.write_bytes(pickle.dumps(data))
+        return data
+    cats = None
+    if name == "seeds":
+        frames = [
+            read_listing(ListingSpec(listing_name(p), p)) for p in sorted((ce.REPO / "seeds").glob("*.txt"))
+        ]
+    elif name == "neurips":
+        frames = [read_listing(ListingSpec("neurips2023", ce.NEURIPS))]
+    else:  # arXiv 6k: bench/_common_eval.load_arxiv_sample's sample, written as a JSONL listing
+        records = []
+        with gzip.open(ce.ARXIV, "rt", encoding="utf-8") as handle:
+            for line in handle:
+                r = json.loads(line)
+                records.append(r)
+        top = [c for c, _ in Counter(r["primary_category"] for r in records).most_common(6)]
+        rng = np.random.default_rng(0)
+        picked = []
+        for cat in top:
+            idx = [i for i, r in enumerate(records) if r["primary_category"] == cat]
+            picked.extend(rng.choice(idx, size=min(1000, len(idx)), replace=False).tolist())
+        picked = rng.permutation(picked)
+        listing = cache / "arxiv6k.jsonl"
+        with listing.open("w", encoding="utf-8") as handle:
+            for i in picked:
+                r = records[i]
+                handle.write(
+                    json.dumps({"title": r["title"], "abstract": r["abstract"], "id": r["id"]}) + "\n"
+                )
+        frames = [read_listing(ListingSpec("arxiv6k", listing))]
+        category = {r["id"]: r["primary_category"] for r in (records[i] for i in picked)}
+        cats = category
+    corpus, _ = build_corpus(frames)
+    vectors = ce.embed(corpus["text"].tolist())
+    from papertopics.cluster.assign import assign_nearest
+    from papertopics.cluster.clustering import cluster_documents
+    from papertopics.params import resolve_clustering, resolve_umap
+    from papertopics.pipeline import default_config
+    from papertopics.reduce.reduction import umap_reduce
+
+    config = default_config()
+    n = len(corpus)
+    umap = resolve_umap(config["umap"], n)
+    resolved = {**resolve_clustering(config, n), "umap": umap}
+    reduced = (
+        vectors
+        if resolved["method"] == "agglomerative"
+        else umap_reduce(vectors, random_state=config["random_state"], **umap)
+    )
+    labels, _ = cluster_documents(
+        vectors,
+        reduced,
+        method=resolved["method"],
+        hdbscan=resolved["hdbscan"],
+        agglomerative=resolved["agglomerative"],
+    )
+    grouped, assignment, confidence = assign_nearest(
+        vectors, labels, min_confidence=config["clustering"]["assign_min_confidence"]
+    )
+    if cats is not None:
+        cats = [cats.get(str(i), "") for i in corpus["id"]]  # the listing's own id column
+    data = {
+        "corpus": corpus,
+        "vectors": vectors,
+        "clusters": np.asarray(grouped),
+        "assignment": np.asarray(assignment),
+        "confidence": np.asarray(confidence),
+        "cats": cats,
+    }
+    path.write_bytes(pickle.dumps(data))
+    return data
+
+
+def _fold(text: str) -> str:
+    from papertopics.topics.names.phrases import singular
+
+    return " " + " ".join(singular(w) for w in re.findall(r"[\w\-]+", text.lower())) + " "
+
+
+def name_forms(name: str) -> list[str]:
+    name = re.sub(r"^Mixed: ", "", name)
+    m = re.match(r"(.*?)\s*\(([^)]*)\)$", name)
+    forms = [m.group(1), m.group(2)] if m else [name.split(",")[0]]
+    return [_fold(f) for f in forms if f.strip()]
+
+
+def fit(data: dict, index=None, terms=None):
+    from papertopics.pipeline import default_config
+    from papertopics.topics.fit import fit_topic_tables
+
+    config = default_config()
+    return fit_topic_tables(
+        data["corpus"],
+        data["vectors"],
+        data["clusters"],
+        None,
+        vectorizer=config["vectorizer"],
+        representation=config["representation"],
+        topics=config["topics"],
+        assignment=data["assignment"],
+        confidence=data["confidence"],
+        mixed_cohesion=config["clustering"]["mixed_cohesion"],
+        index=index,
+        terms=terms,
+    )
+
+
+def time_fit(name: str, data: dict, repeats: int) -> None:
+    """fit_topic_tables as the fit_topics rule runs it (name index and term counts given, as the
+    index_phrases and count_terms rules make them): best of `repeats`, same process."""
+    import time
+
+    from papertopics.pipeline import default_config
+    from papertopics.topics.names.phrases import NameIndex
+    from papertopics.topics.terms import count_terms
+
+    corpus = data["corpus"]
+    index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    index._prior(), index._long_forms()  # what NameIndex.save computes before fit_topics loads it
+    terms = count_terms(corpus["text"].tolist(), default_config()["vectorizer"])
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fit(data, index=index, terms=terms)
+        seconds.append(time.perf_counter() - start)
+    print(
+        f"{name}: fit_topic_tables best of {repeats}: {min(seconds):.2f} s (all: "
+        + ", ".join(f"{x:.2f}" for x in seconds)
+        + ")"
+    )
+
+
+def measure(name: str, data: dict) -> dict:
+    corpus = data["corpus"]
+    fitted = fit(data)
+    table = fitted.topics[fitted.topics["topic"] >= 0]
+    assigned = fitted.documents["topic"].to_numpy()
+    titles = [_fold(t) for t in corpus["title"].fillna("")]
+    rows = []
+    for t in table.itertuples():
+        members = np.flatnonzero(assigned == t.topic)
+        forms = name_forms(t.label)
+        in_title = (
+            float(np.mean([any(f in titles[i] for f in forms) for i in members])) if len(members) else 0.0
+        )
+        rows.append(
+            {
+                "topic": int(t.topic),
+                "size": int(t.size),
+                "label": t.label,
+                "coverage": float(getattr(t, "coverage", float("nan"))),
+                "title_share": in_title,
+                "region": int(t.region),
+                "region_label": t.region_label,
+                "terms": t.top_terms,
+            }
+        )
+    topics = pd.DataFrame(rows)
+    n = len(assigned)
+    regions = []
+    cats = np.asarray(data["cats"]) if data.get("cats") is not None else None
+    for r, members in topics.groupby("region"):
+        docs = np.flatnonzero(np.isin(assigned, members["topic"].to_numpy()))
+        purity = None
+        if cats is not None:
+            purity = Counter(cats[docs]).most_common(1)[0][1] / max(len(docs), 1)
+        regions.append(
+            {
+                "region": int(r),
+                "label": members["region_label"].iloc[0],
+                "topics": len(members),
+                "docs": len(docs),
+                "share": len(docs) / n,
+                "purity": purity,
+                "clash": bool(
+                    members["region_label"].iloc[0].lower() in {x.lower() for x in members["label"]}
+                ),
+                "topic_names": "; ".join(members.sort_values("size", ascending=False)["label"].head(6)),
+            }
+        )
+    regions = pd.DataFrame(regions).sort_values("docs", ascending=False)
+    summary = {
+        "topics": len(topics),
+        "single_word": float(
+            np.mean([len(re.sub(r"\s*\(.*\)$", "", x).split()) == 1 for x in topics["label"]])
+        ),
+        "title_share>=1/3": float(np.mean(topics["title_share"] >= 1 / 3)),
+        "coverage_mean": float(topics["coverage"].mean()),
+        "coverage_median": float(topics["coverage"].median()),
+        "mixed": int(topics["label"].str.startswith("Mixed: ").sum()),
+        "regions": len(regions),
+        "largest_region_share": float(regions["share"].max()),
+        "region_name_clashes": int(regions["clash"].sum()),
+    }
+    if cats is not None:
+        summary["region_purity"] = float((regions["purity"] * regions["docs"]).sum() / regions["docs"].sum())
+    return {"summary": summary, "topics": topics.to_dict("records"), "regions": regions.to_dict("records")}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--corpora", default="seeds,neurips,arxiv")
+    parser.add_argument(
+        "--cache", type=Path, default=Path.home() / ".cache" / "papertopics-bench" / "names-regions"
+    )
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--runs", type=Path, help="folder with finished runs base-seeds/, base-neurips/")
+    parser.add_argument("--compare", nargs=2, type=Path)
+    parser.add_argument("--rows", type=int, default=20)
+    parser.add_argument("--time", type=int, default=0, help="time fit_topic_tables this many times")
+    args = parser.parse_args()
+    global RUNS
+    RUNS = args.runs
+    if args.compare:
+        compare(*args.compare, rows=args.rows)
+        return
+    args.cache.mkdir(parents=True, exist_ok=True)
+    out = {}
+    if args.time:
+        for name in args.corpora.split(","):
+            time_fit(name, prepare(name, args.cache), args.time)
+        return
+    for name in args.corpora.split(","):
+        out[name] = measure(name, prepare(name, args.cache))
+        print(name, json.dumps(out[name]["summary"]), flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(out, indent=1, default=str))
+
+
+def compare(before_path: Path, after_path: Path, rows: int) -> None:
+    before, after = json.loads(before_path.read_text()), json.loads(after_path.read_text())
+    for name in after:
+        if name not in before:
+            continue
+        print(f"\n## {name}\n\n| figure | before | after |\n|---|---|---|")
+        for key, value in after[name]["summary"].items():
+            print(f"| {key} | {ce.fmt(before[name]['summary'].get(key, ''))} | {ce.fmt(value)} |")
+        old = {t["topic"]: t for t in before[name]["topics"]}
+        shown = sorted(after[name]["topics"], key=lambda t: -t["size"])[: rows if name != "seeds" else 99]
+        print(
+            "\n| topic | size | before | after | coverage | in titles | top terms |\n"
+            "|---|---|---|---|---|---|---|"
+        )
+        for t in shown:
+            b = old.get(t["topic"], {}).get("label", "")
+            terms = ", ".join(t["terms"].split("; ")[:5])
+            print(
+                f"| {t['topic']} | {t['size']} | {b} | {t['label']} | {t['coverage']:.2f} | "
+                f"{t['title_share']:.2f} | {terms} |"
+            )
+        for tag, data in (("before", before), ("after", after)):
+            print(
+                f"\nregions {tag}:\n\n| region | topics | docs | share | purity | topic names |\n"
+                "|---|---|---|---|---|---|"
+            )
+            for r in data[name]["regions"]:
+                purity = "" if r["purity"] is None else f"{r['purity']:.2f}"
+                print(
+                    f"| {r['label']} | {r['topics']} | {r['docs']} | {r['share']:.2f} | {purity} | "
+                    f"{r['topic_names'][:90]} |"
+                )
+
+
+if __name__ == "__main__":
+    main()

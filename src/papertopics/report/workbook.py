@@ -1,0 +1,114 @@
+"""results/topics/topics.xlsx: the topics and their papers as an Excel workbook, for programme chairs.
+
+Two sheets, written by XlsxWriter: `topics` (id, name, size, share, terms, cohesion, region, coverage where
+topics.csv has it) and `documents` (title, authors, topic, name, assignment, confidence, url,
+listings, doc_id; columns the listings lack are left out). Every text cell is text: a title
+starting with `=` is never a formula (written as a string, formulas off), and characters a
+workbook cannot hold (control characters such as the form feed of a JSON-mangled
+`\\footnote`) are removed with openpyxl's own ILLEGAL_CHARACTERS_RE.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+
+# output column -> source column, in sheet order (None: computed)
+TOPIC_COLUMNS = {
+    "id": "topic",
+    "name": "label",
+    "size": "size",
+    "share": None,
+    "terms": "top_terms",
+    "cohesion": "cohesion",
+    "coverage": "coverage",
+    "region": "region_label",
+}
+DOCUMENT_COLUMNS = {
+    "title": "title",
+    "authors": "authors",
+    "topic": "topic",
+    "name": "topic_label",
+    "assignment": "assignment",
+    "confidence": "confidence",
+    "url": "url",
+    "listings": "listings",
+    "doc_id": "doc_id",
+}
+EXCEL_MAX_CELL = 32_767  # characters Excel shows in one cell
+_WIDTHS = {"name": 40, "terms": 60, "title": 70, "authors": 40, "url": 40, "region": 30}
+
+
+def read_tables(topics_csv: str | Path, documents_csv: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """topics.csv and document_topics.csv with text read as text ("NA" stays "NA")."""
+    kw = {"keep_default_na": False, "na_values": [], "dtype": str}
+    return pd.read_csv(topics_csv, **kw), pd.read_csv(documents_csv, **kw)
+
+
+def workbook_sheets(topics: pd.DataFrame, documents: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The two sheets as tables (typed: ids and sizes integers, shares and scores floats)."""
+    n = len(documents)
+    sheet = pd.DataFrame()
+    for out, src in TOPIC_COLUMNS.items():
+        if out == "share":
+            sheet[out] = pd.to_numeric(topics["size"]) / n if n else 0.0
+        elif src in topics.columns:
+            sheet[out] = topics[src]
+    for col in ("id", "size"):
+        sheet[col] = pd.to_numeric(sheet[col]).astype(int)
+    for col in ("cohesion", "coverage"):
+        if col in sheet.columns:
+            sheet[col] = pd.to_numeric(sheet[col].replace("", None), errors="coerce")
+    if "terms" in sheet.columns:
+        sheet["terms"] = sheet["terms"].str.replace(";", ",", regex=False)
+    docs = pd.DataFrame({out: documents[src] for out, src in DOCUMENT_COLUMNS.items() if src in documents})
+    docs["topic"] = pd.to_numeric(docs["topic"]).astype(int)
+    if "confidence" in docs.columns:
+        docs["confidence"] = pd.to_numeric(docs["confidence"].replace("", None), errors="coerce")
+    return {"topics": sheet, "documents": docs}
+
+
+def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> None:
+    """Write the sheets (header row frozen, filters on) through a temporary name.
+
+    XlsxWriter rather than openpyxl: it streams rows without a cell object each (openpyxl
+    without lxml took about twice as long on NeurIPS 2023), and with strings_to_formulas off
+    a string is always written as a string, so no cell is ever a formula."""
+    import xlsxwriter
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    options = {
+        "strings_to_formulas": False,
+        "strings_to_urls": False,
+        "strings_to_numbers": False,
+        "nan_inf_to_errors": True,
+        "constant_memory": True,
+    }
+    try:
+        with xlsxwriter.Workbook(str(tmp), options) as book:
+            bold = book.add_format({"bold": True})
+            for name, table in sheets.items():
+                ws = book.add_worksheet(name)
+                ws.freeze_panes(1, 0)
+                for i, column in enumerate(table.columns):
+                    ws.set_column(i, i, _WIDTHS.get(column, 12))
+                    ws.write_string(0, i, str(column), bold)
+                if len(table.columns):
+                    ws.autofilter(0, 0, len(table), len(table.columns) - 1)
+                columns = [(table[c].dtype.kind in "iuf", table[c].tolist()) for c in table.columns]
+                for r in range(len(table)):
+                    for c, (numeric, values) in enumerate(columns):
+                        value = values[r]
+                        if numeric:
+                            if value == value:  # NaN: an empty cell
+                                ws.write_number(r + 1, c, value)
+                        elif value is not None and value != "":
+                            text = ILLEGAL_CHARACTERS_RE.sub("", str(value))[:EXCEL_MAX_CELL]
+                            ws.write_string(r + 1, c, text)  # text, even when it starts with "="
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -1,0 +1,344 @@
+"""The `papertopics` command: `run` a folder of listings through the packaged workflow, `open` its report.
+
+`papertopics run LISTING...` makes the current folder (or --directory) a corpus folder: it
+writes a config.yaml naming the listings when the folder has none (an existing one is never
+rewritten) and runs the same Snakefile, profile and closing lines as `snakemake --cores 4` in
+the repository, through Snakemake's own command line (snakemake.cli.main, in this process).
+The workflow is found beside the installed package (workflow_root): the repository for an
+editable install, `papertopics/_workflow/` (copied in by setup.py) for a wheel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import papertopics
+from papertopics.errors import PapertopicsError
+
+REPORT = Path("results") / "report" / "index.html"
+CLI_CONFIG = Path(".snakemake") / "papertopics" / "cli-config.yaml"
+
+_RUN_EPILOG = """\
+examples:
+  papertopics run my-library.bib                  # Zotero: File > Export Library > BibTeX
+  papertopics run accepted.xlsx --cores 8
+  papertopics run *.csv --config random_state=7 clustering.method=agglomerative
+  papertopics run -- --dry-run                    # anything after -- goes to snakemake
+
+Listing formats (from the extension, optionally .gz): .txt/.md (one abstract per paragraph),
+.csv, .tsv, .json, .jsonl, .bib, .ris, .xlsx, .parquet; docs/listings.md has the rules.
+The folder gets a config.yaml naming the listings when it has none; edit it to rename
+listings, map columns (columns: {text: Abstract}), pick an Excel sheet or tune any step
+(every key is commented in the repository's config.yaml). An existing config.yaml is used
+as it is and never rewritten; listings given here must be among those it names.
+Results go to FOLDER/results/; the last lines name the report (papertopics open shows it).
+"""
+
+
+class CliError(PapertopicsError):
+    """A command-line problem a user fixes (one line)."""
+
+
+def workflow_root() -> Path:
+    """The folder holding the Snakefile, workflow/ and profiles/ this papertopics runs.
+
+    A wheel carries them as package data in `papertopics/_workflow/` (setup.py copies them at
+    build time); an editable install or a checkout (PYTHONPATH=src) uses the repository's own.
+    """
+    package = Path(papertopics.__file__).resolve().parent
+    for root in (package / "_workflow", *package.parents[:2]):
+        if (root / "Snakefile").is_file() and (root / "workflow" / "rules" / "common.smk").is_file():
+            return root
+    raise CliError(
+        f"the papertopics workflow (Snakefile, workflow/) is neither in {package / '_workflow'} nor in "
+        f"the repository above {package}; reinstall papertopics"
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="papertopics",
+        description="Topic maps for listings of paper abstracts.",
+        epilog="Run `papertopics run --help` or `papertopics open --help` for each command.",
+    )
+    parser.add_argument("--version", action="version", version=f"papertopics {papertopics.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="{run,open}")
+    run = commands.add_parser(
+        "run",
+        help="model listings of abstracts in a folder and write its report",
+        description="Model one or more listings of paper abstracts in a folder (default: the "
+        "current one) and write results/, with the HTML report in results/report/.",
+        epilog=_RUN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("listings", nargs="*", metavar="LISTING", help="listing files (or quoted globs)")
+    run.add_argument(
+        "-d", "--directory", metavar="FOLDER", help="the corpus folder (default: the current folder)"
+    )
+    run.add_argument(
+        "-c",
+        "--cores",
+        metavar="N",
+        help="CPU cores to use (default 4, from the workflow's profiles/default; 'all' for every core)",
+    )
+    run.add_argument(
+        "--config",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override config values for this run: random_state=7, umap.n_neighbors=10, "
+        "clustering.method=agglomerative, embedding.model=/path/to/model (values in YAML)",
+    )
+    run.add_argument("-n", "--dry-run", action="store_true", help="show the jobs that would run; run none")
+    opener = commands.add_parser(
+        "open",
+        help="open a folder's report in the web browser",
+        description="Print the path of FOLDER/results/report/index.html and open it in the web browser.",
+    )
+    opener.add_argument("folder", nargs="?", default=".", metavar="FOLDER", help="corpus folder (default: .)")
+    opener.add_argument("--print-only", action="store_true", help="print the path; open no browser")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # everything after `--` goes to snakemake untouched
+    snakemake_args: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, snakemake_args = argv[:cut], argv[cut + 1 :]
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if args.command == "open":
+            return open_report(Path(args.folder), browse=not args.print_only)
+        return run(
+            args.listings,
+            Path(args.directory) if args.directory else Path.cwd(),
+            cores=args.cores,
+            config=args.config,
+            dry_run=args.dry_run,
+            snakemake_args=snakemake_args,
+        )
+    except PapertopicsError as error:
+        print(f"papertopics error: {error}", file=sys.stderr)
+        return 1
+
+
+# --- open -------------------------------------------------------------------------------------
+
+
+def open_report(folder: Path, browse: bool = True) -> int:
+    index = (folder / REPORT).resolve()
+    if not index.is_file():
+        raise CliError(
+            f"{index}: no report yet; run `papertopics run LISTING...` in {folder.resolve()} first"
+        )
+    print(index)
+    if browse:
+        import webbrowser
+
+        webbrowser.open(index.as_uri())
+    return 0
+
+
+# --- run --------------------------------------------------------------------------------------
+
+
+def run(
+    listings: Sequence[str],
+    folder: Path,
+    *,
+    cores: str | None = None,
+    config: Sequence[str] = (),
+    dry_run: bool = False,
+    snakemake_args: Sequence[str] = (),
+) -> int:
+    """Prepare `folder` (config.yaml, --config overrides) and run Snakemake there; its exit code."""
+    folder = folder.expanduser().resolve()
+    root = workflow_root()
+    entries = [_listing_entry(item, folder) for item in listings]
+    if entries:
+        folder.mkdir(parents=True, exist_ok=True)
+    elif not folder.is_dir():
+        raise CliError(f"{folder}: no such folder")
+    prepare_config(folder, entries)
+    argv = ["--snakefile", str(root / "Snakefile"), "--directory", str(folder)]
+    if cores is not None:
+        argv += ["--cores", str(cores)]
+    overrides = parse_overrides(config)
+    if overrides:
+        argv += ["--configfile", str(_write_overrides(folder, overrides))]
+    if dry_run:
+        argv.append("--dry-run")
+    argv += list(snakemake_args)
+    return _snakemake(argv, folder, packaged=root.name == "_workflow")
+
+
+def _listing_entry(item: str, folder: Path) -> str:
+    """A config `listings` entry for a listing named on the command line: relative to the folder
+    when inside it, else absolute; a file must exist, a (quoted) glob must match."""
+    path = Path(item).expanduser()
+    full = path if path.is_absolute() else Path.cwd() / path
+    if glob.has_magic(item) and not full.is_file():
+        if not glob.glob(str(full), recursive=True):
+            raise CliError(f"{item}: matches no file")
+    elif not full.is_file():
+        raise CliError(
+            f"{item}: file not found" if not full.is_dir() else f"{item}: is a folder, not a listing"
+        )
+    full = Path(os.path.abspath(full))
+    try:
+        return full.relative_to(folder).as_posix()
+    except ValueError:
+        return str(full)
+
+
+def prepare_config(folder: Path, entries: list[str]) -> Path:
+    """Write folder/config.yaml naming `entries` when there is none; else check that it names
+    each of them. An existing config.yaml is never rewritten."""
+    from papertopics.config import read_config_file
+    from papertopics.ingest.listings import format_for, resolve_listings
+
+    path = folder / "config.yaml"
+    wanted = resolve_listings(entries, folder) if entries else []
+    for spec in wanted:
+        if spec.format is None:
+            format_for(spec.path)  # an unknown extension stops here, before anything is written
+    if not path.exists():
+        if not entries:
+            raise CliError(
+                f"{folder}: no config.yaml and no listing given; run `papertopics run LISTING...` "
+                f"(a .bib, .ris, .csv, .xlsx, ... file of abstracts)"
+            )
+        _write_new_config(path, entries)
+        print(
+            f"papertopics: wrote {path} naming {len(entries)} listing{'s' if len(entries) != 1 else ''}"
+            f" (edit it to tune the run; papertopics never rewrites it)",
+            file=sys.stderr,
+        )
+        return path
+    if not wanted:
+        return path
+    config = read_config_file(path) or {}
+    named = resolve_listings(config.get("listings") or [], folder) if isinstance(config, dict) else []
+    have = {os.path.realpath(spec.path) for spec in named}
+    for entry, spec in zip(_expand_entries(entries, folder), wanted):
+        if os.path.realpath(spec.path) not in have:
+            raise CliError(
+                f"{path} does not name {entry}; add `  - {entry}` under `listings:` there (an "
+                f"existing config.yaml is never rewritten), or run in another folder"
+            )
+    return path
+
+
+def _expand_entries(entries: list[str], folder: Path) -> list[str]:
+    """One entry per resolved spec, in resolve_listings' order (a glob gives several)."""
+    from papertopics.ingest.listings import resolve_listings
+
+    out: list[str] = []
+    for entry in entries:
+        out += [entry] * len(resolve_listings([entry], folder))
+    return out
+
+
+def _write_new_config(path: Path, entries: list[str]) -> None:
+    import yaml
+
+    listing_lines = yaml.safe_dump({"listings": entries}, allow_unicode=True, default_flow_style=False)
+    text = (
+        "# papertopics corpus folder, written by `papertopics run`; edit freely (it is never rewritten).\n"
+        "# Every other key takes its default: see config.yaml in the papertopics repository, where\n"
+        "# each key is commented. A listing entry may be a mapping, e.g.\n"
+        "#   - path: decisions.xlsx\n"
+        "#     sheet: Accepted\n"
+        '#     columns: {text: "Abstract Text", title: "Paper Title"}\n' + listing_lines
+    )
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    try:
+        os.link(tmp, path)  # fails if a config.yaml appeared meanwhile: never overwrite one
+    except FileExistsError:
+        raise CliError(f"{path}: appeared while papertopics was writing it; run again") from None
+    except OSError:
+        if path.exists():
+            raise CliError(f"{path}: appeared while papertopics was writing it; run again") from None
+        tmp.replace(path)
+        return
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def parse_overrides(pairs: Sequence[str]) -> dict:
+    """`KEY=VALUE` pairs, KEY dotted for a section's key (`umap.n_neighbors=10`), VALUE in YAML."""
+    import yaml
+
+    overrides: dict = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        parts = key.strip().split(".")
+        if not eq or not all(parts):
+            raise CliError(f"--config {pair!r}: expected KEY=VALUE (random_state=7, umap.n_neighbors=10)")
+        try:
+            parsed = yaml.safe_load(value) if value.strip() else None
+        except yaml.YAMLError as e:
+            raise CliError(f"--config {pair!r}: value is not YAML ({' '.join(str(e).split())})") from None
+        node = overrides
+        for part in parts[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise CliError(f"--config {pair!r}: {part} is given a value and keys")
+        node[parts[-1]] = parsed
+    if overrides:
+        from papertopics.config import check_config
+
+        check_config(overrides, source="--config", partial=True)
+    return overrides
+
+
+def _write_overrides(folder: Path, overrides: dict) -> Path:
+    """The --config values as a config file on top of config.yaml (typed by YAML, merged per key)."""
+    import yaml
+
+    path = folder / CLI_CONFIG
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        "# --config of the last `papertopics run` (rewritten by each run)\n" + yaml.safe_dump(overrides),
+        encoding="utf-8",
+    )
+    return path
+
+
+def _snakemake(argv: list[str], folder: Path, packaged: bool) -> int:
+    """Snakemake's own command line in this process, as the `snakemake` command runs it."""
+    from papertopics.runtime import runtime_environment
+
+    if packaged and "NUMBA_CACHE_DIR" not in os.environ:
+        # site-packages may be read-only: UMAP's JIT cache goes to the user cache folder
+        from papertopics.embed.user_cache import cache_root
+
+        os.environ["NUMBA_CACHE_DIR"] = str(cache_root() / "numba")
+    runtime_environment(workflow_root())
+    from snakemake.cli import main as snakemake_main
+
+    os.chdir(folder)  # Snakemake looks for profiles/ in the working folder first, as in the repository
+    # the Snakefile reads the command line as Snakemake's (recovery.runs_jobs: no recovery in a
+    # dry run; a live run's advice names the snakemake command)
+    saved, sys.argv = sys.argv, ["snakemake", *argv]
+    try:
+        snakemake_main(argv)
+    except SystemExit as done:
+        code = done.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    finally:
+        sys.argv = saved
+    return 0

