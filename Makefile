@@ -22,8 +22,10 @@ $(VENV)/.installed: requirements.lock pyproject.toml
 run: $(VENV)/.installed
 	$(BIN)/snakemake --cores $(CORES)
 
+# PYTEST_ARGS picks tests: `make test PYTEST_ARGS="tests/test_embedding.py -x"`.
+PYTEST_ARGS ?=
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 dry-run: $(VENV)/.installed
 	$(BIN)/snakemake -n

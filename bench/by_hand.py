@@ -1,6 +1,7 @@
 """Cold DAG against BERTopic by hand on NeurIPS 2023, in one run: the pipeline must cost less.
 
     .venv/bin/python bench/by_hand.py [--workdir /tmp/bench-by-hand] [--cores 2] [--skip-by-hand]
+    PAPERTOPICS_CPU_BF16=0 .venv/bin/python bench/by_hand.py --cold-cache   # CPUs without bf16
 
 By hand = what a researcher would write: load the packaged MiniLM with sentence-transformers,
 `encode` the abstracts (fp32, batch 32), `BERTopic().fit(docs, embeddings)`, `save(...,

@@ -9,6 +9,10 @@ seconds (less sensitive to other users' load). The fidelity columns compare with
 mean/min cosine, the share of abstracts with the same top-5 neighbour set, and the mean overlap.
 
     HF_HUB_OFFLINE=1 .venv/bin/python bench/embed_throughput.py --n 600 --rounds 2
+    PAPERTOPICS_CPU_BF16=0 HF_HUB_OFFLINE=1 .venv/bin/python bench/embed_throughput.py --n 600 --rounds 2
+
+The second line measures the path of CPUs without bf16 (papertopics.embed.cpu) on any machine:
+`auto` is then OpenVINO fp32, and torch:bf16 runs as torch fp32 (measured once).
 """
 
 from __future__ import annotations
@@ -111,7 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         t = time.perf_counter()
         _, stats = E.embed_texts(texts[:8], **kwargs)  # load (and convert) + warm-up
-        label = f"{stats['backend']}-{stats['precision']}" + (" (default)" if spec.strip() == "auto" else "")
+        label = f"{stats['backend']}-{stats['precision']}"
+        if any(known.startswith(label) for known in loads):  # e.g. torch:bf16 with bf16 forced off
+            print(f"{spec.strip()}: runs as {label}, measured once", flush=True)
+            continue
+        label += " (default)" if spec.strip() == "auto" else ""
         loads[label] = time.perf_counter() - t
         paths.append((label, kwargs))
 

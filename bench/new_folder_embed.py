@@ -1,6 +1,7 @@
 """A new corpus folder's embedding of 1,000 abstracts against plain sentence-transformers.
 
     .venv/bin/python bench/new_folder_embed.py [--n 1000] [--workdir /tmp/bench-new-folder]
+    PAPERTOPICS_CPU_BF16=0 .venv/bin/python bench/new_folder_embed.py   # the path of CPUs without bf16
 
 Plain: a fresh Python process that imports sentence-transformers, loads the packaged MiniLM and
 `encode`s the abstracts (fp32, batch 32), timed from its start. papertopics: a new corpus

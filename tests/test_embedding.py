@@ -25,7 +25,7 @@ from papertopics import artifacts
 from papertopics import embed as E
 from papertopics.embed import backends as eb
 from papertopics.embed import cache as C
-from papertopics.embed import encode
+from papertopics.embed import cpu, encode
 from papertopics.errors import ConfigError
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -140,21 +140,115 @@ def test_auto_picks_cpu_without_cuda():
         pytest.skip("this machine has CUDA")
     _, stats = E.embed_texts(SEEDS[:1])
     assert stats["device"] == "cpu"
-    assert stats["backend"] == ("openvino" if eb.cpu_has_bf16() else "torch")
+    assert stats["backend"] in ("openvino", "torch") and stats["precision"] in ("bf16", "fp32")
 
 
-def test_auto_uses_torch_half_precision_on_cuda(monkeypatch):
-    import torch
+@pytest.mark.parametrize("bf16, precision", [("1", "bf16"), ("0", "fp32")])
+def test_auto_on_an_x86_cpu_is_openvino_in_bf16_only_where_the_cpu_has_it(monkeypatch, bf16, precision):
+    """PAPERTOPICS_CPU_BF16 stands for the CPU flag: CI runs the tests both ways on one machine."""
+    monkeypatch.setenv(cpu.BF16_ENV, bf16)
+    monkeypatch.setattr(cpu, "cpu_is_x86", lambda: True)
+    assert E.resolve_backend("auto", "auto", "cpu")[:3] == ("openvino", precision, "cpu")
+    assert E.resolve_backend("torch", "auto", "cpu")[:3] == ("torch", precision, "cpu")
 
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    assert E.resolve_backend("auto", "auto", "auto")[:3] == ("torch", "fp16", "cuda")
+
+def test_auto_on_arm_or_without_openvino_is_torch(monkeypatch):
+    monkeypatch.setenv(cpu.BF16_ENV, "0")
+    monkeypatch.setattr(cpu, "cpu_is_x86", lambda: False)  # Apple Silicon, Graviton, ...
+    assert E.resolve_backend("auto", "auto", "cpu")[:3] == ("torch", "fp32", "cpu")
+    monkeypatch.setattr(cpu, "cpu_is_x86", lambda: True)
+    monkeypatch.setattr(cpu, "openvino_installed", lambda: False)
+    assert E.resolve_backend("auto", "auto", "cpu")[:3] == ("torch", "fp32", "cpu")
+
+
+def test_bf16_is_not_claimed_on_arm(monkeypatch):
+    monkeypatch.delenv(cpu.BF16_ENV, raising=False)
+    monkeypatch.setattr(cpu.pathlib.Path, "read_text", lambda self, *a, **k: "")  # no /proc/cpuinfo flags
+    monkeypatch.setattr(cpu, "cpu_is_x86", lambda: False)
+    cpu.detected_bf16.cache_clear()
+    try:
+        assert cpu.cpu_has_bf16() is False
+    finally:
+        cpu.detected_bf16.cache_clear()
 
 
 def test_cpu_without_bf16_falls_back_to_fp32(monkeypatch):
-    monkeypatch.setattr(eb, "cpu_has_bf16", lambda: False)
-    assert E.resolve_backend("auto", "auto", "cpu")[:3] == ("torch", "fp32", "cpu")
+    monkeypatch.setenv(cpu.BF16_ENV, "0")
     backend, precision, _, notes = E.resolve_backend("openvino", "bf16", "cpu")
-    assert (backend, precision) == ("openvino", "fp32") and "bf16" in notes[0]
+    assert (backend, precision) == ("openvino", "fp32") and notes == [
+        "embedding: no bf16 here (PAPERTOPICS_CPU_BF16=0); using fp32"
+    ]
+
+
+def test_a_bad_bf16_override_is_one_line_naming_the_variable(monkeypatch):
+    monkeypatch.setenv(cpu.BF16_ENV, "maybe")
+    with pytest.raises(ConfigError, match=r"^PAPERTOPICS_CPU_BF16: expected 0 or 1 .*'maybe'$"):
+        E.resolve_backend("auto", "auto", "cpu")
+
+
+def _refusing_core(devices):
+    class Core:
+        available_devices = devices
+
+    return Core
+
+
+@pytest.mark.parametrize("how", ["not importable", "no CPU device", "CPU plugin refuses"])
+def test_auto_falls_back_to_torch_where_openvino_cannot_run(monkeypatch, caplog, tmp_path, how):
+    """OpenVINO missing, or present but refusing the CPU: auto embeds with torch, says so once,
+    and keeps those vectors in torch's own cache folder; an explicit `openvino` is a config error."""
+    openvino = pytest.importorskip("openvino") if how != "not importable" else None
+    monkeypatch.setattr(cpu, "cpu_is_x86", lambda: True)
+    monkeypatch.setattr(cpu, "openvino_installed", lambda: True)  # found, yet unusable
+    if how == "not importable":
+        monkeypatch.setitem(sys.modules, "openvino", None)  # `import openvino` raises ImportError
+    elif how == "no CPU device":
+        monkeypatch.setattr(openvino, "Core", _refusing_core(["GPU"]))
+    else:
+
+        def refuse(self, *args, **kwargs):
+            raise RuntimeError("Exception from src/inference/src/cpp/core.cpp:112:\nunsupported CPU (fake)")
+
+        monkeypatch.setattr(openvino.Core, "compile_model", refuse)
+    texts = SEEDS[:2]
+    with caplog.at_level("WARNING", logger="papertopics.embedding"):
+        vecs, stats = E.embed_texts(texts, cache_dir=tmp_path, max_seq_length=97)  # an encoder of its own
+    assert stats["backend"] == "torch" and stats["computed"] == 2
+    warned = [r.getMessage() for r in caplog.records if "using torch" in r.getMessage()]
+    assert len(warned) == 1 and "OpenVINO" in warned[0], warned
+    assert {p.parent.name.split("-")[0] for p in tmp_path.glob("vectors/*/*.parquet")} == {"torch"}
+    ref, _ = E.embed_texts(texts, backend="sentence-transformers", max_seq_length=97)
+    assert (vecs * ref).sum(axis=1).min() >= 0.99
+    again, stats = E.embed_texts(texts, cache_dir=tmp_path, max_seq_length=97)
+    assert stats["computed"] == 0 and np.array_equal(again, vecs)
+    with pytest.raises(ConfigError, match=r"^embedding\.backend: openvino cannot run here: .*OpenVINO"):
+        E.embed_texts(["something new"], backend="openvino", max_seq_length=98)
+
+
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (("auto", "auto", "cuda:1"), ("torch", "fp16", "cuda:1")),
+        (("auto", "bf16", "cuda"), ("torch", "bf16", "cuda")),
+        (("torch", "fp32", "cuda"), ("torch", "fp32", "cuda")),
+    ],
+)
+def test_gpu_choices_with_a_fake_cuda(monkeypatch, args, expected):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert E.resolve_backend(*args)[:3] == expected
+
+
+def test_gpu_mistakes_are_config_errors(monkeypatch):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    with pytest.raises(ConfigError, match=r"^embedding\.backend: openvino runs on CPU"):
+        E.resolve_backend("openvino", "auto", "cuda")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ConfigError, match=r"^embedding\.device: 'cuda:0' requested but torch sees no CUDA"):
+        E.resolve_backend("auto", "auto", "cuda:0")
 
 
 # --------------------------------------------------------------------------- vectors
@@ -310,12 +404,13 @@ def test_a_library_upgrade_does_not_reuse_vectors_or_the_converted_model(tmp_pat
     """Vectors computed by other openvino/torch/transformers versions are not taken for this one's."""
     from papertopics.embed import user_cache
 
-    E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
+    pytest.importorskip("openvino")  # x86-64 only (pyproject.toml)
+    E.embed_texts(SEEDS[:3], backend="openvino", cache_dir=tmp_path)
     meta = next(tmp_path.glob("vectors/*/meta.json")).read_text()
     assert '"torch"' in meta and '"openvino"' in meta
     upgraded = {**user_cache.library_versions(), "torch": "99.0"}
     monkeypatch.setattr(C, "library_versions", lambda: upgraded)
-    _, stats = E.embed_texts(SEEDS[:3], cache_dir=tmp_path)
+    _, stats = E.embed_texts(SEEDS[:3], backend="openvino", cache_dir=tmp_path)
     assert stats["computed"] == 3
     model_id = next(iter(tmp_path.glob("openvino/*"))).name[:16]
     monkeypatch.setattr(user_cache, "library_versions", lambda names=user_cache.VECTOR_LIBRARIES: upgraded)

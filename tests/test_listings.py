@@ -702,3 +702,15 @@ def test_content_fingerprint_changes_with_content_not_with_dates(tmp_path):
     p.write_text(f"Header\n\n{A1}\n")
     os.utime(p, ns=(old, old))
     assert listing_fingerprint(p, cache) == first
+
+
+def test_paths_under_the_corpus_folder_are_kept_relative_to_it(tmp_path):
+    """What Snakemake records for a listing (input path, params) must not change when the folder
+    moves: paths under it become relative, `..` stays as written, others stay as they are."""
+    from papertopics.ingest.listings import relative_to_folder
+
+    folder = tmp_path / "corpus"
+    assert relative_to_folder(folder / "seeds" / "a.txt", folder) == Path("seeds/a.txt")
+    assert relative_to_folder(folder / ".." / "shared" / "b.jsonl.gz", folder) == Path("../shared/b.jsonl.gz")
+    assert relative_to_folder(tmp_path / "elsewhere.csv", folder) == tmp_path / "elsewhere.csv"
+    assert relative_to_folder("seeds/c.txt", folder) == Path("seeds/c.txt")

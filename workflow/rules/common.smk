@@ -4,6 +4,9 @@ import os
 import re
 import sys
 import time
+
+
+from dataclasses import replace
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -14,7 +17,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
 from papertopics.runtime.inprocess import run_job
-from papertopics.ingest.listings import listing_fingerprint, resolve_listings
+from papertopics.ingest.listings import listing_fingerprint, relative_to_folder, resolve_listings
 from papertopics.runtime.recovery import recover, runs_jobs
 from papertopics.runtime.run_summary import (
     at_exit_print,
@@ -63,8 +66,14 @@ if workflow.is_main_process and runs_jobs(sys.argv):
     if LIVE_RUN:  # Snakemake refuses the lock next and suggests --unlock: say what to do instead
         at_exit_print([LIVE_RUN.advice(Path.cwd(), sys.argv)])
 
+# Paths under the folder are kept relative to it (listings, and the job modules when the folder is
+# the repository): a moved or copied folder shows Snakemake the same inputs and params, and
+# reruns nothing. A listing is known by its content (listing_content below), not its path.
 try:
-    LISTINGS = {spec.name: spec for spec in resolve_listings(config["listings"], Path.cwd())}
+    LISTINGS = {
+        spec.name: replace(spec, path=relative_to_folder(spec.path, Path.cwd()))
+        for spec in resolve_listings(config["listings"], Path.cwd())
+    }
 except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 
@@ -72,8 +81,9 @@ except PapertopicsError as error:
 def job_module(name):
     """The file of the module holding a light job's function (`run:` blocks, runtime.inprocess),
     as the rule's input: editing it reruns the job, as editing a `script:` does. Found, not
-    imported, so parsing this file stays quick."""
-    return importlib.util.find_spec(name).origin
+    imported, so parsing this file stays quick. Relative when the folder is the repository, so
+    moving it reruns nothing."""
+    return str(relative_to_folder(importlib.util.find_spec(name).origin, Path.cwd()))
 
 
 # Wildcards only ever take listing names, never a path with a slash.

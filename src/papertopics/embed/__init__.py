@@ -3,8 +3,9 @@ L2-normalised float32 vectors, and each document's nearest documents (`neighbour
 
 Two things make re-runs cheap: a content-keyed cache (an abstract embedded once, under any
 listing, is never embedded again with the same model and settings) and a default backend
-(OpenVINO with a bf16 hint on CPUs with native bf16) that runs >2x plain fp32
-sentence-transformers at cosine ~0.9999 to it. See bench/README.md for the measurements.
+(OpenVINO on x86-64: a bf16 hint on CPUs with native bf16, >2x plain fp32 sentence-transformers
+at cosine ~0.9999 to it; fp32 elsewhere, ~1.2x; torch on ARM and where OpenVINO cannot run;
+papertopics.embed.cpu decides). See bench/README.md for the measurements.
 
 Cache layout under `cache_dir` (the pipeline uses the per-user folder of
 papertopics.embed.user_cache, shared by every corpus folder):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import functools
 import json
 import os
 import pathlib
@@ -113,23 +112,9 @@ def _read_json(path: pathlib.Path):
         raise ConfigError(f"embedding.model: cannot read {path}: {exc}") from None
 
 
-@functools.cache
-def cpu_has_bf16() -> bool:
-    """True where bf16 matmuls run natively (avx512_bf16 or AMX); elsewhere bf16 is emulated and slow."""
-    try:
-        text = pathlib.Path("/proc/cpuinfo").read_text()
-    except OSError:
-        text = ""
-    for line in text.splitlines():
-        if line.startswith("flags"):
-            flags = set(line.split(":", 1)[1].split())
-            return bool(flags & {"avx512_bf16", "amx_bf16"})
-    try:  # not Linux: ask OpenVINO (it may also report emulated bf16, hence the second choice)
-        import openvino as ov
-
-        return "BF16" in ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
-    except Exception:  # noqa: BLE001 - no openvino, no bf16 path
-        return False
+class BackendUnavailable(RuntimeError):
+    """The backend cannot run on this machine (OpenVINO missing, or its CPU plugin refuses the
+    CPU): `embedding.backend: auto` falls back to torch, an explicit choice is a config error."""
 
 
 class Tokenizer:
@@ -313,8 +298,15 @@ class OpenVINOEncoder(Encoder):
 
     def __init__(self, spec, precision, device, threads, *, ir_root: pathlib.Path | None, model_id: str):
         super().__init__(spec, precision, device, threads)
-        import openvino as ov
+        try:
+            import openvino as ov
 
+            core = ov.Core()
+            devices = core.available_devices
+        except Exception as exc:  # noqa: BLE001 - ImportError, a missing shared library, a plugin error
+            raise BackendUnavailable(f"OpenVINO does not load ({_last_line(exc)})") from exc
+        if "CPU" not in devices:
+            raise BackendUnavailable(f"OpenVINO offers no CPU device here (devices: {devices or 'none'})")
         model = ir_model(spec, model_id, ir_root, threads)
         config = {
             "INFERENCE_PRECISION_HINT": {"bf16": "bf16", "fp32": "f32"}[precision],
@@ -323,7 +315,10 @@ class OpenVINOEncoder(Encoder):
         }
         if threads:
             config["INFERENCE_NUM_THREADS"] = int(threads)
-        self.compiled = ov.Core().compile_model(model, "CPU", config)
+        try:
+            self.compiled = core.compile_model(model, "CPU", config)
+        except RuntimeError as exc:
+            raise BackendUnavailable(f"OpenVINO's CPU plugin refuses this CPU ({_last_line(exc)})") from exc
         self.request = self.compiled.create_infer_request()
 
     def encode(self, texts, ids):
@@ -331,6 +326,11 @@ class OpenVINOEncoder(Encoder):
         with self.lock:
             self.request.infer({"input_ids": input_ids, "attention_mask": mask})
             return np.array(self.request.get_output_tensor(0).data, dtype=np.float32, copy=True)
+
+
+def _last_line(exc: BaseException) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[-1] if lines else type(exc).__name__
 
 
 _IR_MODELS: dict[str, object] = {}  # model id -> ov.Model read back from IR, shared by encoders

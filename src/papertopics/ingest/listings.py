@@ -231,6 +231,17 @@ def _once_each(found: list[tuple]) -> list[tuple]:
     return out
 
 
+def relative_to_folder(path: str | Path, folder: Path) -> Path:
+    """`path` as seen from the corpus folder when it lies under it (`..` kept as written), else
+    unchanged. Snakemake records a job's input paths and params: relative ones stay the same when
+    the folder is moved, copied or reached by another path, so nothing reruns for that."""
+    path = Path(path)
+    try:
+        return path.relative_to(folder) if path.is_absolute() else path
+    except ValueError:
+        return path
+
+
 def _unique_names(paths: list[Path], given: list[str | None], base_dir: Path) -> list[str]:
     """Names from file names; files of the same name (a `**` glob) get their parent folders.
 
