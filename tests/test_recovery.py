@@ -287,9 +287,10 @@ def test_end_of_run_lines(tmp_path):
     ]
 
 
-def test_failed_jobs_are_read_from_snakemakes_complete_log(tmp_path):
+def test_failed_jobs_are_read_from_snakemakes_complete_log(tmp_path, monkeypatch):
     """onerror gets Snakemake's complete log (a list of paths since Snakemake 8): its "Error in
     rule" entries name the failed jobs and their logs, whose one-line errors end the run."""
+    monkeypatch.chdir(tmp_path)  # the log names paths relative to the corpus folder
     job_log = tmp_path / "results/logs/parse_listing/bad.log"
     job_log.parent.mkdir(parents=True)
     job_log.write_text("INFO reading\npapertopics error: bad.csv: line 2: no text\n")
