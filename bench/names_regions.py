@@ -24,7 +24,6 @@ Proxies (quality, not speed):
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import pickle
 import re
@@ -70,55 +69,21 @@ def prepare(name: str, cache: Path) -> dict:
     elif name == "neurips":
         frames = [read_listing(ListingSpec("neurips2023", ce.NEURIPS))]
     else:  # arXiv 6k: bench/_common_eval.load_arxiv_sample's sample, written as a JSONL listing
-        records = []
-        with gzip.open(ce.ARXIV, "rt", encoding="utf-8") as handle:
-            for line in handle:
-                r = json.loads(line)
-                records.append(r)
-        top = [c for c, _ in Counter(r["primary_category"] for r in records).most_common(6)]
-        rng = np.random.default_rng(0)
-        picked = []
-        for cat in top:
-            idx = [i for i, r in enumerate(records) if r["primary_category"] == cat]
-            picked.extend(rng.choice(idx, size=min(1000, len(idx)), replace=False).tolist())
-        picked = rng.permutation(picked)
+        picked = ce.arxiv_sample_records()
         listing = cache / "arxiv6k.jsonl"
         with listing.open("w", encoding="utf-8") as handle:
-            for i in picked:
-                r = records[i]
+            for r in picked:
                 handle.write(
                     json.dumps({"title": r["title"], "abstract": r["abstract"], "id": r["id"]}) + "\n"
                 )
         frames = [read_listing(ListingSpec("arxiv6k", listing))]
-        category = {r["id"]: r["primary_category"] for r in (records[i] for i in picked)}
-        cats = category
+        cats = {r["id"]: r["primary_category"] for r in picked}
     corpus, _ = build_corpus(frames)
     vectors = ce.embed(corpus["text"].tolist())
-    from papertopics.cluster.assign import assign_nearest
-    from papertopics.cluster.clustering import cluster_documents
-    from papertopics.params import resolve_clustering, resolve_umap
-    from papertopics.pipeline import default_config
-    from papertopics.reduce.reduction import umap_reduce
+    from papertopics.pipeline import default_config, reduce_and_cluster
 
-    config = default_config()
-    n = len(corpus)
-    umap = resolve_umap(config["umap"], n)
-    resolved = {**resolve_clustering(config, n), "umap": umap}
-    reduced = (
-        vectors
-        if resolved["method"] == "agglomerative"
-        else umap_reduce(vectors, random_state=config["random_state"], **umap)
-    )
-    labels, _ = cluster_documents(
-        vectors,
-        reduced,
-        method=resolved["method"],
-        hdbscan=resolved["hdbscan"],
-        agglomerative=resolved["agglomerative"],
-    )
-    grouped, assignment, confidence = assign_nearest(
-        vectors, labels, min_confidence=config["clustering"]["assign_min_confidence"]
-    )
+    _, clustering, _ = reduce_and_cluster(vectors, default_config())
+    grouped, assignment, confidence = clustering.topics, clustering.assignment, clustering.confidence
     if cats is not None:
         cats = [cats.get(str(i), "") for i in corpus["id"]]  # the listing's own id column
     data = {

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from papertopics.cluster.stage import cluster_and_assign
+from papertopics.cluster.stage import Clustering, cluster_and_assign
 from papertopics.config import default_config  # noqa: F401  (re-exported for benchmarks)
 from papertopics.params import resolve_clustering, resolve_umap
 from papertopics.reduce.reduction import umap_reduce
@@ -29,12 +29,10 @@ class TopicRun:
     confidence: np.ndarray | None = None
 
 
-def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRun:
-    """reduce -> cluster -> nearest-topic assignment -> c-TF-IDF, as the workflow's stages do.
-
-    Uses config's random_state.
-    """
-    n = len(texts)
+def reduce_and_cluster(vectors: np.ndarray, config: dict) -> tuple[np.ndarray, Clustering, dict]:
+    """reduce -> cluster -> nearest-topic assignment, as the workflow's stages do: the reduced
+    space (the embeddings themselves for Ward), the clustering and the resolved parameters."""
+    n = len(vectors)
     umap = resolve_umap(config["umap"], n)
     resolved = {**resolve_clustering(config, n), "umap": umap}
     reduced = (
@@ -51,6 +49,15 @@ def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRu
         min_confidence=config["clustering"]["assign_min_confidence"],
     )
     resolved["note"] = clustering.note
+    return reduced, clustering, resolved
+
+
+def model_topics(texts: list[str], vectors: np.ndarray, config: dict) -> TopicRun:
+    """reduce -> cluster -> nearest-topic assignment -> c-TF-IDF, as the workflow's stages do.
+
+    Uses config's random_state.
+    """
+    reduced, clustering, resolved = reduce_and_cluster(vectors, config)
     labels, grouped = clustering.clusters, clustering.topics
     model, topics = fit_topic_model(
         texts,

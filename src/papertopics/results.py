@@ -25,6 +25,7 @@ from typing import Any
 import pandas as pd
 
 from papertopics.errors import PapertopicsError
+from papertopics.report.inputs import read_table as read_text_table
 
 __all__ = ["Results", "load"]
 
@@ -52,7 +53,7 @@ def read_table(path: str | Path, kind: str) -> pd.DataFrame:
     """One of the pipeline's CSV tables, text as text, its number columns as numbers."""
     path = Path(path)
     try:
-        table = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[])
+        table = read_text_table(path)
     except FileNotFoundError:
         raise ResultsError(f"{path}: not found; has `papertopics run` finished in this folder?") from None
     for column in _INTEGERS.get(kind, ()):

@@ -1,8 +1,6 @@
-# What a vector depends on: both rules take these as params (see gather_embeddings).
-EMBEDDING_SETTINGS = {
-    key: config["embedding"][key]
-    for key in ("shard_size", "model", "backend", "precision", "device", "batch_size", "max_seq_length")
-}
+# What a vector depends on (papertopics.embed.SETTING_KEYS, which each shard records): both rules
+# take these as params (see gather_embeddings).
+EMBEDDING_SETTINGS = {key: config["embedding"][key] for key in SETTING_KEYS}
 
 
 rule embed_shard:

@@ -152,7 +152,6 @@ class Encoder:
     # Padded batches moved a vector by ~1e-7 (fp32) to ~6e-4 (bf16) with its batch-mates, so
     # the shared cache made topics depend on which other corpora had filled it (issue 27).
     # Eager torch on CPU is slower with so many small batches (~3x measured); correctness first.
-    exact_length_batches = True
 
     def __init__(self, spec: ModelSpec, precision: str, device: str, threads: int | None):
         self.spec, self.precision, self.device, self.threads = spec, precision, device, threads

@@ -216,7 +216,7 @@ def _encode(keys: list[str], texts: list[str], encoder, tokenizer, batch_size: i
     ids = tokenizer(texts)
     progress = _Progress(log, len(keys))
     try:
-        for batch in _plan_batches(ids, batch_size, encoder.exact_length_batches):
+        for batch in _plan_batches(ids, batch_size):
             vecs = encoder.encode([texts[j] for j in batch], [ids[j] for j in batch])
             batch_keys = [keys[j] for j in batch]
             found.update(zip(batch_keys, vecs))
@@ -257,13 +257,9 @@ def _get_encoder(path, spec, backend, precision, max_seq_length, device, threads
     return _ENCODERS[key]
 
 
-def _plan_batches(ids: list[list[int]], batch_size: int, exact: bool = True) -> list[list[int]]:
-    """Longest first (the ETA errs on the long side). exact: only texts of the same token length
-    share a batch (no padding, so a vector does not depend on its batch-mates); otherwise
-    length-sorted batches of batch_size with a little padding, as sentence-transformers does."""
-    if not exact:
-        order = sorted(range(len(ids)), key=lambda j: -len(ids[j]))
-        return [order[s : s + batch_size] for s in range(0, len(order), batch_size)]
+def _plan_batches(ids: list[list[int]], batch_size: int) -> list[list[int]]:
+    """Longest first (the ETA errs on the long side); only texts of the same token length share
+    a batch (no padding, so a vector does not depend on its batch-mates)."""
     by_length: dict[int, list[int]] = {}
     for j, row in enumerate(ids):
         by_length.setdefault(len(row), []).append(j)

@@ -753,7 +753,6 @@ def _bibtex_records(text: str, path: Path) -> tuple[list[str], list[tuple[str, d
     for clean_text, which renders it readably), authors as "First Last" joined with '; '.
     Columns: id (the citation key), type, title, authors, year, doi, url, abstract, then the
     entries' other fields under their own (lower-case) names."""
-    import logging
 
     import bibtexparser
     from bibtexparser import middlewares as mw
@@ -809,6 +808,7 @@ _RIS_ROLES = {
     "url": ("urls",),
     "type": ("type_of_reference",),
 }
+_RIS_TAKEN = frozenset(t for tags in _RIS_ROLES.values() for t in tags)
 _RE_RIS_START = re.compile(r"^TY  -", re.M)
 
 
@@ -818,7 +818,11 @@ def _ris_records(text: str, path: Path) -> tuple[list[str], list[tuple[str, dict
     dropped), doi DO, url UR, id ID; every other tag under rispy's name for it."""
     import rispy
 
-    starts = [text.count("\n", 0, m.start()) + 1 for m in _RE_RIS_START.finditer(text)]
+    starts, line, seen = [], 1, 0  # line numbers counted once through the text, not per record
+    for m in _RE_RIS_START.finditer(text):
+        line += text.count("\n", seen, m.start())
+        seen = m.start()
+        starts.append(line)
     try:
         parsed = rispy.loads(text, skip_unknown_tags=False)
     except Exception as e:  # rispy raises IOError, ValueError, KeyError...
@@ -838,8 +842,7 @@ def _ris_records(text: str, path: Path) -> tuple[list[str], list[tuple[str, dict
             value = next((raw[t] for t in tags if raw.get(t)), None)
             if value is not None:
                 rec[role] = value.split("/")[0] if role == "year" and isinstance(value, str) else value
-        taken = {t for tags in _RIS_ROLES.values() for t in tags}
-        rec.update((k, v) for k, v in raw.items() if k not in taken and k not in rec)
+        rec.update((k, v) for k, v in raw.items() if k not in _RIS_TAKEN and k not in rec)
         records.append((f"line {line}", rec))
     return _columns_of(records, ("id", "type", "title", "authors", "year", "doi", "url", "abstract")), records
 

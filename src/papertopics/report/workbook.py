@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from papertopics.report.inputs import read_table
+
 # output column -> source column, in sheet order (None: computed)
 TOPIC_COLUMNS = {
     "id": "topic",
@@ -43,8 +45,7 @@ _WIDTHS = {"name": 40, "terms": 60, "title": 70, "authors": 40, "url": 40, "regi
 
 def read_tables(topics_csv: str | Path, documents_csv: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """topics.csv and document_topics.csv with text read as text ("NA" stays "NA")."""
-    kw = {"keep_default_na": False, "na_values": [], "dtype": str}
-    return pd.read_csv(topics_csv, **kw), pd.read_csv(documents_csv, **kw)
+    return read_table(topics_csv), read_table(documents_csv)
 
 
 def workbook_sheets(topics: pd.DataFrame, documents: pd.DataFrame) -> dict[str, pd.DataFrame]:

@@ -181,7 +181,7 @@ def run(
     if dry_run:
         argv.append("--dry-run")
     argv += list(snakemake_args)
-    return _snakemake(argv, folder, packaged=root.name == "_workflow")
+    return _snakemake(argv, folder, root)
 
 
 def _listing_entry(item: str, folder: Path) -> str:
@@ -232,23 +232,14 @@ def prepare_config(folder: Path, entries: list[str]) -> Path:
     config = read_config_file(path) or {}
     named = resolve_listings(config.get("listings") or [], folder) if isinstance(config, dict) else []
     have = {os.path.realpath(spec.path) for spec in named}
-    for entry, spec in zip(_expand_entries(entries, folder), wanted):
-        if os.path.realpath(spec.path) not in have:
-            raise CliError(
-                f"{path} does not name {entry}; add `  - {entry}` under `listings:` there (an "
-                f"existing config.yaml is never rewritten), or run in another folder"
-            )
+    for entry in entries:  # each entry resolved on its own, so the message names the right one
+        for spec in resolve_listings([entry], folder):
+            if os.path.realpath(spec.path) not in have:
+                raise CliError(
+                    f"{path} does not name {entry}; add `  - {entry}` under `listings:` there (an "
+                    f"existing config.yaml is never rewritten), or run in another folder"
+                )
     return path
-
-
-def _expand_entries(entries: list[str], folder: Path) -> list[str]:
-    """One entry per resolved spec, in resolve_listings' order (a glob gives several)."""
-    from papertopics.ingest.listings import resolve_listings
-
-    out: list[str] = []
-    for entry in entries:
-        out += [entry] * len(resolve_listings([entry], folder))
-    return out
 
 
 def _write_new_config(path: Path, entries: list[str]) -> None:
@@ -309,25 +300,19 @@ def _write_overrides(folder: Path, overrides: dict) -> Path:
     """The --config values as a config file on top of config.yaml (typed by YAML, merged per key)."""
     import yaml
 
+    from papertopics.artifacts import atomic_write_text
+
     path = folder / CLI_CONFIG
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(
-        "# --config of the last `papertopics run` (rewritten by each run)\n" + yaml.safe_dump(overrides),
-        encoding="utf-8",
-    )
+    header = "# --config of the last `papertopics run` (rewritten by each run)\n"
+    atomic_write_text(path, header + yaml.safe_dump(overrides))
     return path
 
 
-def _snakemake(argv: list[str], folder: Path, packaged: bool) -> int:
+def _snakemake(argv: list[str], folder: Path, root: Path) -> int:
     """Snakemake's own command line in this process, as the `snakemake` command runs it."""
     from papertopics.runtime import runtime_environment
 
-    if packaged and "NUMBA_CACHE_DIR" not in os.environ:
-        # site-packages may be read-only: UMAP's JIT cache goes to the user cache folder
-        from papertopics.embed.user_cache import cache_root
-
-        os.environ["NUMBA_CACHE_DIR"] = str(cache_root() / "numba")
-    runtime_environment(workflow_root())
+    runtime_environment(root)
     from snakemake.cli import main as snakemake_main
 
     os.chdir(folder)  # Snakemake looks for profiles/ in the working folder first, as in the repository

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from papertopics.constants import OUTLIER
 from papertopics.topics.names.registry import NamingMethod
 from papertopics.topics.tree import MAX_REGION_SHARE, balanced_regions, region_count, regions, topic_tree
-from papertopics.vectors import normalise
+from papertopics.vectors import normalise, topic_ids
 
 
 def name_hierarchy(
@@ -68,19 +67,18 @@ def topic_hierarchy(
     joint of it, so hierarchy.csv, the hierarchy page and the map's regions agree.
     """
     assigned = np.asarray(assigned)
-    ids = sorted(t for t in set(assigned.tolist()) if t != -1)
+    ids = topic_ids(assigned)
     if not ids:
         return pd.DataFrame(columns=["node", "parent", "level", "topics", "size", "label"]), {}
     sums = np.stack([embeddings[assigned == t].sum(axis=0) for t in ids]).astype(np.float64)
     sizes = np.array([(assigned == t).sum() for t in ids], dtype=np.float64)
-    units = normalise(sums / sizes[:, None], dtype=np.float64)
+    means = sums / sizes[:, None]
+    units = normalise(means, dtype=np.float64)
     similarity = np.clip(units @ units.T, -1.0, 1.0)
     # regions from the topics' directions away from the corpus mean (what they do not share
     # with every abstract), cut into balanced parts
-    centred = normalise(sums / sizes[:, None] - sums.sum(axis=0) / sizes.sum(), dtype=np.float64)
-    groups = balanced_regions(
-        centred, sizes, region_count(len(ids)), MAX_REGION_SHARE * (assigned != OUTLIER).sum()
-    )
+    centred = normalise(means - sums.sum(axis=0) / sizes.sum(), dtype=np.float64)
+    groups = balanced_regions(centred, sizes, region_count(len(ids)), MAX_REGION_SHARE * sizes.sum())
     tree = topic_tree(ids, similarity, groups.tolist())
     region_of = regions(tree, dict(zip(ids, groups.tolist())))
     return name_hierarchy(namer, assigned, tree, leaf_names, region_of), region_of
