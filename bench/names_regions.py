@@ -111,6 +111,18 @@ def name_forms(name: str) -> list[str]:
     return [_fold(f) for f in forms if f.strip()]
 
 
+def phrase_vectors(data: dict) -> dict:
+    """The corpus's candidate names embedded as rule embed_phrases does (the bench's cache)."""
+    from papertopics.topics.names.phrases import NameIndex
+
+    if "phrases" not in data:
+        corpus = data["corpus"]
+        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+        phrases = index.nameable()
+        data["phrases"] = dict(zip(phrases, ce.embed(phrases)))
+    return data["phrases"]
+
+
 def fit(data: dict, index=None, terms=None):
     from papertopics.pipeline import default_config
     from papertopics.topics.fit import fit_topic_tables
@@ -129,6 +141,7 @@ def fit(data: dict, index=None, terms=None):
         mixed_cohesion=config["clustering"]["mixed_cohesion"],
         index=index,
         terms=terms,
+        phrase_vectors=phrase_vectors(data),  # as rules embed_phrases and fit_topics do
     )
 
 
