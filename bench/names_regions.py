@@ -11,6 +11,8 @@ once per corpus and cached under --cache (the same clusters for "before" and "af
     .venv/bin/python bench/names_regions.py --compare /tmp/before.json /tmp/after.json
     # fit_topics' cost (quiet machine), before and after: best of 5 on NeurIPS 2023
     PYTHONPATH=src .venv/bin/python bench/names_regions.py --corpora neurips --time 5
+    # names on eight 45-abstract text listings drawn from NeurIPS 2023 (no titles)
+    PYTHONPATH=src .venv/bin/python bench/names_regions.py --small 8
 
 Proxies (quality, not speed):
 - coverage: share of a topic's abstracts (and titles) using its name's phrase or acronym;
@@ -27,6 +29,7 @@ import argparse
 import json
 import pickle
 import re
+import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -111,6 +114,18 @@ def name_forms(name: str) -> list[str]:
     return [_fold(f) for f in forms if f.strip()]
 
 
+def phrase_vectors(data: dict) -> dict:
+    """The corpus's candidate names embedded as rule embed_phrases does (the bench's cache)."""
+    from papertopics.topics.names.phrases import NameIndex
+
+    if "phrases" not in data:
+        corpus = data["corpus"]
+        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+        phrases = index.nameable()
+        data["phrases"] = dict(zip(phrases, ce.embed(phrases)))
+    return data["phrases"]
+
+
 def fit(data: dict, index=None, terms=None):
     from papertopics.pipeline import default_config
     from papertopics.topics.fit import fit_topic_tables
@@ -129,6 +144,7 @@ def fit(data: dict, index=None, terms=None):
         mixed_cohesion=config["clustering"]["mixed_cohesion"],
         index=index,
         terms=terms,
+        phrase_vectors=phrase_vectors(data),  # as rules embed_phrases and fit_topics do
     )
 
 
@@ -224,6 +240,39 @@ def measure(name: str, data: dict) -> dict:
     return {"summary": summary, "topics": topics.to_dict("records"), "regions": regions.to_dict("records")}
 
 
+def small_listings(count: int, size: int = 45) -> None:
+    """`count` listings of `size` NeurIPS 2023 abstracts (seed 0), titles left out as a text
+    listing has none: each clustered as the workflow would, its topic names printed."""
+    import gzip
+
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, read_listing
+    from papertopics.pipeline import default_config, reduce_and_cluster
+
+    records = [json.loads(line) for line in gzip.open(ce.NEURIPS, "rt", encoding="utf-8")]
+    rng = np.random.default_rng(0)
+    for sample in range(count):
+        picked = rng.choice(len(records), size, replace=False)
+        with tempfile.TemporaryDirectory() as folder:
+            listing = Path(folder) / "sample.txt"
+            listing.write_text(
+                "NeurIPS 2023 sample\n\n" + "\n\n".join(records[i]["abstract"] for i in picked) + "\n"
+            )
+            corpus, _ = build_corpus([read_listing(ListingSpec("sample", listing))])
+        vectors = ce.embed(corpus["text"].tolist())
+        _, clustering, _ = reduce_and_cluster(vectors, default_config())
+        data = {
+            "corpus": corpus,
+            "vectors": vectors,
+            "clusters": np.asarray(clustering.topics),
+            "assignment": np.asarray(clustering.assignment),
+            "confidence": np.asarray(clustering.confidence),
+        }
+        table = fit(data).topics
+        table = table[table["topic"] >= 0]
+        print(f"sample {sample}: " + " | ".join(f"{n} ({k})" for n, k in zip(table["label"], table["size"])))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpora", default="seeds,neurips,arxiv")
@@ -235,11 +284,15 @@ def main() -> None:
     parser.add_argument("--compare", nargs=2, type=Path)
     parser.add_argument("--rows", type=int, default=20)
     parser.add_argument("--time", type=int, default=0, help="time fit_topic_tables this many times")
+    parser.add_argument("--small", type=int, default=0, help="name this many 45-abstract listings")
     args = parser.parse_args()
     global RUNS
     RUNS = args.runs
     if args.compare:
         compare(*args.compare, rows=args.rows)
+        return
+    if args.small:
+        small_listings(args.small)
         return
     args.cache.mkdir(parents=True, exist_ok=True)
     out = {}

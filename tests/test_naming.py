@@ -477,3 +477,79 @@ def test_a_registered_naming_method_names_topics_regions_and_merges():
             fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings, naming="nope")
     finally:
         NAMING_METHODS.pop("first-words", None)
+
+
+def test_a_piece_of_a_phrase_is_never_a_name():
+    """ "multiple-input" always goes on to "multiple-input multiple-output": once a topic holds the
+    phrase, the region around it must not take a piece that is left (75k arXiv's
+    "lower bound & multiple-input", then "... & multiple-output", and "large language")."""
+    rng = np.random.default_rng(5)
+    antennas = [f"Massive multiple-input multiple-output antennas serve user group {k}." for k in range(6)]
+    channels = [
+        f"Channel estimation for multiple-input multiple-output links uses pilot {k}." for k in range(6)
+    ]
+    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
+    texts = [
+        t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in antennas + channels + speech
+    ]
+    assigned = np.array([0] * 6 + [1] * 6 + [2] * 6)
+    namer = PhraseNames(NameIndex.build(texts))
+    leaves = {0: "multiple-input multiple-output", 1: "channel estimation", 2: "speech recognition"}
+    regions = namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves)
+    assert regions[2] == "speech recognition"
+    pieces = {"multiple-input", "multiple-output", "multiple"}
+    assert not pieces & {part.strip() for part in regions[10].split("&")}, regions[10]
+    names = namer.name_topics(assigned).names
+    assert not pieces & set(names.values()), names
+
+
+def test_a_phrase_any_topic_could_have_gives_way_to_the_topics_own():
+    rng = np.random.default_rng(6)
+    protein = [
+        "Machine learning predicts protein folding from sequence alone.",
+        "We apply machine learning to protein folding with evolutionary couplings.",
+        "Protein folding trajectories are sampled faster by machine learning surrogates.",
+        "A machine learning potential speeds up protein folding simulations.",
+        "Machine learning ranks candidate molecules for docking.",
+        "Enzyme design with machine learning needs few assays.",
+    ]
+    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
+    texts = [t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in protein + speech]
+    names = PhraseNames(NameIndex.build(texts)).name_topics(np.array([0] * 6 + [1] * 6)).names
+    # "machine learning" is in all six abstracts, "protein folding" in four: the field is the latter
+    assert names[0] == "protein folding", names
+
+
+def test_meaning_chooses_among_phrases_that_cover_the_topic_alike():
+    """The counts alone prefer the bare word "policy" (all six abstracts); "reinforcement
+    learning" covers three and sits nearer the topic's abstracts in embedding space, so it names
+    the topic. "value iteration" sits nearer still but covers two: it does not."""
+    rng = np.random.default_rng(7)
+    rl = [
+        "Reinforcement learning trains a policy from rewards in the environment.",
+        "We study policy gradients for reinforcement learning with sparse rewards.",
+        "A policy learned by offline reinforcement learning avoids unsafe actions.",
+        "Robot agents share one policy across tasks.",
+        "Our method improves the policy with value iteration.",
+        "The policy is distilled with value iteration from a planner.",
+    ]
+    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
+    texts = [t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in rl + speech]
+    assigned = np.array([0] * 6 + [1] * 6)
+    namer = PhraseNames(NameIndex.build(texts))
+    assert namer.name_topics(assigned).names[0] == "policy"  # the counts' choice
+    topic, other = np.eye(4)[0], np.eye(4)[1]
+    vectors = np.array([topic] * 6 + [other] * 6)
+
+    def unit(cos: float) -> np.ndarray:
+        return np.array([cos, np.sqrt(1 - cos**2), 0.0, 0.0])
+
+    def named(near: dict[str, float]) -> str:
+        phrase_vectors = {p: unit(near.get(p, 0.05)) for p in namer.index.nameable()}
+        return namer.with_vectors(vectors, phrase_vectors).name_topics(assigned).names[0]
+
+    assert named({"reinforcement learning": 0.5, "value iteration": 0.99}) == "reinforcement learning"
+    # however near, a phrase two of the six abstracts use does not replace the one all six use
+    assert named({"value iteration": 0.99}) == "policy"
+    # without vectors for its phrases a topic keeps the counts' name
+    assert namer.with_vectors(vectors, {}).name_topics(assigned).names[0] == "policy"

@@ -43,3 +43,25 @@ rule gather_embeddings:
         settings=EMBEDDING_SETTINGS,
     script:
         "../scripts/gather_embeddings.py"
+
+
+rule embed_phrases:
+    """Candidate names (the corpus's phrases, most used first) embedded with the documents'
+    model, once per corpus: fit_topics weighs a name by how near it sits to its topic."""
+    input:
+        names="results/corpus/name_index.pkl",
+        # not read: the job starts once the documents are embedded, beside UMAP
+        embeddings="results/embed/embeddings.parquet",
+    output:
+        phrases="results/embed/phrase_vectors.parquet",
+    log:
+        "results/logs/embed_phrases.log",
+    benchmark:
+        "results/benchmarks/embed_phrases.tsv"
+    threads: 1
+    params:
+        **{key: value for key, value in EMBEDDING_SETTINGS.items() if key != "shard_size"},
+        cache_dir=config["embedding"]["cache_dir"],
+        limit=PHRASE_VECTORS_MAX,
+    script:
+        "../scripts/embed_phrases.py"

@@ -8,6 +8,7 @@ rule fit_topics:
         clusters="results/cluster/clusters.parquet",
         terms="results/corpus/term_counts.npz",
         names="results/corpus/name_index.pkl",
+        phrases="results/embed/phrase_vectors.parquet",
     output:
         model=directory("results/topics/model"),
         documents="results/topics/document_topics.csv",

@@ -42,6 +42,7 @@ def embed_texts(
     log: logging.Logger | None = None,
     cache_flush_docs: int = 256,
     cache_flush_seconds: float = 5.0,
+    cache_vectors: bool = True,
 ) -> tuple[np.ndarray, dict]:
     """Vectors (n, dim) float32, L2-normalised, in input order, and stats.
 
@@ -50,6 +51,8 @@ def embed_texts(
     seconds (whole call), docs_per_s (computed / encode time, model loading excluded), and
     load_seconds, encode_seconds, threads, batch_size, max_seq_length, model, model_id.
     A cache_dir that cannot be written is a ConfigError naming it (user_cache.cache_errors).
+    cache_vectors=False: cache_dir keeps only the converted model, not these vectors (short
+    texts of one corpus, such as candidate names, which no other corpus asks for).
     """
     with cache_errors(pathlib.Path(cache_dir) if cache_dir is not None else None):
         return _embed_texts(
@@ -65,6 +68,7 @@ def embed_texts(
             log=log,
             cache_flush_docs=cache_flush_docs,
             cache_flush_seconds=cache_flush_seconds,
+            cache_vectors=cache_vectors,
         )
 
 
@@ -82,6 +86,7 @@ def _embed_texts(
     log,
     cache_flush_docs,
     cache_flush_seconds,
+    cache_vectors=True,
 ) -> tuple[np.ndarray, dict]:
     t_start = time.perf_counter()
     log = log or _LOG
@@ -106,7 +111,7 @@ def _embed_texts(
 
     def cached(backend: str, precision: str, device: str):
         """(vector folder, key -> cached vector) for these settings: the cache is keyed by them."""
-        if cache_dir is None:
+        if cache_dir is None or not cache_vectors:
             return None, {}
         folder = cache.vector_dir(
             pathlib.Path(cache_dir), model_id, path, max_seq_length, backend, precision, device

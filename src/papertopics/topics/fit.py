@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,13 +67,15 @@ def fit_topic_tables(
     terms=None,
     index=None,
     naming: str = DEFAULT_NAMING,
+    phrase_vectors: Mapping[str, np.ndarray] | None = None,
 ) -> FittedTopics:
     """corpus (doc_id, text, ...) and vectors in the same order, clusters from cluster_documents,
     previous: history.load_snapshot's answer (None on a first run); assignment and confidence
     (clusters.parquet) go to document_topics.csv; topics below mixed_cohesion are named "Mixed: ...".
     terms (rule count_terms) and index (rule index_phrases) are per-corpus precomputations,
     computed here when not given; naming: the registered naming method (topics.names.registry)
-    that names the topics, the regions and the hierarchy's merges."""
+    that names the topics, the regions and the hierarchy's merges; phrase_vectors (rule
+    embed_phrases: phrase -> unit vector, the documents' model) let it weigh names by meaning."""
     doc_ids = corpus["doc_id"].tolist()
     model, assigned = fit_topic_model(
         corpus["text"].tolist(),
@@ -94,6 +97,8 @@ def fit_topic_tables(
     namer = naming_method(naming, corpus, index).excluding(
         frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
     )
+    if phrase_vectors:
+        namer = namer.with_vectors(vectors, phrase_vectors)
     named = namer.name_topics(
         assigned,
         fallback=keywords,
@@ -156,7 +161,7 @@ def fit_topics_job(job, log) -> None:
     """Rule fit_topics (run by papertopics.runtime.inprocess.run_job): c-TF-IDF keywords and labels on
     the clusters; stable ids; model and tables.
 
-    Inputs: corpus, embeddings, clusters, term counts and phrase index (per corpus);
+    Inputs: corpus, embeddings, clusters, term counts, phrase index and phrase vectors (per corpus);
     results/topics/history (the last finished run's topics).
     Outputs: results/topics/model, topics.csv, document_topics.csv, changes.csv, hierarchy.csv,
     snapshot/ (this run's topics; advance_history makes it the history once the report is written).
@@ -181,6 +186,7 @@ def fit_topics_job(job, log) -> None:
         mixed_cohesion=p.mixed_cohesion,
         terms=TermCounts.load(job.input.terms),
         index=NameIndex.load(job.input.names),
+        phrase_vectors=dict(zip(*load_embeddings(job.input.phrases))),
     )
     # config.json names the model's folder (not the package), so BERTopic.load finds it offline
     fitted.model.save(

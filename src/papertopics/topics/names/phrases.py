@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -26,10 +27,11 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from papertopics.constants import NAME_INDEX_VERSION
+from papertopics.constants import NAME_INDEX_VERSION, PHRASE_VECTORS_MAX
 from papertopics.ingest.clean import CJK_LETTERS
 from papertopics.topics.names.registry import NamingMethod, TopicNames, normal, register_naming
 from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, singular
+from papertopics.vectors import normalise
 
 MAX_WORDS = 4  # longest candidate phrase (words)
 MAX_NAME_WORDS = 6  # longest name, "(ACRONYM)" included
@@ -70,6 +72,21 @@ _GENERIC = frozenset(
 # "fairness", "robustness", "forecasting"); a thing ("image", "graph", "bandit") rarely does.
 _FIELD_WORD = re.compile(r"(tion|sion|ness|ity|ism|ing|ics|acy|ment|ogy|phy|ncy|nce)s?$")
 _THING_WEIGHT = 1.0
+# A phrase made only of generic words ("machine learning", "training data") fits any topic.
+_ALL_GENERIC = 0.5
+# A phrase that nearly always goes on ("large language" -> "large language models",
+# "multiple-output" <- "multiple-input multiple-output") is a piece of a name, never one: this
+# share of its documents use one phrase that extends it by a word.
+_FRAGMENT = 0.8
+# Meaning weighs in: a candidate's score times (cosine of its embedding with the group's mean
+# embedding) ** SIMILARITY_WEIGHT, among the candidates that cover the group at least
+# _SIMILARITY_COVER times as well as the counts' first. A bare word ("policy", "approximation")
+# embeds far from the abstracts it comes from, the field's phrase ("reinforcement learning",
+# "Bayesian optimization") near them; "text-to-image" (15% of a vision topic) still does not
+# replace "image" (62%). KeyBERTInspired's idea on the phrases the counts propose.
+SIMILARITY_WEIGHT = 0.5
+_SIMILARITY_COVER = 0.5
+_SIMILARITY_POOL = 3  # candidates re-ranked by meaning, per one kept
 # A one-word name gives way to a longer candidate holding it that covers this share of its
 # documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
 _ABSORB_THING = 0.35
@@ -439,18 +456,45 @@ class NameIndex:
                     prior[g] = _CJK_WEIGHT.get(len(text), 0.8)
                     continue
                 if key in acronym:
-                    prior[g] = 1.0
+                    prior[g] = _ALL_GENERIC if all(w in _GENERIC for w in key) else 1.0
                     continue
                 # researchers name fields with phrases ("semi-supervised learning", not "labels")
                 prior[g] = _LENGTH_WEIGHT[min(len(text.replace("-", " ").split()), 4)]
                 if len(key) == 1 and key[0] in _GENERIC:
-                    prior[g] *= 0.3
+                    prior[g] = 0.0  # "learning", "large": says nothing on its own
+                elif all(w in _GENERIC for w in key):
+                    prior[g] *= _ALL_GENERIC  # "machine learning", "training data": any topic's
                 elif len(key) == 1 and not is_field_word(text):
                     prior[g] *= _THING_WEIGHT  # "image", "bandit": a thing the field studies
                 if _ADJECTIVE_END.search(text.lower()):
                     prior[g] *= 0.4
+            prior[self._fragments()] = 0.0
             self.prior = prior
         return self.prior
+
+    def nameable(self, limit: int = PHRASE_VECTORS_MAX) -> list[str]:
+        """The phrases that may become names (weight above 0), most used first, at most `limit`:
+        what rule embed_phrases embeds."""
+        df = np.asarray(self.incidence.sum(axis=0)).ravel()
+        order = np.lexsort((np.arange(len(df)), -df))
+        prior = self._prior()
+        return [self.display[g] for g in order if prior[g] > 0][:limit]
+
+    def _fragments(self) -> np.ndarray:
+        """Groups whose documents nearly all use one phrase extending them by a word at either end
+        (_FRAGMENT): "large language" or "language models" where nearly every use is in "large
+        language models", "Splatting" of "Gaussian Splatting", "answering" of "question answering"."""
+        if not self.key_index:
+            self.key_index = {k: i for i, k in enumerate(self.keys)}
+        df = np.asarray(self.incidence.sum(axis=0)).ravel()
+        longest = np.zeros(len(self.keys))
+        for g, key in enumerate(self.keys):
+            if len(key) > 1:
+                for piece in (key[:-1], key[1:]):
+                    inside = self.key_index.get(piece)
+                    if inside is not None:
+                        longest[inside] = max(longest[inside], df[g])
+        return np.flatnonzero(longest >= _FRAGMENT * np.maximum(df, 1))
 
     def _long_forms(self) -> dict[tuple[str, ...], str]:
         if not self.long_forms:
@@ -603,14 +647,57 @@ def _display(phrase: str, word_case: dict[str, str]) -> str:
 class PhraseNames(NamingMethod):
     """Names are phrases of the groups' own abstracts, scored against the corpus (NameIndex)."""
 
-    def __init__(self, index: NameIndex, exclude: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        index: NameIndex,
+        exclude: frozenset[str] = frozenset(),
+        vectors: np.ndarray | None = None,
+        phrase_vectors: Mapping[str, np.ndarray] | None = None,
+    ):
         self.index = index
         self.exclude = frozenset(exclude)
+        self.vectors, self.phrase_vectors = vectors, phrase_vectors
 
     def excluding(self, words: frozenset[str]) -> PhraseNames:
         """vectorizer.extra_stop_words: the keywords leave them out, and so must the names, which
         come from this index, not from the vectorizer."""
-        return PhraseNames(self.index, self.exclude | frozenset(words)) if words else self
+        if not words:
+            return self
+        return PhraseNames(self.index, self.exclude | frozenset(words), self.vectors, self.phrase_vectors)
+
+    def with_vectors(self, vectors: np.ndarray, phrase_vectors: Mapping[str, np.ndarray]) -> PhraseNames:
+        """Candidates weighed by meaning too (SIMILARITY_WEIGHT): `phrase_vectors` maps a phrase
+        as the index displays it to its unit embedding (rule embed_phrases), in the space of the
+        documents' `vectors`."""
+        return PhraseNames(self.index, self.exclude, vectors, phrase_vectors)
+
+    def _by_meaning(
+        self,
+        ranked: dict[int, list[tuple[int, float]]],
+        groups: dict[int, np.ndarray],
+        used: dict[int, dict[int, float]],
+    ) -> dict[int, list[tuple[int, float]]]:
+        """Each group's candidates rescored by meaning, best first, N_CANDIDATES kept (`used`:
+        group -> phrase -> its documents using it). Candidates covering under _SIMILARITY_COVER
+        of the counts' first keep their order behind the best one that covers enough; a phrase
+        too rare to have been embedded weighs as the group's least similar candidate."""
+        out = {}
+        for g, pairs in ranked.items():
+            found = [self.phrase_vectors.get(self.index.display[c]) for c, _ in pairs]
+            known = [v for v in found if v is not None]
+            if not known:
+                out[g] = pairs[:N_CANDIDATES]
+                continue
+            centre = normalise(self.vectors[np.asarray(groups[g], dtype=int)].mean(axis=0, keepdims=True))[0]
+            cosine = np.array([float(v @ centre) if v is not None else np.nan for v in found])
+            cosine = np.where(np.isnan(cosine), np.nanmin(cosine), cosine)
+            weight = np.maximum(cosine, 0.0) ** SIMILARITY_WEIGHT
+            floor = _SIMILARITY_COVER * used[g].get(pairs[0][0], 0.0)
+            scored = [(c, float(s * w), used[g].get(c, 0.0) >= floor) for (c, s), w in zip(pairs, weight)]
+            top = max(v for _, v, ok in scored if ok)  # the counts' first always covers enough
+            rescored = [(c, v if ok else min(v, top * 0.999)) for c, v, ok in scored]
+            out[g] = sorted(rescored, key=lambda cv: -cv[1])[:N_CANDIDATES]
+        return out
 
     def _allowed(self, col: int) -> bool:
         return not self.exclude or self.exclude.isdisjoint(
@@ -643,10 +730,19 @@ class PhraseNames(NamingMethod):
         counts = self.index.counts([np.asarray(groups[g], dtype=int) for g in ids])
         total = np.asarray(self.index.incidence.sum(axis=0)).ravel()
         n_docs = self.index.incidence.shape[0]
+        semantic = self.vectors is not None and bool(self.phrase_vectors) and SIMILARITY_WEIGHT > 0
+        limit = N_CANDIDATES * (_SIMILARITY_POOL if semantic else 1)
         ranked = {
-            g: self.index.ranked(counts[k], len(groups[g]), total, n_docs, keywords=(keywords or {}).get(g))
+            g: self.index.ranked(
+                counts[k], len(groups[g]), total, n_docs, limit=limit, keywords=(keywords or {}).get(g)
+            )
             for k, g in enumerate(ids)
         }
+        if semantic:
+            used = {
+                g: dict(zip(counts[k].indices.tolist(), counts[k].data.tolist())) for k, g in enumerate(ids)
+            }
+            ranked = self._by_meaning(ranked, groups, used)
         if self.exclude:
             ranked = {g: [(c, v) for c, v in ranked[g] if self._allowed(c)] for g in ids}
         candidates = {g: [self.index.name(c) for c, _ in ranked[g]] for g in ids}

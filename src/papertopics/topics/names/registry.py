@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -59,6 +59,12 @@ class NamingMethod(ABC):
     def excluding(self, words: frozenset[str]) -> NamingMethod:
         """The method with no name holding any of `words` (lower case:
         vectorizer.extra_stop_words); a method whose names cannot hold them returns itself."""
+        return self
+
+    def with_vectors(self, vectors: np.ndarray, phrase_vectors: Mapping[str, np.ndarray]) -> NamingMethod:
+        """The method with the documents' embeddings (rows follow the corpus) and unit embeddings
+        of short phrases in the same space (rule embed_phrases); a method that names by counts
+        alone returns itself."""
         return self
 
     @abstractmethod
