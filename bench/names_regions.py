@@ -114,14 +114,20 @@ def name_forms(name: str) -> list[str]:
     return [_fold(f) for f in forms if f.strip()]
 
 
-def phrase_vectors(data: dict) -> dict:
-    """The corpus's candidate names embedded as rule embed_phrases does (the bench's cache)."""
+def name_index(data: dict):
+    """The corpus's NameIndex as rule index_phrases builds it, once per prepared corpus."""
     from papertopics.topics.names.phrases import NameIndex
 
-    if "phrases" not in data:
+    if "index" not in data:
         corpus = data["corpus"]
-        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
-        phrases = index.nameable()
+        data["index"] = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    return data["index"]
+
+
+def phrase_vectors(data: dict) -> dict:
+    """The corpus's candidate names embedded as rule embed_phrases does (the bench's cache)."""
+    if "phrases" not in data:
+        phrases = name_index(data).nameable()
         data["phrases"] = dict(zip(phrases, ce.embed(phrases)))
     return data["phrases"]
 
@@ -142,7 +148,7 @@ def fit(data: dict, index=None, terms=None):
         assignment=data["assignment"],
         confidence=data["confidence"],
         mixed_cohesion=config["clustering"]["mixed_cohesion"],
-        index=index,
+        index=index if index is not None else name_index(data),
         terms=terms,
         phrase_vectors=phrase_vectors(data),  # as rules embed_phrases and fit_topics do
     )
@@ -154,11 +160,10 @@ def time_fit(name: str, data: dict, repeats: int) -> None:
     import time
 
     from papertopics.pipeline import default_config
-    from papertopics.topics.names.phrases import NameIndex
     from papertopics.topics.terms import count_terms
 
     corpus = data["corpus"]
-    index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    index = name_index(data)
     index._prior(), index._long_forms()  # what NameIndex.save computes before fit_topics loads it
     terms = count_terms(corpus["text"].tolist(), default_config()["vectorizer"])
     seconds = []

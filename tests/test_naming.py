@@ -49,13 +49,15 @@ TOPICS = {
 }
 
 
-def corpus(seed: int = 0):
+def with_filler(sentences: list[str], seed: int) -> list[str]:
+    """Each sentence followed by two FILLER sentences, drawn in order from `seed`."""
     rng = np.random.default_rng(seed)
-    texts, assigned = [], []
-    for topic, sentences in TOPICS.items():
-        for sentence in sentences:
-            texts.append(sentence + " " + " ".join(rng.choice(FILLER, size=2, replace=False)))
-            assigned.append(topic)
+    return [s + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for s in sentences]
+
+
+def corpus(seed: int = 0):
+    texts = with_filler([s for sentences in TOPICS.values() for s in sentences], seed)
+    assigned = [topic for topic, sentences in TOPICS.items() for _ in sentences]
     return texts, np.array(assigned)
 
 
@@ -311,7 +313,6 @@ def test_coverage_is_the_share_of_a_topics_abstracts_using_its_name(named):
 
 
 def test_a_head_word_gives_way_to_the_phrase_the_field_uses():
-    rng = np.random.default_rng(3)
     gnn = [
         "Graph neural networks learn on a graph.",
         "We study graph neural networks for graph data.",
@@ -321,7 +322,7 @@ def test_a_head_word_gives_way_to_the_phrase_the_field_uses():
         "A graph transformer reads the graph.",
     ]
     other = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = [t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in gnn + other]
+    texts = with_filler(gnn + other, 3)
     names = PhraseNames(NameIndex.build(texts)).name_topics(np.array([0] * 6 + [1] * 6)).names
     # "graph" is in all six abstracts, the phrase in half: close enough for the field's phrase
     assert names[0] == "graph neural networks", names
@@ -483,15 +484,12 @@ def test_a_piece_of_a_phrase_is_never_a_name():
     """ "multiple-input" always goes on to "multiple-input multiple-output": once a topic holds the
     phrase, the region around it must not take a piece that is left (75k arXiv's
     "lower bound & multiple-input", then "... & multiple-output", and "large language")."""
-    rng = np.random.default_rng(5)
     antennas = [f"Massive multiple-input multiple-output antennas serve user group {k}." for k in range(6)]
     channels = [
         f"Channel estimation for multiple-input multiple-output links uses pilot {k}." for k in range(6)
     ]
     speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = [
-        t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in antennas + channels + speech
-    ]
+    texts = with_filler(antennas + channels + speech, 5)
     assigned = np.array([0] * 6 + [1] * 6 + [2] * 6)
     namer = PhraseNames(NameIndex.build(texts))
     leaves = {0: "multiple-input multiple-output", 1: "channel estimation", 2: "speech recognition"}
@@ -504,7 +502,6 @@ def test_a_piece_of_a_phrase_is_never_a_name():
 
 
 def test_a_phrase_any_topic_could_have_gives_way_to_the_topics_own():
-    rng = np.random.default_rng(6)
     protein = [
         "Machine learning predicts protein folding from sequence alone.",
         "We apply machine learning to protein folding with evolutionary couplings.",
@@ -514,7 +511,7 @@ def test_a_phrase_any_topic_could_have_gives_way_to_the_topics_own():
         "Enzyme design with machine learning needs few assays.",
     ]
     speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = [t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in protein + speech]
+    texts = with_filler(protein + speech, 6)
     names = PhraseNames(NameIndex.build(texts)).name_topics(np.array([0] * 6 + [1] * 6)).names
     # "machine learning" is in all six abstracts, "protein folding" in four: the field is the latter
     assert names[0] == "protein folding", names
@@ -524,7 +521,6 @@ def test_meaning_chooses_among_phrases_that_cover_the_topic_alike():
     """The counts alone prefer the bare word "policy" (all six abstracts); "reinforcement
     learning" covers three and sits nearer the topic's abstracts in embedding space, so it names
     the topic. "value iteration" sits nearer still but covers two: it does not."""
-    rng = np.random.default_rng(7)
     rl = [
         "Reinforcement learning trains a policy from rewards in the environment.",
         "We study policy gradients for reinforcement learning with sparse rewards.",
@@ -534,7 +530,7 @@ def test_meaning_chooses_among_phrases_that_cover_the_topic_alike():
         "The policy is distilled with value iteration from a planner.",
     ]
     speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = [t + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for t in rl + speech]
+    texts = with_filler(rl + speech, 7)
     assigned = np.array([0] * 6 + [1] * 6)
     namer = PhraseNames(NameIndex.build(texts))
     assert namer.name_topics(assigned).names[0] == "policy"  # the counts' choice

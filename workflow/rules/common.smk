@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "src"))
 
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
-from papertopics.embed import SETTING_KEYS
+from papertopics.embed import ENCODER_KEYS, SETTING_KEYS
 from papertopics.constants import PHRASE_VECTORS_MAX
 from papertopics.runtime.inprocess import run_job
 from papertopics.ingest.listings import listing_fingerprint, relative_to_folder, resolve_listings

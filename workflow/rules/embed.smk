@@ -60,7 +60,7 @@ rule embed_phrases:
         "results/benchmarks/embed_phrases.tsv"
     threads: 1
     params:
-        **{key: value for key, value in EMBEDDING_SETTINGS.items() if key != "shard_size"},
+        **{key: config["embedding"][key] for key in ENCODER_KEYS},
         cache_dir=config["embedding"]["cache_dir"],
         limit=PHRASE_VECTORS_MAX,
     script:

@@ -6,7 +6,7 @@ beside UMAP rather than against the embedding shards). Outputs: results/embed/ph
 """
 
 from papertopics.artifacts import save_embeddings
-from papertopics.embed import embed_texts
+from papertopics.embed import ENCODER_KEYS, embed_texts
 from papertopics.embed.user_cache import cache_root
 from papertopics.runtime.scripting import script_run
 from papertopics.topics.names.phrases import NameIndex
@@ -17,12 +17,7 @@ with script_run(snakemake, writes=[cache]) as log:
     phrases = NameIndex.load(snakemake.input.names).nameable(p.limit)
     vectors, stats = embed_texts(
         phrases,
-        model=p.model,
-        backend=p.backend,
-        precision=p.precision,
-        batch_size=p.batch_size,
-        max_seq_length=p.max_seq_length,
-        device=p.device,
+        **{key: getattr(p, key) for key in ENCODER_KEYS},
         threads=snakemake.threads,
         cache_dir=cache,  # the converted model only: these vectors serve this corpus alone
         cache_vectors=False,

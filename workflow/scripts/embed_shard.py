@@ -7,7 +7,7 @@ with the embedding settings that made the vectors, which gather_embeddings check
 import pandas as pd
 
 from papertopics.artifacts import save_embeddings, write_json
-from papertopics.embed import SETTING_KEYS, embed_texts
+from papertopics.embed import ENCODER_KEYS, SETTING_KEYS, embed_texts
 from papertopics.embed.user_cache import cache_root
 from papertopics.params import embedding_shard_rows
 from papertopics.runtime.scripting import script_run
@@ -21,12 +21,7 @@ with script_run(snakemake, writes=[cache]) as log:
     part = corpus.iloc[start:stop]
     vectors, stats = embed_texts(
         part["text"].tolist(),
-        model=p.model,
-        backend=p.backend,
-        precision=p.precision,
-        batch_size=p.batch_size,
-        max_seq_length=p.max_seq_length,
-        device=p.device,
+        **{key: getattr(p, key) for key in ENCODER_KEYS},
         threads=snakemake.threads,
         cache_dir=cache,
         log=log,

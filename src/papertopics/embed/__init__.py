@@ -31,6 +31,8 @@ from papertopics import lazy_exports
 # The settings a vector depends on (config.yaml's embedding section, minus where it is cached and
 # how many threads compute it): an embedding shard records them, the gather refuses a mismatch.
 SETTING_KEYS = ("shard_size", "model", "backend", "precision", "device", "batch_size", "max_seq_length")
+# Those of them embed_texts takes (the shard size only splits the corpus).
+ENCODER_KEYS = tuple(key for key in SETTING_KEYS if key != "shard_size")
 
 __getattr__, __dir__ = lazy_exports(
     __name__,
@@ -46,6 +48,7 @@ __getattr__, __dir__ = lazy_exports(
 )
 __all__ = [
     "SETTING_KEYS",
+    "ENCODER_KEYS",
     "BACKENDS",
     "DEFAULT_MODEL",
     "PRECISIONS",

@@ -455,15 +455,16 @@ class NameIndex:
                 if _RE_CJK.match(text):
                     prior[g] = _CJK_WEIGHT.get(len(text), 0.8)
                     continue
+                generic = all(w in _GENERIC for w in key)  # "machine learning", "training data"
                 if key in acronym:
-                    prior[g] = _ALL_GENERIC if all(w in _GENERIC for w in key) else 1.0
+                    prior[g] = _ALL_GENERIC if generic else 1.0
                     continue
                 # researchers name fields with phrases ("semi-supervised learning", not "labels")
                 prior[g] = _LENGTH_WEIGHT[min(len(text.replace("-", " ").split()), 4)]
                 if len(key) == 1 and key[0] in _GENERIC:
                     prior[g] = 0.0  # "learning", "large": says nothing on its own
-                elif all(w in _GENERIC for w in key):
-                    prior[g] *= _ALL_GENERIC  # "machine learning", "training data": any topic's
+                elif generic:
+                    prior[g] *= _ALL_GENERIC  # any topic's
                 elif len(key) == 1 and not is_field_word(text):
                     prior[g] *= _THING_WEIGHT  # "image", "bandit": a thing the field studies
                 if _ADJECTIVE_END.search(text.lower()):
