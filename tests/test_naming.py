@@ -549,3 +549,18 @@ def test_meaning_chooses_among_phrases_that_cover_the_topic_alike():
     assert named({"value iteration": 0.99}) == "policy"
     # without vectors for its phrases a topic keeps the counts' name
     assert namer.with_vectors(vectors, {}).name_topics(assigned).names[0] == "policy"
+
+
+def test_a_modifier_names_nothing_the_noun_it_goes_with_does():
+    """ "molecular" goes on to a noun in every abstract (molecular dynamics, molecular graphs...):
+    it modifies, so it does not name the topic although all six use it; "protein", which ends
+    its phrases in five, does (NeurIPS 2023's "molecular" topic is now "protein")."""
+    heads = ["dynamics", "graphs", "docking", "conformers", "fingerprints", "simulations"]
+    verbs = ["fold", "dock", "design", "mutate", "bind"]
+    chem = [f"Molecular {h} {v}s the protein." for h, v in zip(heads, verbs)]
+    chem.append(f"Molecular {heads[5]} bind a ligand.")
+    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
+    texts = with_filler(chem + speech, 8)
+    index = NameIndex.build(texts)
+    assert index.ends[index.group_of("molecular")] < 0.3 < 0.5 < index.ends[index.group_of("protein")]
+    assert PhraseNames(index).name_topics(np.array([0] * 6 + [1] * 6)).names[0] == "protein"

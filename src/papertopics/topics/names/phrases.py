@@ -78,6 +78,10 @@ _ALL_GENERIC = 0.5
 # "multiple-output" <- "multiple-input multiple-output") is a piece of a name, never one: this
 # share of its documents use one phrase that extends it by a word.
 _FRAGMENT = 0.8
+# A name is a noun phrase's head, not its modifier: a phrase that a content word mostly follows
+# ("diffusion" -> "diffusion models", "latent", "multi-agent", "vision-language") weighs by the
+# share of its uses that end there, up to this share (counted with one pseudo-use each way).
+_HEAD_END = 0.3
 # Meaning weighs in: a candidate's score times (cosine of its embedding with the group's mean
 # embedding) ** SIMILARITY_WEIGHT, among the candidates that cover the group at least
 # _SIMILARITY_COVER times as well as the counts' first. A bare word ("policy", "approximation")
@@ -237,6 +241,8 @@ class NameIndex:
     keys: list[tuple[str, ...]]  # group -> singular lower-case words
     display: list[str]  # group -> phrase as written ("graph neural networks")
     acronyms: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    # group -> share of its uses that end a noun phrase (not followed by a content word)
+    ends: np.ndarray | None = None
     key_index: dict[tuple[str, ...], int] = field(default_factory=dict)
     long_forms: dict[tuple[str, ...], str] = field(default_factory=dict)
     prior: np.ndarray | None = None
@@ -278,7 +284,7 @@ class NameIndex:
         tokens = np.asarray(ids, dtype=np.int64)
         owner = np.asarray(owner, dtype=np.int64)
         size = len(vocab) + 1
-        rows, cols, grams = [], [], []
+        rows, cols, grams, uses, ended = [], [], [], [], []
         offset = 0
         for n in range(1, MAX_WORDS + 1):
             m = len(tokens) - n + 1
@@ -309,6 +315,11 @@ class NameIndex:
             first[inverse[::-1]] = where[::-1]
             rows.append(owner[where])
             cols.append(inverse + offset)
+            # does the phrase end there, or does a content word go on ("latent" -> "latent space")?
+            after = np.append(tokens, -1)[where + n]
+            goes_on = (after >= 0) & ~stop[after] & ~cjk[after]
+            uses.append(np.bincount(inverse, minlength=len(unique)))
+            ended.append(np.bincount(inverse, weights=~goes_on, minlength=len(unique)))
             grams.extend(tokens[i : i + n] for i in first)
             offset += len(unique)
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
@@ -321,6 +332,8 @@ class NameIndex:
         floor = min(min_df, max(1, len(texts) // 20))
         used = np.flatnonzero(exact_df >= floor)  # a phrase one abstract uses once names no topic
         exact, exact_df = exact[:, used].tocsr(), exact_df[used]
+        uses = np.concatenate(uses)[used] if uses else np.zeros(0)
+        ended = np.concatenate(ended)[used] if ended else np.zeros(0)
         phrases = [_join([vocab[i] for i in grams[g]]) for g in used]
         # plural and singular forms are one group; the group shows its most used form
         group_of: dict[tuple[str, ...], int] = {}
@@ -354,11 +367,14 @@ class NameIndex:
             held = word_case.get(low)
             if held is None or (count, word == low) > (casing[held], held == low):
                 word_case[low] = word
+        group_uses = np.bincount(groups, weights=uses, minlength=len(group_of))
+        group_ended = np.bincount(groups, weights=ended, minlength=len(group_of))
         index = cls(
             incidence[:, keep].tocsr(),
             [keys[g] for g in keep],
             [_display(phrases[best[g]], word_case) for g in keep],
             acronyms,
+            ends=(group_ended[keep] + 2.0) / (group_uses[keep] + 4.0),
         )
         index.key_index = {k: i for i, k in enumerate(index.keys)}
         return index
@@ -473,6 +489,12 @@ class NameIndex:
             self.prior = prior
         return self.prior
 
+    def _head(self) -> np.ndarray:
+        """Per phrase group, 1 for the head of a noun phrase, less for a modifier (_HEAD_END)."""
+        if self.ends is None:
+            return np.ones(len(self.keys))
+        return np.minimum(1.0, self.ends / _HEAD_END)
+
     def nameable(self, limit: int = PHRASE_VECTORS_MAX) -> list[str]:
         """The phrases that may become names (weight above 0), most used first, at most `limit`:
         what rule embed_phrases embeds."""
@@ -540,29 +562,37 @@ class NameIndex:
                 ]
             )
             score = score * np.where(related, 1.0, 0.6)
+        # a modifier weighs less, but a longer phrase taking its place ("diffusion models" for
+        # "diffusion", "convex optimization" for "convex") takes its full score
+        whole = score
+        score = score * self._head()[cols]
         order = np.argsort(-score, kind="stable")[: 20 * limit]
         count_of = dict(zip(cols[order].tolist(), a[order].tolist()))
-        out: list[tuple[int, float]] = []
+        out: dict[int, tuple[float, float]] = {}  # group -> (score, score as a head)
         for k in order:
             if score[k] <= 0:
                 break
             c = int(cols[k])
-            # a phrase inside a chosen longer one that is nearly as frequent adds nothing
-            if any(self._absorbs(c, o, a[k], count_of[o]) for o, _ in out):
+            # a phrase inside a chosen longer one that is nearly as frequent adds nothing; a
+            # modifier's weight goes to that phrase, which says what it means
+            holder = next((o for o in out if self._absorbs(c, o, a[k], count_of[o])), None)
+            if holder is not None:
+                if whole[k] > score[k]:
+                    out[holder] = (max(out[holder][0], float(whole[k])), max(out[holder][1], float(whole[k])))
                 continue
             # a longer phrase nearly as frequent takes the place of one inside it, and its rank
             absorbed = [
-                s
-                for o, s in out
+                o
+                for o, (_, w) in out.items()
                 # (a longer phrase replaces a multi-word one only at 1.2x, as before)
                 if self._absorbs(o, c, count_of[o] * (1.25 if len(self.keys[o]) > 1 else 1.0), a[k])
-                and s <= (1.6 if self._absorb(o) == 1.5 else 3.0) * score[k]
+                and w <= (1.6 if self._absorb(o) == 1.5 else 3.0) * whole[k]
             ]
-            kept = [(o, s) for o, s in out if o not in {o for o, s2 in out if s2 in absorbed}]
-            out = kept + [(c, max([float(score[k])] + absorbed))]
+            inherited = max([out.pop(o)[1] for o in absorbed], default=0.0)
+            out[c] = (max(float(score[k]), inherited), max(float(whole[k]), inherited))
             if len(out) >= limit:
                 break
-        return sorted(out, key=lambda cs: -cs[1])
+        return sorted(((c, v) for c, (v, _) in out.items()), key=lambda cs: -cs[1])
 
     def _absorb(self, group: int) -> float:
         """How many times more documents a phrase may have than a longer one holding it and
