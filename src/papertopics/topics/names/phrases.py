@@ -29,7 +29,7 @@ from scipy import sparse
 
 from papertopics.constants import NAME_INDEX_VERSION, PHRASE_VECTORS_MAX
 from papertopics.ingest.clean import CJK_LETTERS
-from papertopics.topics.names.registry import NamingMethod, TopicNames, normal, register_naming
+from papertopics.topics.names.registry import NamingMethod, RegionNames, TopicNames, normal, register_naming
 from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, singular
 from papertopics.vectors import normalise
 
@@ -91,6 +91,10 @@ _HEAD_END = 0.3
 SIMILARITY_WEIGHT = 0.5
 _SIMILARITY_COVER = 0.5
 _SIMILARITY_POOL = 3  # candidates re-ranked by meaning, per one kept
+# A region may take a topic's name when the topic has a candidate holding that name which covers
+# this share of what the name covers: "large language models" (63% of the topic's abstracts)
+# for "language models" (87%); the region is the field, the topic a part of it.
+_NARROWER = 0.3
 # A one-word name gives way to a longer candidate holding it that covers this share of its
 # documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
 _ABSORB_THING = 0.35
@@ -815,11 +819,16 @@ class PhraseNames(NamingMethod):
         assigned: np.ndarray,
         region_of: dict[int, int],
         topic_names: dict[int, str],
-    ) -> dict[int, str]:
+        topic_candidates: dict[int, list[str]] | None = None,
+    ) -> RegionNames:
         """Region node -> name: phrases its topics share (each topic counts alike, so the largest
         does not decide), used far more in the region than elsewhere (lift counts twice), and no
         topic's name; a second phrase joins with "&" when it covers topics the first does not
-        ("policy & regret"). A one-topic region is that topic and keeps its name."""
+        ("policy & regret"). A one-topic region is that topic and keeps its name.
+
+        The field's name goes to the region: a region may take the name of one of its topics
+        when that topic has a narrower candidate holding it (_NARROWER), which becomes the
+        topic's name ("language models" for the region, "large language models" for the topic)."""
         assigned = np.asarray(assigned)
         ids = sorted(region_of)
         counts = self.index.counts([np.flatnonzero(assigned == t) for t in ids]).tocsr()
@@ -829,6 +838,7 @@ class PhraseNames(NamingMethod):
         n_docs = self.index.incidence.shape[0]
         prior = self.index._prior()
         taken = {normal(n.removeprefix("Mixed: ")) for n in topic_names.values()}
+        narrower = self._narrower(ids, share, topic_names, topic_candidates or {}, taken)
         nodes = sorted(set(region_of.values()))
         names: dict[int, str] = {}
         ranked: dict[int, list[tuple[float, int, np.ndarray]]] = {}
@@ -861,10 +871,18 @@ class PhraseNames(NamingMethod):
                 pairs.append((value / (rank + 1) ** 0.25, node, col))
         used = set(taken)
         first: dict[int, tuple[float, int, np.ndarray]] = {}
+        renamed: dict[int, str] = {}
         for _, node, col in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
             name = self.index.name(col)
-            if node in names or normal(name) in used:
+            if node in names:
                 continue
+            if normal(name) in used:
+                topic, narrow = narrower.get(normal(name), (None, ""))
+                if topic is None or region_of[topic] != node or normal(narrow) in used:
+                    continue
+                renamed[topic] = narrow
+                used.add(normal(narrow))
+                del narrower[normal(name)]
             names[node] = name
             used.add(normal(name))
             first[node] = next(r for r in ranked[node] if r[1] == col)
@@ -888,5 +906,33 @@ class PhraseNames(NamingMethod):
                 members = sorted(
                     (t for t in ids if region_of[t] == node), key=lambda t: -(assigned == t).sum()
                 )
-                names[node] = " & ".join(topic_names.get(t, "") for t in members[:2])
-        return names
+                names[node] = " & ".join(renamed.get(t, topic_names.get(t, "")) for t in members[:2])
+        return RegionNames(names, renamed)
+
+    def _narrower(
+        self,
+        ids: list[int],
+        share: sparse.csr_matrix,
+        topic_names: dict[int, str],
+        candidates: dict[int, list[str]],
+        taken: set[str],
+    ) -> dict[str, tuple[int, str]]:
+        """Topic name (normal form) -> (topic, its first candidate that holds the name and covers
+        at least _NARROWER as much of the topic), for the topics that have one."""
+        out = {}
+        for k, t in enumerate(ids):
+            name = topic_names.get(t, "")
+            col = self.index.group_of(name)
+            if col is None or name.startswith("Mixed: "):
+                continue
+            for other in candidates.get(t, []):
+                g = self.index.group_of(other)
+                if (
+                    g is not None
+                    and normal(other) not in taken
+                    and _inside(self.index.keys[col], self.index.keys[g])
+                    and share[k, g] >= _NARROWER * share[k, col]
+                ):
+                    out[normal(name)] = (t, other)
+                    break
+        return out
