@@ -626,5 +626,6 @@ def test_a_region_takes_the_fields_name_and_its_topic_a_narrower_one():
     region_of = {t: (10 if t < 2 else t) for t in range(len(centres))}
     leaf_names = {0: "language models", 1: "speech recognition"}
     leaf_names.update({t + 2: p for t, p in enumerate(phrases)})
-    named = PhraseNames(index).name_regions(np.array(clusters), region_of, leaf_names, {0: ["math questions"]})
+    only_wider = {0: ["math questions"]}  # no candidate holding "language models"
+    named = PhraseNames(index).name_regions(np.array(clusters), region_of, leaf_names, only_wider)
     assert named.topics == {} and named.names[10] != "language models", named
