@@ -289,6 +289,7 @@ class NameIndex:
         owner = np.asarray(owner, dtype=np.int64)
         size = len(vocab) + 1
         rows, cols, grams, uses, ended = [], [], [], [], []
+        padded = np.append(tokens, -1)  # the token after a phrase ending the text is a separator
         offset = 0
         for n in range(1, MAX_WORDS + 1):
             m = len(tokens) - n + 1
@@ -320,7 +321,7 @@ class NameIndex:
             rows.append(owner[where])
             cols.append(inverse + offset)
             # does the phrase end there, or does a content word go on ("latent" -> "latent space")?
-            after = np.append(tokens, -1)[where + n]
+            after = padded[where + n]
             goes_on = (after >= 0) & ~stop[after] & ~cjk[after]
             uses.append(np.bincount(inverse, minlength=len(unique)))
             ended.append(np.bincount(inverse, weights=~goes_on, minlength=len(unique)))
