@@ -493,7 +493,7 @@ def test_a_piece_of_a_phrase_is_never_a_name():
     assigned = np.array([0] * 6 + [1] * 6 + [2] * 6)
     namer = PhraseNames(NameIndex.build(texts))
     leaves = {0: "multiple-input multiple-output", 1: "channel estimation", 2: "speech recognition"}
-    regions = namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves)
+    regions = namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves).names
     assert regions[2] == "speech recognition"
     pieces = {"multiple-input", "multiple-output", "multiple"}
     assert not pieces & {part.strip() for part in regions[10].split("&")}, regions[10]
@@ -549,3 +549,83 @@ def test_meaning_chooses_among_phrases_that_cover_the_topic_alike():
     assert named({"value iteration": 0.99}) == "policy"
     # without vectors for its phrases a topic keeps the counts' name
     assert namer.with_vectors(vectors, {}).name_topics(assigned).names[0] == "policy"
+
+
+def test_a_modifier_names_nothing_the_noun_it_goes_with_does():
+    """ "molecular" goes on to a noun in every abstract (molecular dynamics, molecular graphs...):
+    it modifies, so it does not name the topic although all six use it; "protein", which ends
+    its phrases in five, does (NeurIPS 2023's "molecular" topic is now "protein")."""
+    heads = ["dynamics", "graphs", "docking", "conformers", "fingerprints", "simulations"]
+    verbs = ["fold", "dock", "design", "mutate", "bind"]
+    chem = [f"Molecular {h} {v}s the protein." for h, v in zip(heads, verbs)]
+    chem.append(f"Molecular {heads[5]} bind a ligand.")
+    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
+    texts = with_filler(chem + speech, 8)
+    index = NameIndex.build(texts)
+    assert index.ends[index.group_of("molecular")] < 0.3 < 0.5 < index.ends[index.group_of("protein")]
+    assert PhraseNames(index).name_topics(np.array([0] * 6 + [1] * 6)).names[0] == "protein"
+
+
+def test_a_region_takes_the_fields_name_and_its_topic_a_narrower_one():
+    """NeurIPS 2023: the region of the language-model topics was "language" because its largest
+    topic held "language models (LMs)"; now the region is "language models" and the topic keeps
+    "large language models", a candidate holding the region's name. A topic with no narrower
+    candidate keeps its name, and the region takes another."""
+    from papertopics.config import default_config
+    from papertopics.topics.fit import fit_topic_tables
+
+    rng = np.random.default_rng(3)
+    phrases = ["protein folding", "optimal transport", "spiking neurons", "causal inference"]
+    phrases += ["federated learning", "graph networks"]
+    texts, clusters, vectors = [], [], []
+    centres = [rng.normal(size=16) for _ in range(len(phrases) + 2)]
+    centres[-1] = centres[-2] + 0.1 * rng.normal(size=16)  # the two language topics: one region
+    texts += [  # topic 0: language models, half of them large
+        "Large language models answer math questions.",
+        "We prompt large language models with worked examples.",
+        "Large language models hallucinate facts.",
+        "Language models of code are evaluated on repositories.",
+        "Small language models are distilled from a teacher.",
+        "Multilingual language models transfer across scripts.",
+    ]
+    texts += [  # topic 1: speech recognition, with language models too
+        "Speech recognition improves with language models.",
+        "Language models rescore speech recognition lattices.",
+        "Noisy speech recognition uses external language models.",
+        "Speech recognition for accented speakers.",
+        "Streaming speech recognition on phones.",
+        "Speech recognition errors are corrected by language models.",
+    ]
+    for phrase in phrases:
+        texts += [f"We study {phrase} in setting {k}. Our {phrase} work is new." for k in range(6)]
+    for topic, centre in enumerate(centres[-2:] + centres[: len(phrases)]):
+        clusters += [topic] * 6
+        vectors += [centre + 0.05 * rng.normal(size=16) for _ in range(6)]
+    corpus = pd.DataFrame(
+        {
+            "doc_id": [f"d{i}" for i in range(len(texts))],
+            "listings": "a",
+            "title": "",
+            "text": texts,
+            "text_raw": texts,
+        }
+    )
+    config = default_config()
+    settings = {key: config[key] for key in ("vectorizer", "representation", "topics")}
+    fitted = fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings)
+    topics = fitted.topics.set_index("topic")
+    llm, speech = 0, 1  # no history: the ids are the clusters'
+    assert topics.loc[llm, "label"] == "large language models", topics["label"]
+    assert topics.loc[speech, "label"] == "speech recognition", topics["label"]
+    assert topics.loc[llm, "region"] == topics.loc[speech, "region"]
+    assert topics.loc[llm, "region_label"] == "language models"
+    leaves = fitted.hierarchy[fitted.hierarchy["level"] == 0].set_index("node")["label"]
+    assert leaves.to_dict() == topics["label"].to_dict()  # hierarchy.csv shows the new name too
+    # without a narrower candidate the topic holds its name and the region names itself apart
+    index = NameIndex.build(texts)
+    region_of = {t: (10 if t < 2 else t) for t in range(len(centres))}
+    leaf_names = {0: "language models", 1: "speech recognition"}
+    leaf_names.update({t + 2: p for t, p in enumerate(phrases)})
+    only_wider = {0: ["math questions"]}  # no candidate holding "language models"
+    named = PhraseNames(index).name_regions(np.array(clusters), region_of, leaf_names, only_wider)
+    assert named.topics == {} and named.names[10] != "language models", named

@@ -117,6 +117,19 @@ def fit_topic_tables(
         {t: named.candidates[t] for t in fresh if t != -1},
     )
     labels = namer.make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
+    stable = np.array([mapping[t] for t in assigned.tolist()])
+    # the regions are named before the topics are final: a region may take the field's name from
+    # one of its topics, which keeps a narrower name among its candidates
+    hierarchy, region_of = topic_hierarchy(
+        namer,
+        stable,
+        vectors,
+        {mapping[t]: label for t, label in labels.items()},
+        {mapping[t]: named.candidates.get(t, []) for t in labels if t != OUTLIER},
+    )
+    leaves = hierarchy[hierarchy["level"] == 0]
+    leaf_label = dict(zip(leaves["node"].astype(int), leaves["label"]))
+    labels = {t: leaf_label.get(mapping[t], label) if t != OUTLIER else label for t, label in labels.items()}
     members = {t: np.flatnonzero(assigned == t) for t in labels if t != OUTLIER}
     coverage = namer.coverage({t: n for t, n in labels.items() if t != OUTLIER}, members)
     if mixed_cohesion is not None:  # after naming, whatever names the topics
@@ -126,8 +139,9 @@ def fit_topic_tables(
         .map({mapping[t]: n for t, n in labels.items()})
         .fillna(snapshot.topics["label"])
     )
-    stable = np.array([mapping[t] for t in assigned.tolist()])
     stable_labels = {mapping[t]: label for t, label in labels.items()}
+    leaf_rows = hierarchy["level"] == 0  # with "Mixed: " where it was added
+    hierarchy.loc[leaf_rows, "label"] = hierarchy.loc[leaf_rows, "node"].map(stable_labels)
     model.set_topic_labels(dict(labels))
 
     representatives = representative_doc_ids(vectors, stable, doc_ids, topics["representative_docs"])
@@ -136,7 +150,6 @@ def fit_topic_tables(
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table["cohesion"] = table["model_topic"].map(cohesion)
     table["coverage"] = table["model_topic"].map(coverage)
-    hierarchy, region_of = topic_hierarchy(namer, stable, vectors, stable_labels)
     node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
     table["region"] = table["topic"].map(lambda t: region_of.get(t, -1)).astype(int)
     table["region_label"] = table["region"].map(lambda r: node_label.get(r, ""))

@@ -29,7 +29,7 @@ from scipy import sparse
 
 from papertopics.constants import NAME_INDEX_VERSION, PHRASE_VECTORS_MAX
 from papertopics.ingest.clean import CJK_LETTERS
-from papertopics.topics.names.registry import NamingMethod, TopicNames, normal, register_naming
+from papertopics.topics.names.registry import NamingMethod, RegionNames, TopicNames, normal, register_naming
 from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, singular
 from papertopics.vectors import normalise
 
@@ -49,7 +49,7 @@ _EDGE_STOP = (
         """state-of-the-art real-world large-scale high-quality well-known fine-grained end-to-end
     i.e e.g etc given due based-on new novel existing many several various multiple
     log exp sin cos max min sup inf lim argmax argmin sqrt det tr mod iff resp wrt
-    first-order second-order
+    first-order second-order findings insights
     """.split()
     )
 )
@@ -78,6 +78,10 @@ _ALL_GENERIC = 0.5
 # "multiple-output" <- "multiple-input multiple-output") is a piece of a name, never one: this
 # share of its documents use one phrase that extends it by a word.
 _FRAGMENT = 0.8
+# A name is a noun phrase's head, not its modifier: a phrase that a content word mostly follows
+# ("diffusion" -> "diffusion models", "latent", "multi-agent", "vision-language") weighs by the
+# share of its uses that end there, up to this share (counted with one pseudo-use each way).
+_HEAD_END = 0.3
 # Meaning weighs in: a candidate's score times (cosine of its embedding with the group's mean
 # embedding) ** SIMILARITY_WEIGHT, among the candidates that cover the group at least
 # _SIMILARITY_COVER times as well as the counts' first. A bare word ("policy", "approximation")
@@ -87,6 +91,10 @@ _FRAGMENT = 0.8
 SIMILARITY_WEIGHT = 0.5
 _SIMILARITY_COVER = 0.5
 _SIMILARITY_POOL = 3  # candidates re-ranked by meaning, per one kept
+# A region may take a topic's name when the topic has a candidate holding that name which covers
+# this share of what the name covers: "large language models" (63% of the topic's abstracts)
+# for "language models" (87%); the region is the field, the topic a part of it.
+_NARROWER = 0.3
 # A one-word name gives way to a longer candidate holding it that covers this share of its
 # documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
 _ABSORB_THING = 0.35
@@ -237,6 +245,8 @@ class NameIndex:
     keys: list[tuple[str, ...]]  # group -> singular lower-case words
     display: list[str]  # group -> phrase as written ("graph neural networks")
     acronyms: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
+    # group -> share of its uses that end a noun phrase (not followed by a content word)
+    ends: np.ndarray | None = None
     key_index: dict[tuple[str, ...], int] = field(default_factory=dict)
     long_forms: dict[tuple[str, ...], str] = field(default_factory=dict)
     prior: np.ndarray | None = None
@@ -278,7 +288,8 @@ class NameIndex:
         tokens = np.asarray(ids, dtype=np.int64)
         owner = np.asarray(owner, dtype=np.int64)
         size = len(vocab) + 1
-        rows, cols, grams = [], [], []
+        rows, cols, grams, uses, ended = [], [], [], [], []
+        padded = np.append(tokens, -1)  # the token after a phrase ending the text is a separator
         offset = 0
         for n in range(1, MAX_WORDS + 1):
             m = len(tokens) - n + 1
@@ -309,6 +320,11 @@ class NameIndex:
             first[inverse[::-1]] = where[::-1]
             rows.append(owner[where])
             cols.append(inverse + offset)
+            # does the phrase end there, or does a content word go on ("latent" -> "latent space")?
+            after = padded[where + n]
+            goes_on = (after >= 0) & ~stop[after] & ~cjk[after]
+            uses.append(np.bincount(inverse, minlength=len(unique)))
+            ended.append(np.bincount(inverse, weights=~goes_on, minlength=len(unique)))
             grams.extend(tokens[i : i + n] for i in first)
             offset += len(unique)
         rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
@@ -321,6 +337,8 @@ class NameIndex:
         floor = min(min_df, max(1, len(texts) // 20))
         used = np.flatnonzero(exact_df >= floor)  # a phrase one abstract uses once names no topic
         exact, exact_df = exact[:, used].tocsr(), exact_df[used]
+        uses = np.concatenate(uses)[used] if uses else np.zeros(0)
+        ended = np.concatenate(ended)[used] if ended else np.zeros(0)
         phrases = [_join([vocab[i] for i in grams[g]]) for g in used]
         # plural and singular forms are one group; the group shows its most used form
         group_of: dict[tuple[str, ...], int] = {}
@@ -354,11 +372,14 @@ class NameIndex:
             held = word_case.get(low)
             if held is None or (count, word == low) > (casing[held], held == low):
                 word_case[low] = word
+        group_uses = np.bincount(groups, weights=uses, minlength=len(group_of))
+        group_ended = np.bincount(groups, weights=ended, minlength=len(group_of))
         index = cls(
             incidence[:, keep].tocsr(),
             [keys[g] for g in keep],
             [_display(phrases[best[g]], word_case) for g in keep],
             acronyms,
+            ends=(group_ended[keep] + 2.0) / (group_uses[keep] + 4.0),
         )
         index.key_index = {k: i for i, k in enumerate(index.keys)}
         return index
@@ -473,6 +494,12 @@ class NameIndex:
             self.prior = prior
         return self.prior
 
+    def _head(self) -> np.ndarray:
+        """Per phrase group, 1 for the head of a noun phrase, less for a modifier (_HEAD_END)."""
+        if self.ends is None:
+            return np.ones(len(self.keys))
+        return np.minimum(1.0, self.ends / _HEAD_END)
+
     def nameable(self, limit: int = PHRASE_VECTORS_MAX) -> list[str]:
         """The phrases that may become names (weight above 0), most used first, at most `limit`:
         what rule embed_phrases embeds."""
@@ -540,29 +567,37 @@ class NameIndex:
                 ]
             )
             score = score * np.where(related, 1.0, 0.6)
+        # a modifier weighs less, but a longer phrase taking its place ("diffusion models" for
+        # "diffusion", "convex optimization" for "convex") takes its full score
+        whole = score
+        score = score * self._head()[cols]
         order = np.argsort(-score, kind="stable")[: 20 * limit]
         count_of = dict(zip(cols[order].tolist(), a[order].tolist()))
-        out: list[tuple[int, float]] = []
+        out: dict[int, tuple[float, float]] = {}  # group -> (score, score as a head)
         for k in order:
             if score[k] <= 0:
                 break
             c = int(cols[k])
-            # a phrase inside a chosen longer one that is nearly as frequent adds nothing
-            if any(self._absorbs(c, o, a[k], count_of[o]) for o, _ in out):
+            # a phrase inside a chosen longer one that is nearly as frequent adds nothing; a
+            # modifier's weight goes to that phrase, which says what it means
+            holder = next((o for o in out if self._absorbs(c, o, a[k], count_of[o])), None)
+            if holder is not None:
+                if whole[k] > score[k]:
+                    out[holder] = (max(out[holder][0], float(whole[k])), max(out[holder][1], float(whole[k])))
                 continue
             # a longer phrase nearly as frequent takes the place of one inside it, and its rank
             absorbed = [
-                s
-                for o, s in out
+                o
+                for o, (_, w) in out.items()
                 # (a longer phrase replaces a multi-word one only at 1.2x, as before)
                 if self._absorbs(o, c, count_of[o] * (1.25 if len(self.keys[o]) > 1 else 1.0), a[k])
-                and s <= (1.6 if self._absorb(o) == 1.5 else 3.0) * score[k]
+                and w <= (1.6 if self._absorb(o) == 1.5 else 3.0) * whole[k]
             ]
-            kept = [(o, s) for o, s in out if o not in {o for o, s2 in out if s2 in absorbed}]
-            out = kept + [(c, max([float(score[k])] + absorbed))]
+            inherited = max([out.pop(o)[1] for o in absorbed], default=0.0)
+            out[c] = (max(float(score[k]), inherited), max(float(whole[k]), inherited))
             if len(out) >= limit:
                 break
-        return sorted(out, key=lambda cs: -cs[1])
+        return sorted(((c, v) for c, (v, _) in out.items()), key=lambda cs: -cs[1])
 
     def _absorb(self, group: int) -> float:
         """How many times more documents a phrase may have than a longer one holding it and
@@ -785,11 +820,16 @@ class PhraseNames(NamingMethod):
         assigned: np.ndarray,
         region_of: dict[int, int],
         topic_names: dict[int, str],
-    ) -> dict[int, str]:
+        topic_candidates: dict[int, list[str]] | None = None,
+    ) -> RegionNames:
         """Region node -> name: phrases its topics share (each topic counts alike, so the largest
         does not decide), used far more in the region than elsewhere (lift counts twice), and no
         topic's name; a second phrase joins with "&" when it covers topics the first does not
-        ("policy & regret"). A one-topic region is that topic and keeps its name."""
+        ("policy & regret"). A one-topic region is that topic and keeps its name.
+
+        The field's name goes to the region: a region may take the name of one of its topics
+        when that topic has a narrower candidate holding it (_NARROWER), which becomes the
+        topic's name ("language models" for the region, "large language models" for the topic)."""
         assigned = np.asarray(assigned)
         ids = sorted(region_of)
         counts = self.index.counts([np.flatnonzero(assigned == t) for t in ids]).tocsr()
@@ -799,6 +839,7 @@ class PhraseNames(NamingMethod):
         n_docs = self.index.incidence.shape[0]
         prior = self.index._prior()
         taken = {normal(n.removeprefix("Mixed: ")) for n in topic_names.values()}
+        narrower = self._narrower(ids, share, topic_names, topic_candidates or {}, taken)
         nodes = sorted(set(region_of.values()))
         names: dict[int, str] = {}
         ranked: dict[int, list[tuple[float, int, np.ndarray]]] = {}
@@ -831,10 +872,18 @@ class PhraseNames(NamingMethod):
                 pairs.append((value / (rank + 1) ** 0.25, node, col))
         used = set(taken)
         first: dict[int, tuple[float, int, np.ndarray]] = {}
+        renamed: dict[int, str] = {}
         for _, node, col in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
             name = self.index.name(col)
-            if node in names or normal(name) in used:
+            if node in names:
                 continue
+            if normal(name) in used:
+                topic, narrow = narrower.get(normal(name), (None, ""))
+                if topic is None or region_of[topic] != node or normal(narrow) in used:
+                    continue
+                renamed[topic] = narrow
+                used.add(normal(narrow))
+                del narrower[normal(name)]
             names[node] = name
             used.add(normal(name))
             first[node] = next(r for r in ranked[node] if r[1] == col)
@@ -858,5 +907,33 @@ class PhraseNames(NamingMethod):
                 members = sorted(
                     (t for t in ids if region_of[t] == node), key=lambda t: -(assigned == t).sum()
                 )
-                names[node] = " & ".join(topic_names.get(t, "") for t in members[:2])
-        return names
+                names[node] = " & ".join(renamed.get(t, topic_names.get(t, "")) for t in members[:2])
+        return RegionNames(names, renamed)
+
+    def _narrower(
+        self,
+        ids: list[int],
+        share: sparse.csr_matrix,
+        topic_names: dict[int, str],
+        candidates: dict[int, list[str]],
+        taken: set[str],
+    ) -> dict[str, tuple[int, str]]:
+        """Topic name (normal form) -> (topic, its first candidate that holds the name and covers
+        at least _NARROWER as much of the topic), for the topics that have one."""
+        out = {}
+        for k, t in enumerate(ids):
+            name = topic_names.get(t, "")
+            col = self.index.group_of(name)
+            if col is None or name.startswith("Mixed: "):
+                continue
+            for other in candidates.get(t, []):
+                g = self.index.group_of(other)
+                if (
+                    g is not None
+                    and normal(other) not in taken
+                    and _inside(self.index.keys[col], self.index.keys[g])
+                    and share[k, g] >= _NARROWER * share[k, col]
+                ):
+                    out[normal(name)] = (t, other)
+                    break
+        return out

@@ -40,6 +40,15 @@ class TopicNames:
     candidates: dict[int, list[str]]
 
 
+@dataclass
+class RegionNames:
+    """Region node -> name, and topic -> its new name where a region took the topic's old one
+    (the field's name goes to the region, the topic keeps a narrower name of its own)."""
+
+    names: dict[int, str]
+    topics: dict[int, str]
+
+
 def normal(name: str) -> str:
     """A name's identity for distinctness: lower case, singular, no "(...)"."""
     return " ".join(singular(w) for w in re.sub(r"\s*\([^)]*\)", "", name).lower().split())
@@ -109,11 +118,16 @@ class NamingMethod(ABC):
         return {}
 
     def name_regions(
-        self, assigned: np.ndarray, region_of: dict[int, int], topic_names: dict[int, str]
-    ) -> dict[int, str]:
-        """Region node -> name, for the zoomed-out map and hierarchy.csv (`region_of`: topic ->
-        region node). A one-topic region keeps its topic's name; the others are named as
-        groups of their documents, apart from every topic name. A method may name them better."""
+        self,
+        assigned: np.ndarray,
+        region_of: dict[int, int],
+        topic_names: dict[int, str],
+        topic_candidates: dict[int, list[str]] | None = None,
+    ) -> RegionNames:
+        """Region names for the zoomed-out map and hierarchy.csv (`region_of`: topic -> region
+        node; `topic_candidates`: each topic's other true names). A one-topic region keeps its
+        topic's name; the others are named as groups of their documents, apart from every topic
+        name. A method may name them better, and may rename topics (RegionNames.topics)."""
         assigned = np.asarray(assigned)
         members: dict[int, list[int]] = {}
         for t, node in region_of.items():
@@ -125,7 +139,7 @@ class NamingMethod(ABC):
                 groups, taken=set(topic_names.values()), fallback={n: "" for n in groups}
             )
             names.update(named.names)
-        return names
+        return RegionNames(names, {})
 
     def make_distinct(
         self, labels: dict[int, str], candidates: dict[int, list[str]], keep: set[int]
