@@ -80,7 +80,7 @@ _ALL_GENERIC = 0.5
 _FRAGMENT = 0.8
 # A name is a noun phrase's head, not its modifier: a phrase that a content word mostly follows
 # ("diffusion" -> "diffusion models", "latent", "multi-agent", "vision-language") weighs by the
-# share of its uses that end there, up to this share (counted with one pseudo-use each way).
+# share of its uses that end there, up to this share (counted with two pseudo-uses each way).
 _HEAD_END = 0.3
 # Meaning weighs in: a candidate's score times (cosine of its embedding with the group's mean
 # embedding) ** SIMILARITY_WEIGHT, among the candidates that cover the group at least
