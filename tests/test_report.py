@@ -50,7 +50,7 @@ from papertopics.report.pages import escape_script_json, script_json
 from papertopics.report.registry import page_names
 from papertopics.report.render import plotly_js_path
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
-from papertopics.report.text import first_sentence, headline, plotly_lines, plotly_text, truncate
+from papertopics.report.text import first_sentence, headline, plotly_lines, plotly_text, short_label, truncate
 
 
 def embedded_json(page: str, element_id: str = "report-data"):
@@ -947,3 +947,23 @@ def test_a_registered_page_is_written_linked_from_every_page_and_a_workflow_outp
     finally:
         registry.PAGES[:] = before
     assert "counts" not in registry.page_names()
+
+
+def test_heatmap_rows_keep_each_region_together_in_the_hierarchy_pages_order(inputs):
+    """The heatmap and the hierarchy page order the topics by one tree: each region of the map
+    is one block of rows, not scattered by similarity alone."""
+    topics = inputs.topics.copy()
+    ids = topics.loc[topics["topic"] >= 0, "topic"].astype(int).tolist()
+    topics["region"] = topics["topic"].map({t: 100 + k % 2 for k, t in enumerate(ids)}).fillna(-1)
+    region = dict(zip(topics["topic"].astype(int), topics["region"].astype(int)))
+
+    def topic_of(names: list[str], width: int) -> list[int]:
+        label = {plotly_text(short_label(t, x, width)): t for t, x in zip(topics["topic"], topics["label"])}
+        return [int(label[name]) for name in names]
+
+    rows = topic_of(list(visualize_heatmap(topics, inputs.vectors).data[0].y), 40)
+    blocks = [region[t] for t in rows]
+    assert sorted(rows) == sorted(ids) and blocks == sorted(blocks, key=blocks.index)  # one block each
+    axis = visualize_hierarchy(topics, inputs.vectors).layout.yaxis
+    leaves = [name for _, name in sorted(zip(axis.tickvals, axis.ticktext))]
+    assert topic_of(leaves, 52) in (rows, rows[::-1])

@@ -8,15 +8,16 @@ import plotly.graph_objects as go
 
 from papertopics.report.model_files import TopicVectors
 from papertopics.report.text import plotly_text, short_label
-from papertopics.topics.tree import leaf_order
+from papertopics.topics.tree import leaf_order, table_regions
 
 
 def visualize_heatmap(topics: pd.DataFrame, vectors: TopicVectors) -> go.Figure:
-    """Square heatmap; similar topics sit together because rows follow the hierarchy's leaves."""
+    """Square heatmap; similar topics sit together because rows follow the hierarchy page's
+    leaves, each region of the map in one block."""
     table = topics[topics["topic"] >= 0].reset_index(drop=True)
     ids = table["topic"].astype(int).tolist()
     similarity = vectors.similarity(ids)
-    order = leaf_order(similarity) if len(ids) else []
+    order = leaf_order(similarity, table_regions(table)) if len(ids) else []
     ordered = [ids[i] for i in order]
     matrix = similarity[np.ix_(order, order)] if order else np.zeros((0, 0))
     labels = dict(zip(ids, table["label"]))

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from papertopics.report.colors import topic_color
 from papertopics.report.model_files import TopicVectors
 from papertopics.report.text import plotly_lines, plotly_text, short_label, truncate
-from papertopics.topics.tree import topic_linkage
+from papertopics.topics.tree import table_regions, topic_linkage
 
 
 def merge_names(hierarchy: pd.DataFrame | None) -> dict[frozenset, str]:
@@ -38,12 +38,7 @@ def visualize_hierarchy(
     ids = table["topic"].astype(int).tolist()
     labels = dict(zip(ids, table["label"]))
     figure = go.Figure()
-    regions = (
-        pd.to_numeric(table["region"], errors="coerce").fillna(-1).astype(int).to_numpy()
-        if "region" in table.columns
-        else None
-    )
-    tree = topic_linkage(vectors.similarity(ids), regions) if ids else None
+    tree = topic_linkage(vectors.similarity(ids), table_regions(table)) if ids else None
     if tree is None:
         figure.add_annotation(
             text=plotly_text("Only one topic: there is nothing to merge." if ids else "No topics."),

@@ -42,11 +42,19 @@ def topic_linkage(similarity: np.ndarray, regions: list[int] | np.ndarray | None
     return tree
 
 
-def leaf_order(similarity: np.ndarray) -> list[int]:
-    """Row indices in dendrogram order (similar topics side by side)."""
+def table_regions(table: pd.DataFrame) -> np.ndarray | None:
+    """Each row's region from topics.csv's `region` column (-1 where missing), or None without it."""
+    if "region" not in table.columns:
+        return None
+    return pd.to_numeric(table["region"], errors="coerce").fillna(-1).astype(int).to_numpy()
+
+
+def leaf_order(similarity: np.ndarray, regions: list[int] | np.ndarray | None = None) -> list[int]:
+    """Row indices in dendrogram order (similar topics side by side; with `regions`, each
+    region's topics together, in the hierarchy page's order)."""
     from scipy.cluster.hierarchy import leaves_list
 
-    tree = topic_linkage(similarity)
+    tree = topic_linkage(similarity, regions)
     return list(range(len(similarity))) if tree is None else leaves_list(tree).tolist()
 
 
