@@ -629,3 +629,15 @@ def test_a_region_takes_the_fields_name_and_its_topic_a_narrower_one():
     only_wider = {0: ["math questions"]}  # no candidate holding "language models"
     named = PhraseNames(index).name_regions(np.array(clusters), region_of, leaf_names, only_wider)
     assert named.topics == {} and named.names[10] != "language models", named
+
+
+def test_a_phrase_shows_the_form_that_ends_its_noun_phrases():
+    """ "bandit" is in more abstracts, but as a modifier ("bandit feedback"); the field is
+    "bandits", the form the abstracts end a noun phrase with (NeurIPS 2023's topic "bandits")."""
+    heads = ["feedback", "problems", "algorithms", "instances", "settings", "arms"]
+    texts = [f"We study bandit {h} with delays." for h in heads]
+    exploration = ("optimistic", "greedy", "random")
+    texts += [f"Contextual bandits are solved with {m} exploration." for m in exploration]
+    texts += [f"Speech recognition of accent {k} with speech models." for k in range(6)]
+    index = NameIndex.build(with_filler(texts, 9))
+    assert index.display[index.group_of("bandit")] == "bandits"

@@ -340,7 +340,7 @@ class NameIndex:
         uses = np.concatenate(uses)[used] if uses else np.zeros(0)
         ended = np.concatenate(ended)[used] if ended else np.zeros(0)
         phrases = [_join([vocab[i] for i in grams[g]]) for g in used]
-        # plural and singular forms are one group; the group shows its most used form
+        # plural and singular forms are one group
         group_of: dict[tuple[str, ...], int] = {}
         groups = np.empty(len(phrases), dtype=np.int64)
         for pid, phrase in enumerate(phrases):
@@ -359,7 +359,9 @@ class NameIndex:
         df = np.asarray(incidence.sum(axis=0)).ravel()
         keep = np.flatnonzero(df >= floor)
         best = np.full(len(group_of), -1, dtype=np.int64)
-        for pid in np.lexsort((np.arange(len(phrases)), -exact_df))[::-1]:
+        # shown as the form that most often ends a noun phrase ("bandits", not "bandit" of "bandit
+        # problem"), then the most used
+        for pid in np.lexsort((np.arange(len(phrases)), -exact_df, -ended))[::-1]:
             best[groups[pid]] = pid
         keys = [None] * len(group_of)
         for key, gid in group_of.items():
