@@ -61,6 +61,25 @@ def corpus(seed: int = 0):
     return texts, np.array(assigned)
 
 
+def fit_texts(texts: list[str], vectors: list, clusters: list[int], **options):
+    """fit_topic_tables with the default settings on a corpus of bare texts (no titles, no history)."""
+    from papertopics.config import default_config
+    from papertopics.topics.fit import fit_topic_tables
+
+    corpus = pd.DataFrame(
+        {
+            "doc_id": [f"d{i}" for i in range(len(texts))],
+            "listings": "a",
+            "title": "",
+            "text": texts,
+            "text_raw": texts,
+        }
+    )
+    config = default_config()
+    settings = {key: config[key] for key in ("vectorizer", "representation", "topics")}
+    return fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings, **options)
+
+
 @pytest.fixture(scope="module")
 def named():
     texts, assigned = corpus()
@@ -412,9 +431,7 @@ def test_a_registered_naming_method_names_topics_regions_and_merges():
     """One class registered under a name is all a new naming method takes: fit_topic_tables uses
     it for every name in topics.csv (label, region_label) and hierarchy.csv; an unknown name is a
     one-line config error."""
-    from papertopics.config import default_config
     from papertopics.errors import ConfigError
-    from papertopics.topics.fit import fit_topic_tables
     from papertopics.topics.names.registry import NAMING_METHODS, NamingMethod, TopicNames, register_naming
 
     @register_naming("first-words")
@@ -451,23 +468,10 @@ def test_a_registered_naming_method_names_topics_regions_and_merges():
                 texts.append(f"We study {phrase} in setting {k}. Our {phrase} work is new.")
                 clusters.append(topic)
                 vectors.append(centre + 0.05 * rng.normal(size=16))
-        corpus = pd.DataFrame(
-            {
-                "doc_id": [f"d{i}" for i in range(len(texts))],
-                "listings": "a",
-                "title": "",
-                "text": texts,
-                "text_raw": texts,
-            }
-        )
-        config = default_config()
-        settings = {key: config[key] for key in ("vectorizer", "representation", "topics")}
-        fitted = fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings)
+        fitted = fit_texts(texts, vectors, clusters)
         # the default, phrases: each topic named by its own phrase
         assert sorted(fitted.topics["label"].str.lower()) == sorted(words)
-        mine = fit_topic_tables(
-            corpus, np.array(vectors), np.array(clusters), None, **settings, naming="first-words"
-        )
+        mine = fit_texts(texts, vectors, clusters, naming="first-words")
         labels = mine.topics["label"].tolist()
         assert sorted(label.rsplit(" #", 1)[0] for label in labels) == sorted(words)
         shared = mine.topics[mine.topics.duplicated("region", keep=False)]
@@ -475,7 +479,7 @@ def test_a_registered_naming_method_names_topics_regions_and_merges():
         merges = mine.hierarchy[mine.hierarchy["level"] > 0]
         assert len(merges) == len(words) - 1 and all("#" in label for label in merges["label"])
         with pytest.raises(ConfigError, match="naming method 'nope' is not one of .*phrases"):
-            fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings, naming="nope")
+            fit_texts(texts, vectors, clusters, naming="nope")
     finally:
         NAMING_METHODS.pop("first-words", None)
 
@@ -571,8 +575,6 @@ def test_a_region_takes_the_fields_name_and_its_topic_a_narrower_one():
     topic held "language models (LMs)"; now the region is "language models" and the topic keeps
     "large language models", a candidate holding the region's name. A topic with no narrower
     candidate keeps its name, and the region takes another."""
-    from papertopics.config import default_config
-    from papertopics.topics.fit import fit_topic_tables
 
     rng = np.random.default_rng(3)
     phrases = ["protein folding", "optimal transport", "spiking neurons", "causal inference"]
@@ -601,18 +603,7 @@ def test_a_region_takes_the_fields_name_and_its_topic_a_narrower_one():
     for topic, centre in enumerate(centres[-2:] + centres[: len(phrases)]):
         clusters += [topic] * 6
         vectors += [centre + 0.05 * rng.normal(size=16) for _ in range(6)]
-    corpus = pd.DataFrame(
-        {
-            "doc_id": [f"d{i}" for i in range(len(texts))],
-            "listings": "a",
-            "title": "",
-            "text": texts,
-            "text_raw": texts,
-        }
-    )
-    config = default_config()
-    settings = {key: config[key] for key in ("vectorizer", "representation", "topics")}
-    fitted = fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings)
+    fitted = fit_texts(texts, vectors, clusters)
     topics = fitted.topics.set_index("topic")
     llm, speech = 0, 1  # no history: the ids are the clusters'
     assert topics.loc[llm, "label"] == "large language models", topics["label"]
