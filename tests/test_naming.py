@@ -55,6 +55,15 @@ def with_filler(sentences: list[str], seed: int) -> list[str]:
     return [s + " " + " ".join(rng.choice(FILLER, size=2, replace=False)) for s in sentences]
 
 
+# a second topic that shares no phrase with the one a test is about
+SPEECH = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
+
+
+def beside_speech(sentences: list[str], seed: int) -> tuple[list[str], np.ndarray]:
+    """Texts (with filler) and topics: `sentences` are topic 0, SPEECH topic 1."""
+    return with_filler(sentences + SPEECH, seed), np.array([0] * len(sentences) + [1] * len(SPEECH))
+
+
 def corpus(seed: int = 0):
     texts = with_filler([s for sentences in TOPICS.values() for s in sentences], seed)
     assigned = [topic for topic, sentences in TOPICS.items() for _ in sentences]
@@ -340,9 +349,8 @@ def test_a_head_word_gives_way_to_the_phrase_the_field_uses():
         "Expressive models count graph motifs.",
         "A graph transformer reads the graph.",
     ]
-    other = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = with_filler(gnn + other, 3)
-    names = PhraseNames(NameIndex.build(texts)).name_topics(np.array([0] * 6 + [1] * 6)).names
+    texts, assigned = beside_speech(gnn, 3)
+    names = PhraseNames(NameIndex.build(texts)).name_topics(assigned).names
     # "graph" is in all six abstracts, the phrase in half: close enough for the field's phrase
     assert names[0] == "graph neural networks", names
 
@@ -492,8 +500,7 @@ def test_a_piece_of_a_phrase_is_never_a_name():
     channels = [
         f"Channel estimation for multiple-input multiple-output links uses pilot {k}." for k in range(6)
     ]
-    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = with_filler(antennas + channels + speech, 5)
+    texts = with_filler(antennas + channels + SPEECH, 5)
     assigned = np.array([0] * 6 + [1] * 6 + [2] * 6)
     namer = PhraseNames(NameIndex.build(texts))
     leaves = {0: "multiple-input multiple-output", 1: "channel estimation", 2: "speech recognition"}
@@ -514,9 +521,8 @@ def test_a_phrase_any_topic_could_have_gives_way_to_the_topics_own():
         "Machine learning ranks candidate molecules for docking.",
         "Enzyme design with machine learning needs few assays.",
     ]
-    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = with_filler(protein + speech, 6)
-    names = PhraseNames(NameIndex.build(texts)).name_topics(np.array([0] * 6 + [1] * 6)).names
+    texts, assigned = beside_speech(protein, 6)
+    names = PhraseNames(NameIndex.build(texts)).name_topics(assigned).names
     # "machine learning" is in all six abstracts, "protein folding" in four: the field is the latter
     assert names[0] == "protein folding", names
 
@@ -533,9 +539,7 @@ def test_meaning_chooses_among_phrases_that_cover_the_topic_alike():
         "Our method improves the policy with value iteration.",
         "The policy is distilled with value iteration from a planner.",
     ]
-    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = with_filler(rl + speech, 7)
-    assigned = np.array([0] * 6 + [1] * 6)
+    texts, assigned = beside_speech(rl, 7)
     namer = PhraseNames(NameIndex.build(texts))
     assert namer.name_topics(assigned).names[0] == "policy"  # the counts' choice
     topic, other = np.eye(4)[0], np.eye(4)[1]
@@ -563,11 +567,10 @@ def test_a_modifier_names_nothing_the_noun_it_goes_with_does():
     verbs = ["fold", "dock", "design", "mutate", "bind"]
     chem = [f"Molecular {h} {v}s the protein." for h, v in zip(heads, verbs)]
     chem.append(f"Molecular {heads[5]} bind a ligand.")
-    speech = [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    texts = with_filler(chem + speech, 8)
+    texts, assigned = beside_speech(chem, 8)
     index = NameIndex.build(texts)
     assert index.ends[index.group_of("molecular")] < 0.3 < 0.5 < index.ends[index.group_of("protein")]
-    assert PhraseNames(index).name_topics(np.array([0] * 6 + [1] * 6)).names[0] == "protein"
+    assert PhraseNames(index).name_topics(assigned).names[0] == "protein"
 
 
 def test_a_region_takes_the_fields_name_and_its_topic_a_narrower_one():
@@ -629,6 +632,5 @@ def test_a_phrase_shows_the_form_that_ends_its_noun_phrases():
     texts = [f"We study bandit {h} with delays." for h in heads]
     exploration = ("optimistic", "greedy", "random")
     texts += [f"Contextual bandits are solved with {m} exploration." for m in exploration]
-    texts += [f"Speech recognition of accent {k} with speech models." for k in range(6)]
-    index = NameIndex.build(with_filler(texts, 9))
+    index = NameIndex.build(with_filler(texts + SPEECH, 9))
     assert index.display[index.group_of("bandit")] == "bandits"
