@@ -75,6 +75,14 @@ def prepare(name: str, cache: Path) -> dict:
         ]
     elif name == "neurips":
         frames = [read_listing(ListingSpec("neurips2023", ce.NEURIPS))]
+    elif name == "neurips-text":  # abstracts only, as a text listing (the seeds' format) has them
+        import gzip
+
+        records = [json.loads(line) for line in gzip.open(ce.NEURIPS, "rt", encoding="utf-8")]
+        listing = cache / "neurips2023.txt"
+        listing.write_text("NeurIPS 2023\n\n" + "\n\n".join(r["abstract"] for r in records) + "\n")
+        frames = [read_listing(ListingSpec("neurips2023", listing))]
+        title_of = {" ".join(r["abstract"].split()): r["title"] for r in records}
     else:  # arXiv 6k: bench/_common_eval.load_arxiv_sample's sample, written as a JSONL listing
         picked = ce.arxiv_sample_records()
         listing = cache / "arxiv6k.jsonl"
@@ -86,6 +94,9 @@ def prepare(name: str, cache: Path) -> dict:
         frames = [read_listing(ListingSpec("arxiv6k", listing))]
         cats = {r["id"]: r["primary_category"] for r in picked}
     corpus, _ = build_corpus(frames)
+    titles = None
+    if name == "neurips-text":  # for TitleKeywords only: the names never see them
+        titles = [title_of.get(" ".join(str(t).split()), "") for t in corpus["text_raw"]]
     vectors = ce.embed(corpus["text"].tolist())
     from papertopics.pipeline import default_config, reduce_and_cluster
 
@@ -100,6 +111,7 @@ def prepare(name: str, cache: Path) -> dict:
         "assignment": np.asarray(assignment),
         "confidence": np.asarray(confidence),
         "cats": cats,
+        "titles": titles,
     }
     path.write_bytes(pickle.dumps(data))
     return data
@@ -228,8 +240,9 @@ def measure(name: str, data: dict) -> dict:
     fitted = fit(data)
     table = fitted.topics[fitted.topics["topic"] >= 0]
     assigned = fitted.documents["topic"].to_numpy()
-    titles = [_fold(t) for t in corpus["title"].fillna("")]
-    keywords = TitleKeywords(corpus["title"].fillna("").tolist())
+    raw_titles = data.get("titles") or corpus["title"].fillna("").tolist()
+    titles = [_fold(t) for t in raw_titles]
+    keywords = TitleKeywords(raw_titles)
     rows = []
     for t in table.itertuples():
         members = np.flatnonzero(assigned == t.topic)
@@ -351,7 +364,7 @@ def small_listings(count: int, cache: Path, size: int = 45) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--corpora", default="seeds,neurips,arxiv")
+    parser.add_argument("--corpora", default="seeds,neurips,arxiv", help="and neurips-text: abstracts only")
     parser.add_argument(
         "--cache", type=Path, default=Path.home() / ".cache" / "papertopics-bench" / "names-regions"
     )

@@ -719,3 +719,41 @@ def test_a_region_of_two_topics_shows_both_unless_a_phrase_covers_most_of_it():
 
     assert region(3, 2) == "reinforcement learning & bandits"  # "policy" in 5 of 12
     assert region(5, 4) == "policy"  # in 9 of 12
+
+
+def test_a_region_is_named_by_a_noun():
+    """Every abstract of three topics says "Bayesian", always before a noun; the region they
+    make is named by what they share that names something ("uncertainty"), not by the adjective
+    (NeurIPS 2023 without titles had the region "gradient descent (GD) & Gaussian")."""
+    kinds = {
+        "Bayesian {} quantify uncertainty in regression task {}.": [
+            "posteriors",
+            "ensembles",
+            "priors",
+            "credible sets",
+            "evidence bounds",
+            "samplers",
+        ],
+        "Gaussian processes are Bayesian {} for uncertainty in dataset {}.": [
+            "smoothers",
+            "emulators",
+            "surrogates",
+            "interpolators",
+            "kernels",
+            "regressors",
+        ],
+        "Variational inference fits Bayesian {} at scale {}.": [
+            "autoencoders",
+            "mixtures",
+            "networks",
+            "factor models",
+            "topic models",
+            "state spaces",
+        ],
+    }
+    texts = [pattern.format(w, k) for pattern, words in kinds.items() for k, w in enumerate(words)]
+    texts = with_filler(texts + SPEECH, 16)
+    assigned = np.repeat([0, 1, 3, 2], 6)
+    leaves = {0: "regression", 1: "Gaussian processes", 3: "variational inference", 2: "speech recognition"}
+    regions = PhraseNames(NameIndex.build(texts)).name_regions(assigned, {0: 10, 1: 10, 3: 10, 2: 2}, leaves)
+    assert regions.names[10] == "uncertainty", regions.names

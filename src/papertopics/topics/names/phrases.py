@@ -113,7 +113,8 @@ _ADJECTIVE_END = re.compile(r"(al|ic|ive|ous|ian|ary|able|ible|ful|less|-sum|-fr
 # "matching upper and lower bounds"); a hand list, as no English word list ships with the package.
 _ADJECTIVES = frozenset(
     """robust true false upper lower large small high low sparse dense deep shallow safe fair
-    private secure accurate fast weak hard implicit explicit""".split()
+    private secure accurate fast weak hard implicit explicit linear nonlinear non-linear convex
+    nonconvex non-convex""".split()
 )
 # A verb ("generalize", "simplify") or a participle ("unlabeled", "constrained") names nothing.
 _VERB_END = re.compile(r"(?:[^e]ed|izes?|ifies|ify)$")
@@ -906,7 +907,7 @@ class PhraseNames(NamingMethod):
         share = (sparse.diags(1.0 / np.maximum(sizes, 1.0)) @ counts).tocsr()
         total = np.asarray(self.index.incidence.sum(axis=0)).ravel()
         n_docs = self.index.incidence.shape[0]
-        prior = self.index._prior() * self.index._modifier()
+        prior = self.index._prior() * (self.index._modifier() == 1.0)  # a region is named by nouns
         taken = {normal(n.removeprefix("Mixed: ")) for n in topic_names.values()}
         narrower = self._narrower(ids, share, topic_names, topic_candidates or {}, taken)
         nodes = sorted(set(region_of.values()))
