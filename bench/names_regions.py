@@ -17,6 +17,10 @@ once per corpus and cached under --cache (the same clusters for "before" and "af
 Proxies (quality, not speed):
 - coverage: share of a topic's abstracts (and titles) using its name's phrase or acronym;
 - title share: topics whose name (or its acronym) is in >= 1/3 of its papers' titles;
+- title keywords: topics (and multi-topic regions) whose name holds one of the three phrases
+  most of its papers' titles use (titles read alone, as author keywords would be; ties kept;
+  a phrase at least two titles use): a stand-in for "names a top-3 author keyword", which
+  needs listings with keywords; with --small, the titles never reach the names;
 - single words: names of one bare word;
 - regions: count, largest share of documents, topics per region; on arXiv 6k, purity of the
   regions against primary_category (documents of the region's commonest category / size);
@@ -71,6 +75,14 @@ def prepare(name: str, cache: Path) -> dict:
         ]
     elif name == "neurips":
         frames = [read_listing(ListingSpec("neurips2023", ce.NEURIPS))]
+    elif name == "neurips-text":  # abstracts only, as a text listing (the seeds' format) has them
+        import gzip
+
+        records = [json.loads(line) for line in gzip.open(ce.NEURIPS, "rt", encoding="utf-8")]
+        listing = cache / "neurips2023.txt"
+        listing.write_text("NeurIPS 2023\n\n" + "\n\n".join(r["abstract"] for r in records) + "\n")
+        frames = [read_listing(ListingSpec("neurips2023", listing))]
+        title_of = {" ".join(r["abstract"].split()): r["title"] for r in records}
     else:  # arXiv 6k: bench/_common_eval.load_arxiv_sample's sample, written as a JSONL listing
         picked = ce.arxiv_sample_records()
         listing = cache / "arxiv6k.jsonl"
@@ -82,6 +94,9 @@ def prepare(name: str, cache: Path) -> dict:
         frames = [read_listing(ListingSpec("arxiv6k", listing))]
         cats = {r["id"]: r["primary_category"] for r in picked}
     corpus, _ = build_corpus(frames)
+    titles = None
+    if name == "neurips-text":  # for TitleKeywords only: the names never see them
+        titles = [title_of.get(" ".join(str(t).split()), "") for t in corpus["text_raw"]]
     vectors = ce.embed(corpus["text"].tolist())
     from papertopics.pipeline import default_config, reduce_and_cluster
 
@@ -96,6 +111,7 @@ def prepare(name: str, cache: Path) -> dict:
         "assignment": np.asarray(assignment),
         "confidence": np.asarray(confidence),
         "cats": cats,
+        "titles": titles,
     }
     path.write_bytes(pickle.dumps(data))
     return data
@@ -178,12 +194,55 @@ def time_fit(name: str, data: dict, repeats: int) -> None:
     )
 
 
+def _words(text: str) -> tuple[str, ...]:
+    from papertopics.topics.names.phrases import singular
+
+    return tuple(singular(w.replace("-", "")) for w in re.findall(r"[\w\-]+", text.lower()))
+
+
+def name_phrases(name: str) -> list[tuple[str, ...]]:
+    """The phrases a name says: each side of " & ", long form and acronym, as folded words."""
+    out = []
+    for part in re.sub(r"^Mixed: ", "", name).split(" & "):
+        part = re.sub(r"\s*\(\d+\)$", "", part.strip())
+        m = re.match(r"(.*?)\s*\(([^)]*)\)$", part)
+        out += [_words(m.group(1)), _words(m.group(2))] if m else [_words(part)]
+    return [p for p in out if p]
+
+
+class TitleKeywords:
+    """Top-3 title phrases of a group of papers (a NameIndex of the titles alone, phrases it
+    would let be names), and whether a name holds one of them."""
+
+    def __init__(self, titles: list[str]):
+        from papertopics.topics.names.phrases import NameIndex
+
+        self.index = NameIndex.build([t or "" for t in titles], min_df=1)
+        self.nameable = self.index._prior() > 0
+
+    def top(self, docs: np.ndarray, k: int = 3) -> list[tuple[str, ...]]:
+        counts = np.asarray(self.index.incidence[docs].sum(axis=0)).ravel() * self.nameable
+        order = np.argsort(-counts, kind="stable")
+        if not len(order) or counts[order[0]] < 2:
+            return []
+        cut = max(counts[order[min(k, len(order)) - 1]], 2)
+        return [self.index.keys[g] for g in order if counts[g] >= cut]
+
+    def hit(self, name: str, docs: np.ndarray) -> bool:
+        def inside(short, long):
+            return any(long[i : i + len(short)] == short for i in range(len(long) - len(short) + 1))
+
+        return any(inside(top, said) for top in self.top(docs) for said in name_phrases(name))
+
+
 def measure(name: str, data: dict) -> dict:
     corpus = data["corpus"]
     fitted = fit(data)
     table = fitted.topics[fitted.topics["topic"] >= 0]
     assigned = fitted.documents["topic"].to_numpy()
-    titles = [_fold(t) for t in corpus["title"].fillna("")]
+    raw_titles = data.get("titles") or corpus["title"].fillna("").tolist()
+    titles = [_fold(t) for t in raw_titles]
+    keywords = TitleKeywords(raw_titles)
     rows = []
     for t in table.itertuples():
         members = np.flatnonzero(assigned == t.topic)
@@ -198,6 +257,7 @@ def measure(name: str, data: dict) -> dict:
                 "label": t.label,
                 "coverage": float(getattr(t, "coverage", float("nan"))),
                 "title_share": in_title,
+                "title_keyword": keywords.hit(t.label, members),
                 "region": int(t.region),
                 "region_label": t.region_label,
                 "terms": t.top_terms,
@@ -220,6 +280,9 @@ def measure(name: str, data: dict) -> dict:
                 "docs": len(docs),
                 "share": len(docs) / n,
                 "purity": purity,
+                "title_keyword": (
+                    keywords.hit(members["region_label"].iloc[0], docs) if len(members) > 1 else None
+                ),
                 "clash": bool(
                     members["region_label"].iloc[0].lower() in {x.lower() for x in members["label"]}
                 ),
@@ -233,6 +296,10 @@ def measure(name: str, data: dict) -> dict:
             np.mean([len(re.sub(r"\s*\(.*\)$", "", x).split()) == 1 for x in topics["label"]])
         ),
         "title_share>=1/3": float(np.mean(topics["title_share"] >= 1 / 3)),
+        "title_keyword": float(topics["title_keyword"].mean()),
+        "region_title_keyword": float(regions["title_keyword"].dropna().astype(float).mean())
+        if regions["title_keyword"].notna().any()
+        else None,
         "coverage_mean": float(topics["coverage"].mean()),
         "coverage_median": float(topics["coverage"].median()),
         "mixed": int(topics["label"].str.startswith("Mixed: ").sum()),
@@ -245,9 +312,10 @@ def measure(name: str, data: dict) -> dict:
     return {"summary": summary, "topics": topics.to_dict("records"), "regions": regions.to_dict("records")}
 
 
-def small_listings(count: int, size: int = 45) -> None:
+def small_listings(count: int, cache: Path, size: int = 45) -> None:
     """`count` listings of `size` NeurIPS 2023 abstracts (seed 0), titles left out as a text
-    listing has none: each clustered as the workflow would, its topic names printed."""
+    listing has none: each clustered as the workflow would (clusters cached), its topic names
+    printed, "+" where a name holds one of its papers' top title phrases (TitleKeywords)."""
     import gzip
 
     from papertopics.ingest.corpus import build_corpus
@@ -256,31 +324,47 @@ def small_listings(count: int, size: int = 45) -> None:
 
     records = [json.loads(line) for line in gzip.open(ce.NEURIPS, "rt", encoding="utf-8")]
     rng = np.random.default_rng(0)
+    hits = total = 0
     for sample in range(count):
         picked = rng.choice(len(records), size, replace=False)
-        with tempfile.TemporaryDirectory() as folder:
-            listing = Path(folder) / "sample.txt"
-            listing.write_text(
-                "NeurIPS 2023 sample\n\n" + "\n\n".join(records[i]["abstract"] for i in picked) + "\n"
-            )
-            corpus, _ = build_corpus([read_listing(ListingSpec("sample", listing))])
-        vectors = ce.embed(corpus["text"].tolist())
-        _, clustering, _ = reduce_and_cluster(vectors, default_config())
-        data = {
-            "corpus": corpus,
-            "vectors": vectors,
-            "clusters": np.asarray(clustering.topics),
-            "assignment": np.asarray(clustering.assignment),
-            "confidence": np.asarray(clustering.confidence),
-        }
-        table = fit(data).topics
-        table = table[table["topic"] >= 0]
-        print(f"sample {sample}: " + " | ".join(f"{n} ({k})" for n, k in zip(table["label"], table["size"])))
+        path = cache / f"small-{sample}.pkl"
+        if path.exists():
+            data = pickle.loads(path.read_bytes())
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                listing = Path(folder) / "sample.txt"
+                listing.write_text(
+                    "NeurIPS 2023 sample\n\n" + "\n\n".join(records[i]["abstract"] for i in picked) + "\n"
+                )
+                corpus, _ = build_corpus([read_listing(ListingSpec("sample", listing))])
+            vectors = ce.embed(corpus["text"].tolist())
+            _, clustering, _ = reduce_and_cluster(vectors, default_config())
+            data = {
+                "corpus": corpus,
+                "vectors": vectors,
+                "clusters": np.asarray(clustering.topics),
+                "assignment": np.asarray(clustering.assignment),
+                "confidence": np.asarray(clustering.confidence),
+            }
+            path.write_bytes(pickle.dumps(data))
+        fitted = fit(data)
+        table = fitted.topics[fitted.topics["topic"] >= 0]
+        assigned = fitted.documents["topic"].to_numpy()
+        assert len(assigned) == size, "the corpus keeps the listing's order, one document per abstract"
+        keywords = TitleKeywords([records[i]["title"] for i in picked])
+        named = list(zip(table["topic"], table["label"], table["size"]))
+        marks = [keywords.hit(n, np.flatnonzero(assigned == t)) for t, n, _ in named]
+        hits, total = hits + sum(marks), total + len(marks)
+        print(
+            f"sample {sample}: "
+            + " | ".join(f"{'+' if m else '-'}{n} ({k})" for (_, n, k), m in zip(named, marks))
+        )
+    print(f"names holding a top title phrase: {hits}/{total} = {hits / max(total, 1):.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--corpora", default="seeds,neurips,arxiv")
+    parser.add_argument("--corpora", default="seeds,neurips,arxiv", help="and neurips-text: abstracts only")
     parser.add_argument(
         "--cache", type=Path, default=Path.home() / ".cache" / "papertopics-bench" / "names-regions"
     )
@@ -297,7 +381,8 @@ def main() -> None:
         compare(*args.compare, rows=args.rows)
         return
     if args.small:
-        small_listings(args.small)
+        args.cache.mkdir(parents=True, exist_ok=True)
+        small_listings(args.small, args.cache)
         return
     args.cache.mkdir(parents=True, exist_ok=True)
     out = {}

@@ -13,6 +13,7 @@ from papertopics.topics.names.phrases import (
     NameIndex,
     PhraseNames,
     collect_acronyms,
+    is_modifier_word,
     strip_markup,
 )
 
@@ -634,3 +635,125 @@ def test_a_phrase_shows_the_form_that_ends_its_noun_phrases():
     texts += [f"Contextual bandits are solved with {m} exploration." for m in exploration]
     index = NameIndex.build(with_filler(texts + SPEECH, 9))
     assert index.display[index.group_of("bandit")] == "bandits"
+
+
+def test_a_name_is_a_noun_not_an_adjective_or_a_verb():
+    """Names a 45-abstract listing got: "robust", "generalize", "multi-scale", "matching upper".
+    An adjective or a verb all six abstracts use gives way to the noun phrase three use."""
+    robust = [
+        "Our detector is robust, even when labels are noisy.",
+        "The estimator remains robust when outliers appear.",
+        "We prove the policy is robust against perturbations.",
+        "Ensembles are robust but slow; adversarial robustness is certified.",
+        "Pruned networks stay robust after compression and keep adversarial robustness.",
+        "Is the tokenizer robust to typos? Adversarial robustness says no.",
+    ]
+    generalize = [
+        "Models generalize poorly when data shift.",
+        "Networks that generalize need flat minima.",
+        "Do transformers generalize? Out-of-distribution generalization says partly.",
+        "We ask why policies generalize across tasks.",
+        "Agents generalize to new mazes, and out-of-distribution generalization improves.",
+        "Out-of-distribution generalization is measured on scans where classifiers generalize.",
+    ]
+    for sentences, name, seed in (
+        (robust, "adversarial robustness", 10),
+        (generalize, "out-of-distribution generalization", 13),
+    ):
+        texts, assigned = beside_speech(sentences, seed)
+        assert PhraseNames(NameIndex.build(texts)).name_topics(assigned).names[0] == name
+    modifiers = ["multi-scale", "vision-language", "black-box", "unlabeled", "upper", "Bayesian"]
+    nouns = ["fine-tuning", "pre-training", "self-attention", "DP-SGD", "bandits", "speed"]
+    assert [w for w in modifiers if not is_modifier_word(w)] == []
+    assert [w for w in nouns if is_modifier_word(w)] == []
+
+
+def test_a_name_goes_without_methods_where_it_stands_alone():
+    """ "few-shot learning methods" named a 45-abstract listing's topic; "few-shot learning" ends
+    its noun phrases wherever "methods" does not follow, so it is the name. ("diffusion models"
+    stays: "diffusion" alone is a modifier.)"""
+    texts = [
+        "Few-shot learning methods fail on new domains, as few-shot learning is brittle.",
+        "We compare few-shot learning methods on medical scans; few-shot learning remains hard.",
+        "Few-shot learning methods need good priors, and few-shot learning benefits from them.",
+        "Existing few-shot learning methods overfit; we revisit few-shot learning.",
+        "Our few-shot learning methods use prompts, since few-shot learning with prompts is cheap.",
+        "Few-shot learning with transformers is studied: few-shot learning is easy there.",
+    ]
+    texts, assigned = beside_speech(texts, 12)
+    assert PhraseNames(NameIndex.build(texts)).name_topics(assigned).names[0] == "few-shot learning"
+    diffusion = [
+        "Diffusion models denoise images step by step.",
+        "We distill diffusion models into one step.",
+        "Diffusion models memorize their training data.",
+        "Guidance steers diffusion models toward prompts.",
+        "Latent diffusion models compress images first.",
+        "Diffusion models sample molecules for drug design.",
+    ]
+    texts, assigned = beside_speech(diffusion, 15)
+    assert PhraseNames(NameIndex.build(texts)).name_topics(assigned).names[0] == "diffusion models"
+
+
+def test_a_region_of_two_topics_shows_both_unless_a_phrase_covers_most_of_it():
+    """NeurIPS 2023's region of reinforcement learning and bandits was "policy", a word in 47% of
+    its abstracts: it is now "reinforcement learning (RL) & bandits". A phrase in most of the
+    pair's abstracts still names it."""
+
+    def region(policy_rl: int, policy_bandits: int) -> str:
+        rl = [
+            f"Reinforcement learning agents explore maze {k}"
+            + (" with a learned policy." if k < policy_rl else ".")
+            for k in range(6)
+        ]
+        arms = ["two", "many", "linear", "dueling", "contextual", "sleeping"]
+        bandits = [
+            f"Bandits with {arm} arms trade exploration for reward"
+            + (" under a fixed policy." if k < policy_bandits else ".")
+            for k, arm in enumerate(arms)
+        ]
+        texts = with_filler(rl + bandits + SPEECH, 14)
+        assigned = np.array([0] * 6 + [1] * 6 + [2] * 6)
+        leaves = {0: "reinforcement learning", 1: "bandits", 2: "speech recognition"}
+        namer = PhraseNames(NameIndex.build(texts))
+        return namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves).names[10]
+
+    assert region(3, 2) == "reinforcement learning & bandits"  # "policy" in 5 of 12
+    assert region(5, 4) == "policy"  # in 9 of 12
+
+
+def test_a_region_is_named_by_a_noun():
+    """Every abstract of three topics says "Bayesian", always before a noun; the region they
+    make is named by what they share that names something ("uncertainty"), not by the adjective
+    (NeurIPS 2023 without titles had the region "gradient descent (GD) & Gaussian")."""
+    kinds = {
+        "Bayesian {} quantify uncertainty in regression task {}.": [
+            "posteriors",
+            "ensembles",
+            "priors",
+            "credible sets",
+            "evidence bounds",
+            "samplers",
+        ],
+        "Gaussian processes are Bayesian {} for uncertainty in dataset {}.": [
+            "smoothers",
+            "emulators",
+            "surrogates",
+            "interpolators",
+            "kernels",
+            "regressors",
+        ],
+        "Variational inference fits Bayesian {} at scale {}.": [
+            "autoencoders",
+            "mixtures",
+            "networks",
+            "factor models",
+            "topic models",
+            "state spaces",
+        ],
+    }
+    texts = [pattern.format(w, k) for pattern, words in kinds.items() for k, w in enumerate(words)]
+    texts = with_filler(texts + SPEECH, 16)
+    assigned = np.repeat([0, 1, 3, 2], 6)
+    leaves = {0: "regression", 1: "Gaussian processes", 3: "variational inference", 2: "speech recognition"}
+    regions = PhraseNames(NameIndex.build(texts)).name_regions(assigned, {0: 10, 1: 10, 3: 10, 2: 2}, leaves)
+    assert regions.names[10] == "uncertainty", regions.names

@@ -95,6 +95,9 @@ _SIMILARITY_POOL = 3  # candidates re-ranked by meaning, per one kept
 # this share of what the name covers: "large language models" (63% of the topic's abstracts)
 # for "language models" (87%); the region is the field, the topic a part of it.
 _NARROWER = 0.3
+# A region of two topics takes a phrase of theirs only if it (with its "&" partner) is in this
+# share of their abstracts; otherwise it shows the two topics' names.
+_PAIR_COVER = 0.5
 # A one-word name gives way to a longer candidate holding it that covers this share of its
 # documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
 _ABSORB_THING = 0.35
@@ -106,6 +109,36 @@ def is_field_word(word: str) -> bool:
 
 # A name ending in an adjective ("causal", "Bayesian", "zero-sum") names no field.
 _ADJECTIVE_END = re.compile(r"(al|ic|ive|ous|ian|ary|able|ible|ful|less|-sum|-free|-based|-aware)$")
+# Adjectives no suffix gives away, which abstracts use bare ("robust", "true", the "upper" of
+# "matching upper and lower bounds"); a hand list, as no English word list ships with the package.
+_ADJECTIVES = frozenset(
+    """robust true false upper lower large small high low sparse dense deep shallow safe fair
+    private secure accurate fast weak hard implicit explicit linear nonlinear non-linear convex
+    nonconvex non-convex""".split()
+)
+# A verb ("generalize", "simplify") or a participle ("unlabeled", "constrained") names nothing.
+_VERB_END = re.compile(r"(?:[^e]ed|izes?|ifies|ify)$")
+_ADJECTIVE_WEIGHT = 0.4
+
+
+def is_modifier_word(word: str) -> bool:
+    """An adjective, a verb, or a hyphenated word that is no noun of a doing ("multi-scale",
+    "black-box", "vision-language"; not "fine-tuning" or "DP-SGD"): it names nothing."""
+    low = word.lower()
+    return (
+        bool(_ADJECTIVE_END.search(low))
+        or low in _ADJECTIVES
+        or (len(low) > 4 and bool(_VERB_END.search(low)))
+        or ("-" in low and not is_field_word(word))
+    )
+
+
+# "few-shot learning methods", "bandit problem": a name and a word any name can take. Where the
+# name ends its noun phrases on its own (this share of its uses, those before such a word
+# aside), it says as much alone; "diffusion models" stays, "diffusion" is a modifier.
+_SUFFIX_KEYS = frozenset("method approach framework algorithm problem".split())
+_SUFFIX_STEM_END = 0.5
+_SUFFIX_WEIGHT = 0.5
 # Function characters that may not start or end a CJK name.
 _CJK_STOP = frozenset("的了和与及或是在对中为以将把被等其这那我们你他她它之而并且也就都所从到由于因")
 
@@ -247,9 +280,11 @@ class NameIndex:
     acronyms: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
     # group -> share of its uses that end a noun phrase (not followed by a content word)
     ends: np.ndarray | None = None
+    uses: np.ndarray | None = None  # group -> times the corpus uses it
     key_index: dict[tuple[str, ...], int] = field(default_factory=dict)
     long_forms: dict[tuple[str, ...], str] = field(default_factory=dict)
     prior: np.ndarray | None = None
+    modifier: np.ndarray | None = None
 
     @classmethod
     def build(cls, texts: list[str], titles: list[str] | None = None, min_df: int = 2) -> NameIndex:
@@ -382,6 +417,7 @@ class NameIndex:
             [_display(phrases[best[g]], word_case) for g in keep],
             acronyms,
             ends=(group_ended[keep] + 2.0) / (group_uses[keep] + 4.0),
+            uses=group_uses[keep],
         )
         index.key_index = {k: i for i, k in enumerate(index.keys)}
         return index
@@ -392,6 +428,7 @@ class NameIndex:
 
         self._prior()  # computed once here, not at every fit (2 s at 75k abstracts)
         self._long_forms()
+        self._modifier()
         with open(path, "wb") as handle:
             pickle.dump((NAME_INDEX_VERSION, self), handle, protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -490,9 +527,19 @@ class NameIndex:
                     prior[g] *= _ALL_GENERIC  # any topic's
                 elif len(key) == 1 and not is_field_word(text):
                     prior[g] *= _THING_WEIGHT  # "image", "bandit": a thing the field studies
-                if _ADJECTIVE_END.search(text.lower()):
-                    prior[g] *= 0.4
             prior[self._fragments()] = 0.0
+            if self.ends is not None and self.uses is not None:
+                suffixed: dict[int, list[int]] = defaultdict(list)  # stem -> its "... methods" phrases
+                for g, key in enumerate(self.keys):
+                    stem = self.key_index.get(key[:-1]) if len(key) > 1 and key[-1] in _SUFFIX_KEYS else None
+                    if stem is not None and prior[stem] > 0:
+                        suffixed[stem].append(g)
+                for stem, phrases in suffixed.items():
+                    # the stem's uses that end a noun phrase, its uses before "methods" etc. aside
+                    ended = self.ends[stem] * (self.uses[stem] + 4.0) - 2.0
+                    alone = self.uses[stem] - sum(self.uses[g] for g in phrases)
+                    if (ended + 2.0) / (max(alone, 0.0) + 4.0) >= _SUFFIX_STEM_END:
+                        prior[phrases] *= _SUFFIX_WEIGHT
             self.prior = prior
         return self.prior
 
@@ -501,6 +548,21 @@ class NameIndex:
         if self.ends is None:
             return np.ones(len(self.keys))
         return np.minimum(1.0, self.ends / _HEAD_END)
+
+    def _modifier(self) -> np.ndarray:
+        """Per phrase group, _ADJECTIVE_WEIGHT where its last word modifies a noun ("Bayesian",
+        "robust", "multi-scale", "unlabeled"), 1 otherwise (a phrase the corpus abbreviates is a name)."""
+        if self.modifier is None:
+            acronym = set(self._long_forms())
+            self.modifier = np.array(
+                [
+                    _ADJECTIVE_WEIGHT
+                    if key not in acronym and not _RE_CJK.match(text) and is_modifier_word(text.split()[-1])
+                    else 1.0
+                    for key, text in zip(self.keys, self.display)
+                ]
+            )
+        return self.modifier
 
     def nameable(self, limit: int = PHRASE_VECTORS_MAX) -> list[str]:
         """The phrases that may become names (weight above 0), most used first, at most `limit`:
@@ -520,7 +582,8 @@ class NameIndex:
         longest = np.zeros(len(self.keys))
         for g, key in enumerate(self.keys):
             if len(key) > 1:
-                for piece in (key[:-1], key[1:]):
+                # "few-shot learning" is no piece of "few-shot learning methods" (_SUFFIX_KEYS)
+                for piece in (key[:-1], key[1:]) if key[-1] not in _SUFFIX_KEYS else (key[1:],):
                     inside = self.key_index.get(piece)
                     if inside is not None:
                         longest[inside] = max(longest[inside], df[g])
@@ -572,7 +635,8 @@ class NameIndex:
         # a modifier weighs less, but a longer phrase taking its place ("diffusion models" for
         # "diffusion", "convex optimization" for "convex") takes its full score
         whole = score
-        score = score * self._head()[cols]
+        as_name = self._head() * self._modifier()  # a modifier passes its score on, never takes one
+        score = score * as_name[cols]
         order = np.argsort(-score, kind="stable")[: 20 * limit]
         count_of = dict(zip(cols[order].tolist(), a[order].tolist()))
         out: dict[int, tuple[float, float]] = {}  # group -> (score, score as a head)
@@ -585,7 +649,10 @@ class NameIndex:
             holder = next((o for o in out if self._absorbs(c, o, a[k], count_of[o])), None)
             if holder is not None:
                 if whole[k] > score[k]:
-                    out[holder] = (max(out[holder][0], float(whole[k])), max(out[holder][1], float(whole[k])))
+                    out[holder] = (
+                        max(out[holder][0], float(whole[k] * as_name[holder])),
+                        max(out[holder][1], float(whole[k])),
+                    )
                 continue
             # a longer phrase nearly as frequent takes the place of one inside it, and its rank
             absorbed = [
@@ -596,7 +663,7 @@ class NameIndex:
                 and w <= (1.6 if self._absorb(o) == 1.5 else 3.0) * whole[k]
             ]
             inherited = max([out.pop(o)[1] for o in absorbed], default=0.0)
-            out[c] = (max(float(score[k]), inherited), max(float(whole[k]), inherited))
+            out[c] = (max(float(score[k]), float(inherited * as_name[c])), max(float(whole[k]), inherited))
             if len(out) >= limit:
                 break
         return sorted(((c, v) for c, (v, _) in out.items()), key=lambda cs: -cs[1])
@@ -831,7 +898,8 @@ class PhraseNames(NamingMethod):
 
         The field's name goes to the region: a region may take the name of one of its topics
         when that topic has a narrower candidate holding it (_NARROWER), which becomes the
-        topic's name ("language models" for the region, "large language models" for the topic)."""
+        topic's name ("language models" for the region, "large language models" for the topic).
+        A region of two topics shows both names unless its phrases cover _PAIR_COVER of it."""
         assigned = np.asarray(assigned)
         ids = sorted(region_of)
         counts = self.index.counts([np.flatnonzero(assigned == t) for t in ids]).tocsr()
@@ -839,7 +907,7 @@ class PhraseNames(NamingMethod):
         share = (sparse.diags(1.0 / np.maximum(sizes, 1.0)) @ counts).tocsr()
         total = np.asarray(self.index.incidence.sum(axis=0)).ravel()
         n_docs = self.index.incidence.shape[0]
-        prior = self.index._prior()
+        prior = self.index._prior() * (self.index._modifier() == 1.0)  # a region is named by nouns
         taken = {normal(n.removeprefix("Mixed: ")) for n in topic_names.values()}
         narrower = self._narrower(ids, share, topic_names, topic_candidates or {}, taken)
         nodes = sorted(set(region_of.values()))
@@ -889,6 +957,7 @@ class PhraseNames(NamingMethod):
             names[node] = name
             used.add(normal(name))
             first[node] = next(r for r in ranked[node] if r[1] == col)
+        phrases = {node: [col] for node, (_, col, _) in first.items()}  # node -> the name's phrases
         for node, (value, col, covered) in first.items():
             words = set(self.index.keys[col])
             for other, col2, covers in ranked[node]:
@@ -903,7 +972,17 @@ class PhraseNames(NamingMethod):
                     continue
                 names[node] = f"{names[node]} & {name2}"
                 used.add(normal(name2))
+                phrases[node].append(col2)
                 break
+        for node, cols in phrases.items():
+            # two topics are best said by their names unless a phrase says what most of their
+            # papers share: NeurIPS 2023's "policy" (47%) was reinforcement learning and bandits
+            members = [t for t in ids if region_of[t] == node]
+            if len(members) != 2 or any(t in renamed for t in members):
+                continue
+            docs = np.flatnonzero(np.isin(assigned, members))
+            if self.index.incidence[docs][:, cols].max(axis=1).toarray().mean() < _PAIR_COVER:
+                del names[node]
         for node in nodes:  # no shared phrase: its two largest topics' names
             if node not in names:
                 members = sorted(
