@@ -757,3 +757,26 @@ def test_a_region_is_named_by_a_noun():
     leaves = {0: "regression", 1: "Gaussian processes", 3: "variational inference", 2: "speech recognition"}
     regions = PhraseNames(NameIndex.build(texts)).name_regions(assigned, {0: 10, 1: 10, 3: 10, 2: 2}, leaves)
     assert regions.names[10] == "uncertainty", regions.names
+
+
+def test_a_region_may_take_the_head_of_a_topics_name():
+    """arXiv's region of the LLM topics was "fine-tuning (FT)" and 75k's "natural language (NL) &
+    jailbreaks": "language models" is nearly always "large language models", a piece
+    (_fragments), and so no name, while it is the field of every topic in the region. The head
+    of a topic's name may name the region that holds the topic."""
+    prompts = ["hallucinate", "reason", "plan", "retrieve", "refuse", "code"]
+    uses = ["triage", "billing", "discharge", "coding", "audits", "research"]
+    bits = ["two", "three", "four", "five", "six", "eight"]
+    texts = (
+        [f"Large language models {v} when prompted with task {k}." for k, v in enumerate(prompts)]
+        + [f"Clinical notes {k} are summarized by large language models for {w}." for k, w in enumerate(uses)]
+        + [
+            f"Quantization of large language models to {b} bits keeps accuracy {k}."
+            for k, b in enumerate(bits)
+        ]
+    )
+    index = NameIndex.build(with_filler(texts + SPEECH, 17))
+    assert index._prior()[index.group_of("language models")] == 0  # a piece of "large language models"
+    leaves = {0: "large language models", 1: "clinical notes", 3: "quantization", 2: "speech recognition"}
+    regions = PhraseNames(index).name_regions(np.repeat([0, 1, 3, 2], 6), {0: 10, 1: 10, 3: 10, 2: 2}, leaves)
+    assert regions.names[10] == "language models", regions.names

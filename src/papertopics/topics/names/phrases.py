@@ -899,7 +899,9 @@ class PhraseNames(NamingMethod):
         The field's name goes to the region: a region may take the name of one of its topics
         when that topic has a narrower candidate holding it (_NARROWER), which becomes the
         topic's name ("language models" for the region, "large language models" for the topic).
-        A region of two topics shows both names unless its phrases cover _PAIR_COVER of it."""
+        A region of two topics shows both names unless its phrases cover _PAIR_COVER of it; the
+        head of a topic's name ("language models" of "large language models") may name the
+        region that holds the topic (_heads)."""
         assigned = np.asarray(assigned)
         ids = sorted(region_of)
         counts = self.index.counts([np.flatnonzero(assigned == t) for t in ids]).tocsr()
@@ -923,11 +925,14 @@ class PhraseNames(NamingMethod):
             size = sizes[rows].sum()
             users = share[rows] >= _REGION_USE
             used_by = np.asarray(users.sum(axis=0)).ravel()
-            cols = np.flatnonzero((a >= 2) & (used_by >= 1) & (prior > 0))
+            weight = prior.copy()
+            for head in self._heads([topic_names.get(ids[k], "") for k in rows]):
+                weight[head] = max(weight[head], _LENGTH_WEIGHT[2])  # "language models" of "large ..."
+            cols = np.flatnonzero((a >= 2) & (used_by >= 1) & (weight > 0))
             spread = np.asarray(share[rows][:, cols].mean(axis=0)).ravel()
             rest = (total[cols] - a[cols] + 1.0) / (n_docs - size + 1.0)
             lift = np.log(np.maximum((a[cols] / size) / rest, 1.0))
-            score = spread * lift**1.5 * prior[cols] * np.sqrt(used_by[cols] / len(rows))
+            score = spread * lift**1.5 * weight[cols] * np.sqrt(used_by[cols] / len(rows))
             order = [
                 k
                 for k in np.argsort(-score)[: 4 * N_CANDIDATES]
@@ -990,6 +995,23 @@ class PhraseNames(NamingMethod):
                 )
                 names[node] = " & ".join(renamed.get(t, topic_names.get(t, "")) for t in members[:2])
         return RegionNames(names, renamed)
+
+    def _heads(self, names: list[str]) -> list[int]:
+        """Phrase groups that end a topic's name and are two words or more ("language models" of
+        "large language models (LLMs)"): a region holding that topic may be named by them even
+        where they are nearly always that longer phrase (a piece, _fragments), since they are
+        its head and the broader field."""
+        out = []
+        for name in names:
+            col = self.index.group_of(name)
+            if col is None or name.startswith("Mixed: "):
+                continue
+            key = self.index.keys[col]
+            for i in range(1, len(key) - 1):
+                head = self.index.key_index.get(key[i:])
+                if head is not None and self.index._modifier()[head] == 1.0:
+                    out.append(head)
+        return out
 
     def _narrower(
         self,
