@@ -65,6 +65,12 @@ def beside_speech(sentences: list[str], seed: int) -> tuple[list[str], np.ndarra
     return with_filler(sentences + SPEECH, seed), np.array([0] * len(sentences) + [1] * len(SPEECH))
 
 
+def name_beside_speech(sentences: list[str], seed: int) -> str:
+    """The name `sentences` get as one topic beside SPEECH (no vectors: the counts alone)."""
+    texts, assigned = beside_speech(sentences, seed)
+    return PhraseNames(NameIndex.build(texts)).name_topics(assigned).names[0]
+
+
 def corpus(seed: int = 0):
     texts = with_filler([s for sentences in TOPICS.values() for s in sentences], seed)
     assigned = [topic for topic, sentences in TOPICS.items() for _ in sentences]
@@ -350,10 +356,8 @@ def test_a_head_word_gives_way_to_the_phrase_the_field_uses():
         "Expressive models count graph motifs.",
         "A graph transformer reads the graph.",
     ]
-    texts, assigned = beside_speech(gnn, 3)
-    names = PhraseNames(NameIndex.build(texts)).name_topics(assigned).names
     # "graph" is in all six abstracts, the phrase in half: close enough for the field's phrase
-    assert names[0] == "graph neural networks", names
+    assert name_beside_speech(gnn, 3) == "graph neural networks"
 
 
 def _region_fixture(n_topics: int = 30, seed: int = 4):
@@ -522,10 +526,8 @@ def test_a_phrase_any_topic_could_have_gives_way_to_the_topics_own():
         "Machine learning ranks candidate molecules for docking.",
         "Enzyme design with machine learning needs few assays.",
     ]
-    texts, assigned = beside_speech(protein, 6)
-    names = PhraseNames(NameIndex.build(texts)).name_topics(assigned).names
     # "machine learning" is in all six abstracts, "protein folding" in four: the field is the latter
-    assert names[0] == "protein folding", names
+    assert name_beside_speech(protein, 6) == "protein folding"
 
 
 def test_meaning_chooses_among_phrases_that_cover_the_topic_alike():
@@ -660,8 +662,7 @@ def test_a_name_is_a_noun_not_an_adjective_or_a_verb():
         (robust, "adversarial robustness", 10),
         (generalize, "out-of-distribution generalization", 13),
     ):
-        texts, assigned = beside_speech(sentences, seed)
-        assert PhraseNames(NameIndex.build(texts)).name_topics(assigned).names[0] == name
+        assert name_beside_speech(sentences, seed) == name
     modifiers = ["multi-scale", "vision-language", "black-box", "unlabeled", "upper", "Bayesian"]
     nouns = ["fine-tuning", "pre-training", "self-attention", "DP-SGD", "bandits", "speed"]
     assert [w for w in modifiers if not is_modifier_word(w)] == []
@@ -680,8 +681,7 @@ def test_a_name_goes_without_methods_where_it_stands_alone():
         "Our few-shot learning methods use prompts, since few-shot learning with prompts is cheap.",
         "Few-shot learning with transformers is studied: few-shot learning is easy there.",
     ]
-    texts, assigned = beside_speech(texts, 12)
-    assert PhraseNames(NameIndex.build(texts)).name_topics(assigned).names[0] == "few-shot learning"
+    assert name_beside_speech(texts, 12) == "few-shot learning"
     diffusion = [
         "Diffusion models denoise images step by step.",
         "We distill diffusion models into one step.",
@@ -690,8 +690,7 @@ def test_a_name_goes_without_methods_where_it_stands_alone():
         "Latent diffusion models compress images first.",
         "Diffusion models sample molecules for drug design.",
     ]
-    texts, assigned = beside_speech(diffusion, 15)
-    assert PhraseNames(NameIndex.build(texts)).name_topics(assigned).names[0] == "diffusion models"
+    assert name_beside_speech(diffusion, 15) == "diffusion models"
 
 
 def test_a_region_of_two_topics_shows_both_unless_a_phrase_covers_most_of_it():
