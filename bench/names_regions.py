@@ -123,11 +123,19 @@ def _fold(text: str) -> str:
     return " " + " ".join(singular(w) for w in re.findall(r"[\w\-]+", text.lower())) + " "
 
 
+def name_parts(name: str) -> list[str]:
+    """What a name says, as written: each side of " & ", its long form and its acronym ("Mixed: ",
+    a "(2)" and a keyword list's other terms aside)."""
+    out = []
+    for part in re.sub(r"^Mixed: ", "", name).split(" & "):
+        part = re.sub(r"\s*\(\d+\)$", "", part.strip())
+        m = re.match(r"(.*?)\s*\(([^)]*)\)$", part)
+        out += [m.group(1), m.group(2)] if m else [part.split(",")[0]]
+    return [p for p in out if p.strip()]
+
+
 def name_forms(name: str) -> list[str]:
-    name = re.sub(r"^Mixed: ", "", name)
-    m = re.match(r"(.*?)\s*\(([^)]*)\)$", name)
-    forms = [m.group(1), m.group(2)] if m else [name.split(",")[0]]
-    return [_fold(f) for f in forms if f.strip()]
+    return [_fold(p) for p in name_parts(name)]
 
 
 def name_index(data: dict):
@@ -201,13 +209,8 @@ def _words(text: str) -> tuple[str, ...]:
 
 
 def name_phrases(name: str) -> list[tuple[str, ...]]:
-    """The phrases a name says: each side of " & ", long form and acronym, as folded words."""
-    out = []
-    for part in re.sub(r"^Mixed: ", "", name).split(" & "):
-        part = re.sub(r"\s*\(\d+\)$", "", part.strip())
-        m = re.match(r"(.*?)\s*\(([^)]*)\)$", part)
-        out += [_words(m.group(1)), _words(m.group(2))] if m else [_words(part)]
-    return [p for p in out if p]
+    """The phrases a name says (name_parts), as the title index's folded words."""
+    return [w for w in map(_words, name_parts(name)) if w]
 
 
 class TitleKeywords:

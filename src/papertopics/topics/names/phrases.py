@@ -512,21 +512,7 @@ class NameIndex:
             acronym = set(self._long_forms())
             prior = np.empty(len(self.keys))
             for g, (key, text) in enumerate(zip(self.keys, self.display)):
-                if _RE_CJK.match(text):
-                    prior[g] = _CJK_WEIGHT.get(len(text), 0.8)
-                    continue
-                generic = all(w in _GENERIC for w in key)  # "machine learning", "training data"
-                if key in acronym:
-                    prior[g] = _ALL_GENERIC if generic else 1.0
-                    continue
-                # researchers name fields with phrases ("semi-supervised learning", not "labels")
-                prior[g] = _LENGTH_WEIGHT[min(len(text.replace("-", " ").split()), 4)]
-                if len(key) == 1 and key[0] in _GENERIC:
-                    prior[g] = 0.0  # "learning", "large": says nothing on its own
-                elif generic:
-                    prior[g] *= _ALL_GENERIC  # any topic's
-                elif len(key) == 1 and not is_field_word(text):
-                    prior[g] *= _THING_WEIGHT  # "image", "bandit": a thing the field studies
+                prior[g] = _phrase_weight(key, text, key in acronym)
             prior[self._fragments()] = 0.0
             if self.ends is not None and self.uses is not None:
                 suffixed: dict[int, list[int]] = defaultdict(list)  # stem -> its "... methods" phrases
@@ -685,6 +671,25 @@ class NameIndex:
         if ratio > 1.5 and self.keys[long][-1] in _END_OK_KEYS:
             ratio = 1.5
         return short_count <= ratio * long_count
+
+
+def _phrase_weight(key: tuple[str, ...], text: str, abbreviated: bool) -> float:
+    """How much a researcher would use a phrase as a name, from its words alone (NameIndex._prior
+    adds what the corpus says: pieces of longer phrases, "... methods")."""
+    if _RE_CJK.match(text):
+        return _CJK_WEIGHT.get(len(text), 0.8)
+    generic = all(w in _GENERIC for w in key)  # "machine learning", "training data"
+    if abbreviated:
+        return _ALL_GENERIC if generic else 1.0
+    # researchers name fields with phrases ("semi-supervised learning", not "labels")
+    weight = _LENGTH_WEIGHT[min(len(text.replace("-", " ").split()), 4)]
+    if len(key) == 1 and key[0] in _GENERIC:
+        return 0.0  # "learning", "large": says nothing on its own
+    if generic:
+        return weight * _ALL_GENERIC  # any topic's
+    if len(key) == 1 and not is_field_word(text):
+        return weight * _THING_WEIGHT  # "image", "bandit": a thing the field studies
+    return weight
 
 
 def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
@@ -927,7 +932,9 @@ class PhraseNames(NamingMethod):
             used_by = np.asarray(users.sum(axis=0)).ravel()
             weight = prior.copy()
             for head in self._heads([topic_names.get(ids[k], "") for k in rows]):
-                weight[head] = max(weight[head], _LENGTH_WEIGHT[2])  # "language models" of "large ..."
+                if weight[head] == 0:  # a piece elsewhere ("language models" of "large ..."): a phrase here
+                    key, text = self.index.keys[head], self.index.display[head]
+                    weight[head] = _phrase_weight(key, text, key in self.index._long_forms())
             cols = np.flatnonzero((a >= 2) & (used_by >= 1) & (weight > 0))
             spread = np.asarray(share[rows][:, cols].mean(axis=0)).ravel()
             rest = (total[cols] - a[cols] + 1.0) / (n_docs - size + 1.0)
