@@ -779,3 +779,29 @@ def test_a_region_may_take_the_head_of_a_topics_name():
     leaves = {0: "large language models", 1: "clinical notes", 3: "quantization", 2: "speech recognition"}
     regions = PhraseNames(index).name_regions(np.repeat([0, 1, 3, 2], 6), {0: 10, 1: 10, 3: 10, 2: 2}, leaves)
     assert regions.names[10] == "language models", regions.names
+
+
+def test_a_one_word_name_takes_a_second_phrase_that_covers_more_of_its_topic():
+    """NeurIPS 2023's "speech", "brain", "proteins" were one bare word for topics whose other half
+    the word misses (audio, spiking neural networks, molecules): a researcher writes "proteins &
+    molecules". Not where the second phrase says the word again ("labels" / "labeling"), nor
+    in a small topic, where five abstracts at least must use it."""
+    proteins = [
+        "We fold proteins with a language model of sequences.",
+        "Docking proteins into pockets is slow; we learn it.",
+        "Designing proteins needs a structure prior.",
+        "We predict how proteins bind to each other.",
+        "A benchmark of proteins and their mutations is released.",
+        "Generative models of proteins and molecules share one encoder.",
+        "Both proteins and molecules are graphs of atoms.",
+        "We pretrain on proteins, then on molecules.",
+        "Our sampler draws molecules with given properties.",
+        "Molecules are generated fragment by fragment.",
+        "Retrosynthesis plans routes to molecules.",
+        "A diffusion prior over molecules respects symmetry.",
+    ]
+    assert name_beside_speech(proteins, 21) == "proteins & molecules"
+    # seven abstracts, four of them with "molecules" (two alone): one name
+    assert name_beside_speech(proteins[:3] + proteins[6:10], 21) == "proteins"
+    labels = [s.replace("proteins", "labels").replace("molecules", "labeling") for s in proteins]
+    assert name_beside_speech(labels, 21) == "labels"

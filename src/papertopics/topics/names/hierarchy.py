@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from papertopics.topics.names.registry import NamingMethod
+from papertopics.topics.names.registry import NamingMethod, name_phrases
 from papertopics.topics.tree import MAX_REGION_SHARE, balanced_regions, region_count, regions, topic_tree
 from papertopics.vectors import normalise, topic_ids
 
@@ -41,7 +41,9 @@ def name_hierarchy(
     rest = [n for n in merges if n not in region_names]
     named = namer.name_groups(
         {n: docs[n] for n in rest},
-        taken=set(leaf_names.values()) | set(region_names.values()),
+        taken={
+            part for name in [*leaf_names.values(), *region_names.values()] for part in name_phrases(name)
+        },
         fallback={n: "" for n in rest},
     )
     candidates = {**{n: [name] for n, name in region_names.items()}, **named.candidates}

@@ -22,6 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import chain
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,14 @@ from scipy import sparse
 
 from papertopics.constants import NAME_INDEX_VERSION, PHRASE_VECTORS_MAX
 from papertopics.ingest.clean import CJK_LETTERS
-from papertopics.topics.names.registry import NamingMethod, RegionNames, TopicNames, normal, register_naming
+from papertopics.topics.names.registry import (
+    NamingMethod,
+    RegionNames,
+    TopicNames,
+    name_phrases,
+    normal,
+    register_naming,
+)
 from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, singular
 from papertopics.vectors import normalise
 
@@ -101,6 +109,16 @@ _PAIR_COVER = 0.5
 # A one-word name gives way to a longer candidate holding it that covers this share of its
 # documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
 _ABSORB_THING = 0.35
+# A topic named by one word takes a second phrase ("speech & audio", "brain & spiking neural
+# networks (SNNs)", "proteins & molecules"), as a researcher names a field by its two halves,
+# when one scores at least _SECOND_SCORE of the word's, shares none of its words, is a noun
+# phrase no other topic is named by, and is used by _SECOND_DOCS of the topic's abstracts at
+# least, _SECOND_NEW of them without the word, adding _SECOND_GAIN of the topic to the
+# name's coverage (so a small topic, whose second phrase two abstracts share by chance, keeps one).
+_SECOND_SCORE = 0.6
+_SECOND_DOCS = 5
+_SECOND_NEW = 0.3
+_SECOND_GAIN = 0.05
 
 
 def is_field_word(word: str) -> bool:
@@ -476,18 +494,19 @@ class NameIndex:
 
     def coverage(self, names: dict[int, str], groups: dict[int, np.ndarray]) -> dict[int, float]:
         """Per group, the share of its documents that use its name's phrase (or the acronym,
-        which counts as its long form); 0 when no indexed phrase is the name."""
-        cols = {g: self.group_of(name) for g, name in names.items()}
-        wanted = sorted({c for c in cols.values() if c is not None})
+        which counts as its long form), either phrase of an "A & B" name; 0 when no indexed
+        phrase is the name."""
+        cols = {g: [self.group_of(part) for part in name_phrases(name)] for g, name in names.items()}
+        wanted = sorted({c for parts in cols.values() for c in parts if c is not None})
         used = self.incidence[:, wanted].tocsc() if wanted else None  # one pass over the matrix
         at = {c: k for k, c in enumerate(wanted)}
         out = {}
-        for g, col in cols.items():
+        for g, parts in cols.items():
             docs = np.asarray(groups.get(g, []), dtype=int)
-            if col is None or not len(docs):
+            if None in parts or not len(docs):
                 out[g] = 0.0
                 continue
-            hits = used.indices[used.indptr[at[col]] : used.indptr[at[col] + 1]]
+            hits = np.concatenate([used.indices[used.indptr[at[c]] : used.indptr[at[c] + 1]] for c in parts])
             out[g] = round(float(np.isin(docs, hits).sum()) / len(docs), 4)
         return out
 
@@ -692,6 +711,17 @@ def _phrase_weight(key: tuple[str, ...], text: str, abbreviated: bool) -> float:
     return weight
 
 
+def _akin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """Do two phrases share a word, or a word's stem ("labels" / "unlabeled", "visualization" /
+    "visualizing")? Then the second says the first again."""
+    for a in one:
+        for b in other:
+            short, long = sorted((a, b), key=len)
+            if (len(short) >= 4 and short in long) or (len(short) >= 5 and long[:5] == short[:5]) or a == b:
+                return True
+    return False
+
+
 def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     if len(short) >= len(long):
         return False
@@ -756,6 +786,8 @@ def _display(phrase: str, word_case: dict[str, str]) -> str:
 @register_naming("phrases")
 class PhraseNames(NamingMethod):
     """Names are phrases of the groups' own abstracts, scored against the corpus (NameIndex)."""
+
+    topic_options: ClassVar[dict[str, Any]] = {"second": True}  # a topic's name may say two phrases
 
     def __init__(
         self,
@@ -830,11 +862,13 @@ class PhraseNames(NamingMethod):
         taken: set[str] | None = None,
         fallback: dict[int, str] | None = None,
         keywords: dict[int, list[str]] | None = None,
+        second: bool = False,
     ) -> TopicNames:
         """Distinct names for groups of documents (topics, or unions of topics).
 
         Pairs (group, candidate) are taken best score first, each group and each name once, so a
         phrase goes to the group it describes best and the other groups take their next one.
+        With `second`, a group named by one word may take a second phrase (_second).
         """
         ids = sorted(groups)
         counts = self.index.counts([np.asarray(groups[g], dtype=int) for g in ids])
@@ -858,7 +892,7 @@ class PhraseNames(NamingMethod):
         candidates = {g: [self.index.name(c) for c, _ in ranked[g]] for g in ids}
         pairs = sorted(
             (
-                (score / (rank + 1) ** 0.25, g, self.index.name(c))
+                (score / (rank + 1) ** 0.25, g, self.index.name(c), c)
                 for g in ids
                 for rank, (c, score) in enumerate(ranked[g])
             ),
@@ -866,13 +900,20 @@ class PhraseNames(NamingMethod):
         )
         used = {normal(t) for t in (taken or set())}
         names: dict[int, str] = {}
-        for _, g, name in pairs:
+        chosen: dict[int, int] = {}
+        for _, g, name, c in pairs:
             if len(names) == len(ids):
                 break
             if g in names or normal(name) in used:
                 continue
-            names[g] = name
+            names[g], chosen[g] = name, c
             used.add(normal(name))
+        for g in chosen if second else ():
+            col = self._second(groups[g], chosen[g], ranked[g], used)
+            if col is not None:
+                names[g] = f"{names[g]} & {self.index.name(col)}"
+                used.add(normal(self.index.name(col)))
+                candidates[g] = [names[g], *candidates[g]]
         exact = {name.lower() for name in names.values()} | {t.lower() for t in (taken or set())}
         for g in ids:
             if g not in names:
@@ -888,6 +929,42 @@ class PhraseNames(NamingMethod):
                 used.add(normal(name))
                 exact.add(name.lower())
         return TopicNames(names, candidates)
+
+    def _second(
+        self, docs: np.ndarray, first: int, ranked: list[tuple[int, float]], used: set[str]
+    ) -> int | None:
+        """The phrase that joins a one-word name with "&" (_SECOND_SCORE and after), or None."""
+        key = self.index.keys[first]
+        score = dict(ranked).get(first)
+        if len(key) != 1 or not score or _RE_CJK.match(self.index.display[first]):
+            return None
+        prior, modifier = self.index._prior(), self.index._modifier()
+        eligible = []
+        for col, value in ranked:
+            if value < _SECOND_SCORE * score:
+                break
+            name = self.index.name(col)
+            if not (
+                col == first
+                or prior[col] < _LENGTH_WEIGHT[1]  # no generic phrase ("learning models"), no piece
+                or modifier[col] < 1.0
+                or _akin(key, self.index.keys[col])
+                or normal(name) in used
+                or len(f"{self.index.name(first)} & {name}".split()) > MAX_NAME_WORDS
+                or not self._allowed(col)
+            ):
+                eligible.append(col)
+        if not eligible:
+            return None
+        # the topic's rows, then the few columns: cheap at 75k abstracts
+        used_by = self.index.incidence[np.asarray(docs, dtype=int)][:, [first, *eligible]].toarray() > 0
+        for k, col in enumerate(eligible, start=1):
+            has = used_by[:, k]
+            new = int((has & ~used_by[:, 0]).sum())
+            enough = has.sum() >= _SECOND_DOCS and new >= _SECOND_GAIN * len(docs)
+            if enough and new >= _SECOND_NEW * has.sum():
+                return col
+        return None
 
     def name_regions(
         self,
@@ -915,7 +992,7 @@ class PhraseNames(NamingMethod):
         total = np.asarray(self.index.incidence.sum(axis=0)).ravel()
         n_docs = self.index.incidence.shape[0]
         prior = self.index._prior() * (self.index._modifier() == 1.0)  # a region is named by nouns
-        taken = {normal(n.removeprefix("Mixed: ")) for n in topic_names.values()}
+        taken = {normal(part) for n in topic_names.values() for part in name_phrases(n)}
         narrower = self._narrower(ids, share, topic_names, topic_candidates or {}, taken)
         nodes = sorted(set(region_of.values()))
         names: dict[int, str] = {}
@@ -1000,7 +1077,9 @@ class PhraseNames(NamingMethod):
                 members = sorted(
                     (t for t in ids if region_of[t] == node), key=lambda t: -(assigned == t).sum()
                 )
-                names[node] = " & ".join(renamed.get(t, topic_names.get(t, "")) for t in members[:2])
+                names[node] = " & ".join(  # each topic's first phrase: "speech", not "speech & audio"
+                    name_phrases(renamed.get(t, topic_names.get(t, "")))[0] for t in members[:2]
+                )
         return RegionNames(names, renamed)
 
     def _heads(self, names: list[str]) -> list[int]:

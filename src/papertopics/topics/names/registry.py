@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from papertopics.cluster.cohesion import MIXED_PREFIX
 from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.errors import ConfigError
 from papertopics.topics.stopwords import singular
@@ -54,10 +55,17 @@ def normal(name: str) -> str:
     return " ".join(singular(w) for w in re.sub(r"\s*\([^)]*\)", "", name).lower().split())
 
 
+def name_phrases(name: str) -> list[str]:
+    """The phrases a name says: "Mixed: " aside, each side of " & " ("speech & audio")."""
+    return [part.strip() for part in name.removeprefix(MIXED_PREFIX).split(" & ")]
+
+
 class NamingMethod(ABC):
     """Names groups of documents (topics, or unions of topics) of one corpus."""
 
     key: ClassVar[str] = ""
+    # what name_topics adds to name_groups' arguments for topics (PhraseNames: {"second": True})
+    topic_options: ClassVar[dict[str, Any]] = {}
 
     @classmethod
     @abstractmethod
@@ -106,7 +114,7 @@ class NamingMethod(ABC):
         groups = {
             int(t): np.flatnonzero(assigned == t) for t in sorted(set(assigned.tolist())) if t != OUTLIER
         }
-        result = self.name_groups(groups, fallback=fallback, keywords=keywords)
+        result = self.name_groups(groups, fallback=fallback, keywords=keywords, **self.topic_options)
         if (assigned == OUTLIER).any():
             result.names[OUTLIER] = outlier_label
             result.candidates[OUTLIER] = [outlier_label]
