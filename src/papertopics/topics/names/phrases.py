@@ -713,11 +713,16 @@ def _phrase_weight(key: tuple[str, ...], text: str, abbreviated: bool) -> float:
 
 def _akin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
     """Do two phrases share a word, or a word's stem ("labels" / "unlabeled", "visualization" /
-    "visualizing")? Then the second says the first again."""
+    "visualizing", "images" / "imaging")? Then the second says the first again."""
     for a in one:
         for b in other:
             short, long = sorted((a, b), key=len)
-            if (len(short) >= 4 and short in long) or (len(short) >= 5 and long[:5] == short[:5]) or a == b:
+            if (
+                a == b
+                or (len(short) >= 4 and short in long)
+                or (len(short) >= 6 and long[:6] == short[:6])
+                or (len(short) >= 5 and long.startswith(short[:-1]))
+            ):
                 return True
     return False
 
