@@ -785,7 +785,8 @@ def test_a_one_word_name_takes_a_second_phrase_that_covers_more_of_its_topic():
     """NeurIPS 2023's "speech", "brain", "proteins" were one bare word for topics whose other half
     the word misses (audio, spiking neural networks, molecules): a researcher writes "proteins &
     molecules". Not where the second phrase says the word again ("labels" / "labeling"), nor
-    in a small topic, where five abstracts at least must use it."""
+    where it scores under half the word's, nor in a small topic, where five abstracts at least
+    must use it."""
     proteins = [
         "We fold proteins with a language model of sequences.",
         "Docking proteins into pockets is slow; we learn it.",
@@ -803,5 +804,8 @@ def test_a_one_word_name_takes_a_second_phrase_that_covers_more_of_its_topic():
     assert name_beside_speech(proteins, 21) == "proteins & molecules"
     # seven abstracts, four of them with "molecules" (two alone): one name
     assert name_beside_speech(proteins[:3] + proteins[6:10], 21) == "proteins"
+    # "molecules" in five of twelve, "proteins" in ten: under half the word's score, one name
+    more = ["Proteins fold in milliseconds.", "We align proteins across species."]
+    assert name_beside_speech(proteins[:5] + more + proteins[5:10], 21) == "proteins"
     labels = [s.replace("proteins", "labels").replace("molecules", "labeling") for s in proteins]
     assert name_beside_speech(labels, 21) == "labels"

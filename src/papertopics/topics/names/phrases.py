@@ -115,7 +115,7 @@ _ABSORB_THING = 0.35
 # phrase no other topic is named by, and is used by _SECOND_DOCS of the topic's abstracts at
 # least, _SECOND_NEW of them without the word, adding _SECOND_GAIN of the topic to the
 # name's coverage (so a small topic, whose second phrase two abstracts share by chance, keeps one).
-_SECOND_SCORE = 0.6
+_SECOND_SCORE = 0.5
 _SECOND_DOCS = 5
 _SECOND_NEW = 0.3
 _SECOND_GAIN = 0.05
