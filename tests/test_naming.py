@@ -723,7 +723,8 @@ def test_a_region_of_two_topics_shows_both_unless_a_phrase_covers_most_of_it():
 def test_a_region_is_named_by_a_noun():
     """Every abstract of three topics says "Bayesian", always before a noun; the region they
     make is named by what they share that names something ("uncertainty"), not by the adjective
-    (NeurIPS 2023 without titles had the region "gradient descent (GD) & Gaussian")."""
+    (NeurIPS 2023 without titles had the region "gradient descent (GD) & Gaussian"), and not by
+    a phrase one of its topics is named by."""
     kinds = {
         "Bayesian {} quantify uncertainty in regression task {}.": [
             "posteriors",
@@ -754,8 +755,13 @@ def test_a_region_is_named_by_a_noun():
     texts = with_filler(texts + SPEECH, 16)
     assigned = np.repeat([0, 1, 3, 2], 6)
     leaves = {0: "regression", 1: "Gaussian processes", 3: "variational inference", 2: "speech recognition"}
-    regions = PhraseNames(NameIndex.build(texts)).name_regions(assigned, {0: 10, 1: 10, 3: 10, 2: 2}, leaves)
+    namer = PhraseNames(NameIndex.build(texts))
+    regions = namer.name_regions(assigned, {0: 10, 1: 10, 3: 10, 2: 2}, leaves)
     assert regions.names[10] == "uncertainty", regions.names
+    # nor by either phrase of a topic's name: "uncertainty" is the second of "regression & uncertainty"
+    leaves[0] = "regression & uncertainty"
+    regions = namer.name_regions(assigned, {0: 10, 1: 10, 3: 10, 2: 2}, leaves)
+    assert "uncertainty" not in regions.names[10] and regions.names[10], regions.names
 
 
 def test_a_region_may_take_the_head_of_a_topics_name():
