@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from papertopics.topics.names import phrases
 from papertopics.topics.names.hierarchy import topic_hierarchy
 from papertopics.topics.names.phrases import (
     NameIndex,
@@ -787,12 +788,14 @@ def test_a_region_may_take_the_head_of_a_topics_name():
     assert regions.names[10] == "language models", regions.names
 
 
-def test_a_one_word_name_takes_a_second_phrase_that_covers_more_of_its_topic():
+def test_a_one_word_name_takes_a_second_phrase_that_covers_more_of_its_topic(monkeypatch):
     """NeurIPS 2023's "speech", "brain", "proteins" were one bare word for topics whose other half
     the word misses (audio, spiking neural networks, molecules): a researcher writes "proteins &
     molecules". Not where the second phrase says the word again ("labels" / "labeling"), nor
     where it scores under half the word's, nor in a small topic, where five abstracts at least
-    must use it."""
+    must use it. (The counts alone: arXiv titles, which say "molecular" more than "molecules",
+    would weigh a topic this small too; see the test after this one.)"""
+    monkeypatch.setattr(phrases, "title_use", dict)
     proteins = [
         "We fold proteins with a language model of sequences.",
         "Docking proteins into pockets is slow; we learn it.",
@@ -815,3 +818,30 @@ def test_a_one_word_name_takes_a_second_phrase_that_covers_more_of_its_topic():
     assert name_beside_speech(proteins[:5] + more + proteins[5:10], 21) == "proteins"
     labels = [s.replace("proteins", "labels").replace("molecules", "labeling") for s in proteins]
     assert name_beside_speech(labels, 21) == "labels"
+
+
+def test_a_small_topic_is_named_by_the_phrase_titles_use(monkeypatch):
+    """On 45-abstract listings a topic of seven abstracts was "policy", "ImageNet", "team" or
+    "action spaces": in so few abstracts a word four of them use outscores the field's name that
+    three use. Titles name fields ("reinforcement learning" is in a third of the arXiv titles
+    whose abstracts use it, "policy" in a sixth, "efficiency" in one of 38): a small topic's
+    candidates weigh by how often titles use them (title_use.tsv.gz)."""
+    rl = [
+        "The policy improves with every episode in the simulator.",
+        "We learn a policy from logged interactions of users.",
+        "A policy that hedges against model errors is safer.",
+        "Each policy update is clipped to keep training stable.",
+        "Reinforcement learning agents must explore when rewards are sparse.",
+        "Offline reinforcement learning reuses data that other agents gathered.",
+        "Reinforcement learning from human feedback aligns chat assistants.",
+    ]
+    assert name_beside_speech(rl, 21) == "reinforcement learning"
+    use = phrases.title_use()
+    assert use[("reinforcement", "learning")] > phrases._TITLE_NEUTRAL > use[("policy",)]
+    assert use[("policy",)] > use[("efficiency",)]
+    index = NameIndex.build(beside_speech(rl, 21)[0])
+    weight = index._title_weight()
+    assert weight[index.group_of("reinforcement learning")] > 1 > weight[index.group_of("policy")]
+    assert all(w == 1 for key, w in zip(index.keys, weight) if key not in use)
+    monkeypatch.setattr(phrases, "title_use", dict)  # without the table, the counts alone
+    assert name_beside_speech(rl, 21) == "policy"

@@ -17,10 +17,13 @@ registered naming method "phrases", names any group of documents with it.
 
 from __future__ import annotations
 
+import functools
+import gzip
 import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from itertools import chain
 from typing import Any, ClassVar
 
@@ -119,6 +122,20 @@ _SECOND_SCORE = 0.5
 _SECOND_DOCS = 5
 _SECOND_NEW = 0.3
 _SECOND_GAIN = 0.05
+
+# Researchers name a field by the phrases paper titles use ("reinforcement learning", "graph
+# neural networks"), not by what abstracts say in passing ("efficiency", "unlabeled data",
+# "capabilities"). How often arXiv titles use a phrase per abstract using it (TITLE_USE, built by
+# bench/build_title_use.py from 74,728 arXiv abstracts of 2025-26) weighs a candidate by
+# (ratio / _TITLE_NEUTRAL) ** _TITLE_POWER within [_TITLE_MIN, _TITLE_MAX]. A listing's own
+# counts say little of a small topic (two of five abstracts) and enough of a large one, so the
+# weight counts with the power _TITLE_EVIDENCE / (_TITLE_EVIDENCE + the topic's size): most of
+# it at five abstracts, a twentieth at four hundred. No table ships for such a purpose, hence ours.
+TITLE_USE = "title_use.tsv.gz"  # phrase (folded words), arXiv titles using it, abstracts using it
+_TITLE_NEUTRAL = 0.2  # one title per five abstracts: weight 1
+_TITLE_POWER = 0.8
+_TITLE_MIN, _TITLE_MAX = 0.2, 2.0
+_TITLE_EVIDENCE = 20.0
 
 
 def is_field_word(word: str) -> bool:
@@ -303,16 +320,24 @@ class NameIndex:
     long_forms: dict[tuple[str, ...], str] = field(default_factory=dict)
     prior: np.ndarray | None = None
     modifier: np.ndarray | None = None
+    title_weight: np.ndarray | None = None  # group -> weight from TITLE_USE (_title_weight)
 
     @classmethod
-    def build(cls, texts: list[str], titles: list[str] | None = None, min_df: int = 2) -> NameIndex:
+    def build(
+        cls,
+        texts: list[str],
+        titles: list[str] | None = None,
+        min_df: int = 2,
+        acronyms: dict[str, tuple[tuple[str, ...], str]] | None = None,
+    ) -> NameIndex:
         """Count candidate phrases in every text (and its title, which counts as the same document).
+        `acronyms` replaces the texts' own definitions (titles alone define none).
 
         Words are read in Python; the n-grams are formed and counted with numpy over one array
         of word ids (segments separated by -1), which keeps NeurIPS-sized corpora to seconds.
         """
         stripped = [strip_markup(t) for t in texts]
-        acronyms = collect_acronyms(stripped)
+        acronyms = collect_acronyms(stripped) if acronyms is None else acronyms
         expand = {key: form for key, (form, _) in acronyms.items()}
         casing: Counter = Counter()
         initial: Counter = Counter()
@@ -447,6 +472,7 @@ class NameIndex:
         self._prior()  # computed once here, not at every fit (2 s at 75k abstracts)
         self._long_forms()
         self._modifier()
+        self._title_weight()
         with open(path, "wb") as handle:
             pickle.dump((NAME_INDEX_VERSION, self), handle, protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -569,6 +595,20 @@ class NameIndex:
             )
         return self.modifier
 
+    def _title_weight(self) -> np.ndarray:
+        """Per phrase group, how much more (or less) often titles use it than abstracts, as a
+        weight (_TITLE_NEUTRAL and after); 1 for a phrase TITLE_USE does not hold."""
+        if self.title_weight is None:
+            if not self.key_index:
+                self.key_index = {k: i for i, k in enumerate(self.keys)}
+            weight = np.ones(len(self.keys))
+            for key, ratio in title_use().items():
+                g = self.key_index.get(key)
+                if g is not None:
+                    weight[g] = min(_TITLE_MAX, max(_TITLE_MIN, (ratio / _TITLE_NEUTRAL) ** _TITLE_POWER))
+            self.title_weight = weight
+        return self.title_weight
+
     def nameable(self, limit: int = PHRASE_VECTORS_MAX) -> list[str]:
         """The phrases that may become names (weight above 0), most used first, at most `limit`:
         what rule embed_phrases embeds."""
@@ -626,6 +666,7 @@ class NameIndex:
         rest = (total[cols] - a + 1.0) / (n_docs - size + 1.0)
         lift = np.log(np.maximum(share / rest, 1.0))
         score = share * lift * self._prior()[cols]
+        score = score * self._title_weight()[cols] ** (_TITLE_EVIDENCE / (_TITLE_EVIDENCE + size))
         if keywords:
             vocab = {singular(w.replace("-", "")) for k in keywords for w in k.lower().split()}
             long_forms = self._long_forms()
@@ -690,6 +731,17 @@ class NameIndex:
         if ratio > 1.5 and self.keys[long][-1] in _END_OK_KEYS:
             ratio = 1.5
         return short_count <= ratio * long_count
+
+
+@functools.cache
+def title_use() -> dict[tuple[str, ...], float]:
+    """TITLE_USE: folded phrase -> (arXiv titles using it + 1) / (abstracts using it + 5)."""
+    text = (resources.files(__package__) / TITLE_USE).read_bytes()
+    out = {}
+    for line in gzip.decompress(text).decode("utf-8").splitlines()[1:]:
+        phrase, titles, abstracts = line.split("\t")
+        out[tuple(phrase.split(" "))] = (int(titles) + 1) / (int(abstracts) + 5)
+    return out
 
 
 def _phrase_weight(key: tuple[str, ...], text: str, abbreviated: bool) -> float:

@@ -1,0 +1,52 @@
+"""Build src/papertopics/topics/names/title_use.tsv.gz: how often arXiv titles use each phrase.
+
+Researchers name fields by what titles say ("reinforcement learning", "graph neural networks");
+abstracts also say what no title does ("efficiency", "unlabeled data", "capabilities"). For every
+phrase that NameIndex would count (its folded words: lower case, singular, no hyphens, acronyms
+spelled out by the abstracts' own definitions), the number of the 74,728 arXiv abstracts of
+../shared (2025-03 to 2026-07, CC0 metadata) whose title uses it and whose abstract uses it, for
+the phrases used at least MIN_USES times in all. NameIndex._title_weight reads it; rerun this
+after a change to how NameIndex folds words (singular, _lower_words), then the names bench:
+
+    PYTHONPATH=src .venv/bin/python bench/build_title_use.py
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import numpy as np
+from _pipeline import DATA, REPO  # bench/ is on sys.path when this file runs as a script
+
+from papertopics.topics.names.phrases import TITLE_USE, NameIndex
+
+MIN_USES = 20  # titles and abstracts together: rarer phrases weigh 1
+
+
+def main() -> None:
+    with gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle:
+        records = [json.loads(line) for line in handle]
+    abstracts = [r["abstract"].replace("\n", " ") for r in records]
+    titles = [r["title"].replace("\n", " ") for r in records]
+    in_abstracts = NameIndex.build(abstracts, min_df=5)
+    in_titles = NameIndex.build(titles, min_df=3, acronyms=in_abstracts.acronyms)
+    counts: dict[tuple[str, ...], list[int]] = {}
+    for index, at in ((in_titles, 0), (in_abstracts, 1)):
+        df = np.asarray(index.incidence.sum(axis=0)).ravel()
+        for key, used in zip(index.keys, df):
+            counts.setdefault(key, [0, 0])[at] = int(used)
+    lines = sorted(
+        f"{' '.join(key)}\t{t}\t{a}"
+        for key, (t, a) in counts.items()
+        if t + a >= MIN_USES and "\t" not in "".join(key)
+    )
+    out = REPO / "src" / "papertopics" / "topics" / "names" / TITLE_USE
+    # mtime=0: the same table is the same bytes
+    table = "phrase\ttitles\tabstracts\n" + "\n".join(lines) + "\n"
+    out.write_bytes(gzip.compress(table.encode(), mtime=0))
+    print(f"{out}: {len(lines)} phrases from {len(records)} abstracts")
+
+
+if __name__ == "__main__":
+    main()
