@@ -21,6 +21,10 @@ Proxies (quality, not speed):
   most of its papers' titles use (titles read alone, as author keywords would be; ties kept;
   a phrase at least two titles use): a stand-in for "names a top-3 author keyword", which
   needs listings with keywords; with --small, the titles never reach the names;
+- author keywords (stand-in): each paper's "keywords" are the phrases of bench/author_keywords.txt
+  (a hand list of common ML author keywords) in its title, then those its abstract repeats most,
+  four at most; a name hits when one of its topic's three commonest (ties kept) is inside it, as
+  "names a top-3 author keyword" would be measured on a listing with keywords;
 - single words: names of one bare word;
 - regions: count, largest share of documents, topics per region; on arXiv 6k, purity of the
   regions against primary_category (documents of the region's commonest category / size);
@@ -238,6 +242,61 @@ class TitleKeywords:
         return any(inside(top, said) for top in self.top(docs) for said in name_phrases(name))
 
 
+class AuthorKeywords:
+    """Stand-in author keywords (bench/author_keywords.txt): each paper's are the listed phrases
+    its title uses, then those its abstract uses most often, at most KEEP; a group's top are its
+    papers' three commonest, ties kept; a name hits when one of them is inside one of its phrases."""
+
+    KEEP = 4
+
+    def __init__(self, titles: list[str], abstracts: list[str]):
+        listed = [
+            line.strip() for line in (Path(__file__).parent / "author_keywords.txt").read_text().splitlines()
+        ]
+        phrases = sorted(
+            {_words(k) for k in listed if k and not k.startswith("#")}, key=lambda k: (-len(k), k)
+        )
+        self.paper = []
+        for title, abstract in zip(titles, abstracts):
+            in_title, in_abstract = _words(title or ""), _words(abstract or "")
+            first = [k for k in phrases if _count(k, in_title)]
+            rest = sorted(
+                (k for k in phrases if k not in first and _count(k, in_abstract)),
+                key=lambda k: (-_count(k, in_abstract), -len(k), k),
+            )
+            self.paper.append((first + rest)[: self.KEEP])
+
+    def top(self, docs: np.ndarray) -> list[tuple[str, ...]]:
+        counts = Counter(k for d in docs for k in self.paper[d])
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        if not ranked:
+            return []
+        cut = ranked[min(3, len(ranked)) - 1][1]
+        return [k for k, v in ranked if v >= cut]
+
+    def hit(self, name: str, docs: np.ndarray) -> bool:
+        return any(_count(top, said) > 0 for top in self.top(docs) for said in name_phrases(name))
+
+
+def plain_labels(texts: list[str], assigned: np.ndarray) -> dict[int, str]:
+    """What plain BERTopic would call each of these topics: its default CountVectorizer and
+    ClassTfidfTransformer on the same documents and topics, the first three words (its label,
+    "3_fl_clients_federated", without the number), read as one phrase per word."""
+    from bertopic.vectorizers import ClassTfidfTransformer
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    topics = sorted(t for t in set(assigned.tolist()) if t >= 0)
+    joined = [" ".join(texts[i] for i in np.flatnonzero(assigned == t)) for t in topics]
+    vectorizer = CountVectorizer().fit(joined)
+    ctfidf = ClassTfidfTransformer().fit_transform(vectorizer.transform(joined)).toarray()
+    words = vectorizer.get_feature_names_out()
+    return {t: " & ".join(words[np.argsort(-row)[:3]]) for t, row in zip(topics, ctfidf)}
+
+
+def _count(short: tuple[str, ...], long: tuple[str, ...]) -> int:
+    return sum(long[i : i + len(short)] == short for i in range(len(long) - len(short) + 1))
+
+
 def measure(name: str, data: dict) -> dict:
     corpus = data["corpus"]
     fitted = fit(data)
@@ -246,6 +305,8 @@ def measure(name: str, data: dict) -> dict:
     raw_titles = data.get("titles") or corpus["title"].fillna("").tolist()
     titles = [_fold(t) for t in raw_titles]
     keywords = TitleKeywords(raw_titles)
+    authors = AuthorKeywords(raw_titles, corpus["text_raw"].tolist())
+    plain = plain_labels(corpus["text"].tolist(), assigned)
     rows = []
     for t in table.itertuples():
         members = np.flatnonzero(assigned == t.topic)
@@ -261,6 +322,8 @@ def measure(name: str, data: dict) -> dict:
                 "coverage": float(getattr(t, "coverage", float("nan"))),
                 "title_share": in_title,
                 "title_keyword": keywords.hit(t.label, members),
+                "author_keyword": authors.hit(t.label, members),
+                "plain_author_keyword": authors.hit(plain.get(int(t.topic), ""), members),
                 "region": int(t.region),
                 "region_label": t.region_label,
                 "terms": t.top_terms,
@@ -286,6 +349,9 @@ def measure(name: str, data: dict) -> dict:
                 "title_keyword": (
                     keywords.hit(members["region_label"].iloc[0], docs) if len(members) > 1 else None
                 ),
+                "author_keyword": (
+                    authors.hit(members["region_label"].iloc[0], docs) if len(members) > 1 else None
+                ),
                 "clash": bool(
                     members["region_label"].iloc[0].lower() in {x.lower() for x in members["label"]}
                 ),
@@ -303,6 +369,11 @@ def measure(name: str, data: dict) -> dict:
         "region_title_keyword": float(regions["title_keyword"].dropna().astype(float).mean())
         if regions["title_keyword"].notna().any()
         else None,
+        "author_keyword": float(topics["author_keyword"].mean()),
+        "plain_bertopic_author_keyword": float(topics["plain_author_keyword"].mean()),
+        "region_author_keyword": float(regions["author_keyword"].dropna().astype(float).mean())
+        if regions["author_keyword"].notna().any()
+        else None,
         "coverage_mean": float(topics["coverage"].mean()),
         "coverage_median": float(topics["coverage"].median()),
         "mixed": int(topics["label"].str.startswith("Mixed: ").sum()),
@@ -318,7 +389,8 @@ def measure(name: str, data: dict) -> dict:
 def small_listings(count: int, cache: Path, size: int = 45) -> None:
     """`count` listings of `size` NeurIPS 2023 abstracts (seed 0), titles left out as a text
     listing has none: each clustered as the workflow would (clusters cached), its topic names
-    printed, "+" where a name holds one of its papers' top title phrases (TitleKeywords)."""
+    printed, "+" where a name holds one of its papers' top title phrases (TitleKeywords), then
+    "+" where it holds one of their top stand-in author keywords (AuthorKeywords)."""
     import gzip
 
     from papertopics.ingest.corpus import build_corpus
@@ -327,7 +399,7 @@ def small_listings(count: int, cache: Path, size: int = 45) -> None:
 
     records = [json.loads(line) for line in gzip.open(ce.NEURIPS, "rt", encoding="utf-8")]
     rng = np.random.default_rng(0)
-    hits = total = 0
+    hits = total = author_hits = plain_hits = 0
     for sample in range(count):
         picked = rng.choice(len(records), size, replace=False)
         path = cache / f"small-{sample}.pkl"
@@ -355,14 +427,29 @@ def small_listings(count: int, cache: Path, size: int = 45) -> None:
         assigned = fitted.documents["topic"].to_numpy()
         assert len(assigned) == size, "the corpus keeps the listing's order, one document per abstract"
         keywords = TitleKeywords([records[i]["title"] for i in picked])
+        authors = AuthorKeywords(
+            [records[i]["title"] for i in picked], [records[i]["abstract"] for i in picked]
+        )
         named = list(zip(table["topic"], table["label"], table["size"]))
         marks = [keywords.hit(n, np.flatnonzero(assigned == t)) for t, n, _ in named]
-        hits, total = hits + sum(marks), total + len(marks)
+        author = [authors.hit(n, np.flatnonzero(assigned == t)) for t, n, _ in named]
+        plain = plain_labels(data["corpus"]["text"].tolist(), assigned)
+        plain_hits += sum(
+            authors.hit(plain.get(int(t), ""), np.flatnonzero(assigned == t)) for t, _, _ in named
+        )
+        hits, total, author_hits = hits + sum(marks), total + len(marks), author_hits + sum(author)
         print(
             f"sample {sample}: "
-            + " | ".join(f"{'+' if m else '-'}{n} ({k})" for (_, n, k), m in zip(named, marks))
+            + " | ".join(
+                f"{'+' if m else '-'}{'+' if k else '-'}{n} ({size})"
+                for (_, n, size), m, k in zip(named, marks, author)
+            )
         )
     print(f"names holding a top title phrase: {hits}/{total} = {hits / max(total, 1):.2f}")
+    share = author_hits / max(total, 1)
+    print(f"names holding a top author keyword (stand-in): {author_hits}/{total} = {share:.2f}")
+    share = plain_hits / max(total, 1)
+    print(f"plain BERTopic's labels (three words) holding one: {plain_hits}/{total} = {share:.2f}")
 
 
 def main() -> None:

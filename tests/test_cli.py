@@ -165,6 +165,7 @@ def test_a_wheel_carries_the_workflow(tmp_path):
         "papertopics/_workflow/workflow/scripts/reduce_embeddings.py",
         "papertopics/schemas/config.schema.yaml",
         "papertopics/report/assets/report.js",
+        "papertopics/topics/names/title_use.tsv.gz",  # the names' title weights
     ):
         assert needed in names, needed
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))

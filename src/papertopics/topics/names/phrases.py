@@ -5,7 +5,8 @@ that occurs verbatim in the topic's own abstracts ("federated learning (FL)"). C
 n-grams of 1-4 words with no stop word at either end, counted once per document (titles
 included), plural and singular merged; a candidate scores by how much more often the topic's
 documents use it than the corpus does (its share in the topic times the log of that lift),
-longer phrases preferred when they are nearly as frequent. Acronyms are spelled out from the
+longer phrases preferred when they are nearly as frequent, and (in a small topic, whose counts say
+little) phrases that paper titles use (title_use.tsv.gz). Acronyms are spelled out from the
 corpus itself: "long form (ACRONYM)" definitions are collected with the Schwartz-Hearst
 alignment and a bare acronym in a text counts as its long form. Words are cased as the
 abstracts write them mid-sentence (GNN, ReLU, Pokémon, but "language models"). Math and
