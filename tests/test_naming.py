@@ -665,7 +665,17 @@ def test_a_name_is_a_noun_not_an_adjective_or_a_verb():
     ):
         assert name_beside_speech(sentences, seed) == name
     modifiers = ["multi-scale", "vision-language", "black-box", "unlabeled", "upper", "Bayesian"]
-    nouns = ["fine-tuning", "pre-training", "self-attention", "DP-SGD", "bandits", "speed"]
+    modifiers += ["distributionally", "provably", "efficiently", "differentially"]
+    nouns = [
+        "fine-tuning",
+        "pre-training",
+        "self-attention",
+        "DP-SGD",
+        "bandits",
+        "speed",
+        "anomaly",
+        "family",
+    ]
     assert [w for w in modifiers if not is_modifier_word(w)] == []
     assert [w for w in nouns if is_modifier_word(w)] == []
 

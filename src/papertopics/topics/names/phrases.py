@@ -152,8 +152,9 @@ _ADJECTIVES = frozenset(
     private secure accurate fast weak hard implicit explicit linear nonlinear non-linear convex
     nonconvex non-convex""".split()
 )
-# A verb ("generalize", "simplify") or a participle ("unlabeled", "constrained") names nothing.
-_VERB_END = re.compile(r"(?:[^e]ed|izes?|ifies|ify)$")
+# A verb ("generalize", "simplify"), a participle ("unlabeled", "constrained") or an adverb
+# ("distributionally", "provably", a 45-abstract listing's "Mixed: distributionally") names nothing.
+_VERB_END = re.compile(r"(?:[^e]ed|izes?|ifies|ify|ally|[ai]bly|ously|ively|ently)$")
 _ADJECTIVE_WEIGHT = 0.4
 
 
