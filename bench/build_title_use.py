@@ -3,9 +3,9 @@
 Researchers name fields by what titles say ("reinforcement learning", "graph neural networks");
 abstracts also say what no title does ("efficiency", "unlabeled data", "capabilities"). For every
 phrase that NameIndex would count (its folded words: lower case, singular, no hyphens, acronyms
-spelled out by the abstracts' own definitions), the number of the 74,728 arXiv abstracts of
-../shared (2025-03 to 2026-07, CC0 metadata) whose title uses it and whose abstract uses it, for
-the phrases used at least MIN_USES times in all. NameIndex._title_weight reads it; rerun this
+spelled out by the abstracts' own definitions): how many of the 74,728 arXiv records of ../shared
+(2025-03 to 2026-07, CC0 metadata) use it in their title, and how many in their abstract, for the
+phrases used at least MIN_USES times in all. NameIndex._title_weight reads it; rerun this
 after a change to how NameIndex folds words (singular, _lower_words), then the names bench:
 
     PYTHONPATH=src .venv/bin/python bench/build_title_use.py
