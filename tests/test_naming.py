@@ -855,3 +855,31 @@ def test_a_small_topic_is_named_by_the_phrase_titles_use(monkeypatch):
     assert all(w == 1 for key, w in zip(index.keys, weight) if key not in use)
     monkeypatch.setattr(phrases, "title_use", dict)  # without the table, the counts alone
     assert name_beside_speech(rl, 21) == "policy"
+
+
+def test_a_region_may_take_a_topics_name_that_its_other_topics_use():
+    """NeurIPS 2023 as a text listing had the regions "policy" (reinforcement learning, bandits,
+    combinatorial optimization) and "graphs & forecasting" (graph neural networks, molecules,
+    brain...): the phrase the region's topics share was a topic's name, which no region could
+    take. A topic's name that another topic of the region uses names the region, with a second
+    phrase that covers a topic the first does not, so the region's name is still its own. A name
+    only its own topic uses does not: the region does not take its largest topic's name."""
+    gnn = [f"Graph transformers pass messages on family {k}." for k in range(6)]
+    molecules = [
+        f"Molecules of screening campaign {k} are embedded"
+        + (" by graph transformers." if k < 3 else " by fingerprints.")
+        for k in range(6)
+    ]
+    proteins = [f"Proteins of kind {k} are docked in drug discovery." for k in range(6)]
+    texts = with_filler(gnn + molecules + proteins + SPEECH, 18)
+    assigned = np.repeat([0, 1, 3, 2], 6)
+    leaves = {0: "graph transformers", 1: "molecules", 3: "proteins", 2: "speech recognition"}
+    region_of = {0: 10, 1: 10, 3: 10, 2: 2}
+    namer = PhraseNames(NameIndex.build(texts))
+    named = namer.name_regions(assigned, region_of, leaves).names[10]
+    assert named.startswith("graph transformers & ") and named != leaves[0], named  # and a phrase of proteins
+    # the molecules topic no longer says "graph transformers": only its own topic uses it
+    texts = with_filler(gnn + [m.replace("graph transformers", "fingerprints") for m in molecules], 18)
+    texts += with_filler(proteins + SPEECH, 19)
+    named = PhraseNames(NameIndex.build(texts)).name_regions(assigned, region_of, leaves).names[10]
+    assert "graph transformers" not in named and named, named

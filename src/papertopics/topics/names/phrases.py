@@ -110,6 +110,10 @@ _NARROWER = 0.3
 # A region of two topics takes a phrase of theirs only if it (with its "&" partner) is in this
 # share of their abstracts; otherwise it shows the two topics' names.
 _PAIR_COVER = 0.5
+# A region of this many topics or more may be named by a topic's name that another of its topics
+# uses too (a tenth of its abstracts): "graph neural networks (GNNs) & differential equations
+# (DEs)" for GNNs, molecules, PDEs... The name then takes a second phrase, so it stays its own.
+_SHARED_TOPICS = 3
 # A one-word name gives way to a longer candidate holding it that covers this share of its
 # documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
 _ABSORB_THING = 0.35
@@ -1042,7 +1046,8 @@ class PhraseNames(NamingMethod):
         topic's name ("language models" for the region, "large language models" for the topic).
         A region of two topics shows both names unless its phrases cover _PAIR_COVER of it; the
         head of a topic's name ("language models" of "large language models") may name the
-        region that holds the topic (_heads)."""
+        region that holds the topic (_heads). A topic's name that another of the region's topics
+        uses may name a region of _SHARED_TOPICS or more, with a second phrase."""
         assigned = np.asarray(assigned)
         ids = sorted(region_of)
         counts = self.index.counts([np.flatnonzero(assigned == t) for t in ids]).tocsr()
@@ -1056,6 +1061,9 @@ class PhraseNames(NamingMethod):
         nodes = sorted(set(region_of.values()))
         names: dict[int, str] = {}
         ranked: dict[int, list[tuple[float, int, np.ndarray]]] = {}
+        shared_name: dict[int, set[int]] = {}
+        value_of: dict[tuple[int, int], float] = {}
+        users_of: dict[tuple[int, int], np.ndarray] = {}
         pairs = []
         for node in nodes:
             rows = [k for k, t in enumerate(ids) if region_of[t] == node]
@@ -1082,13 +1090,24 @@ class PhraseNames(NamingMethod):
                 if score[k] > 0 and self._allowed(int(cols[k]))
             ]
             users = users.tocsc()
+            if len(rows) >= _SHARED_TOPICS:
+                # a topic's name that several of the region's topics use says what they share
+                own = {
+                    self.index.group_of(part)
+                    for k in rows
+                    for part in name_phrases(topic_names.get(ids[k], ""))
+                }
+                shared_name[node] = {c for c in own if c is not None and used_by[c] >= 2}
             ranked[node] = [
                 (float(score[k]), int(cols[k]), users[:, [int(cols[k])]].toarray().ravel()) for k in order
             ]
             shared = [r for r in ranked[node] if r[2].sum() >= 2]  # the first phrase: two topics' at least
-            for rank, (value, col, _) in enumerate(shared):
+            for rank, (value, col, covers) in enumerate(shared):
                 pairs.append((value / (rank + 1) ** 0.25, node, col))
+                value_of[node, col], users_of[node, col] = value, covers
         used = set(taken)
+        region_used: set[str] = set()
+        by_topic_name: set[int] = set()  # regions named by a topic's name
         first: dict[int, tuple[float, int, np.ndarray]] = {}
         renamed: dict[int, str] = {}
         for _, node, col in sorted(pairs, key=lambda p: (-p[0], p[1], p[2])):
@@ -1097,32 +1116,34 @@ class PhraseNames(NamingMethod):
                 continue
             if normal(name) in used:
                 topic, narrow = narrower.get(normal(name), (None, ""))
-                if topic is None or region_of[topic] != node or normal(narrow) in used:
+                if topic is not None and region_of[topic] == node and normal(narrow) not in used:
+                    renamed[topic] = narrow
+                    used.add(normal(narrow))
+                    del narrower[normal(name)]
+                elif (  # a topic's name its topics share, which a second phrase makes the region's own
+                    col in shared_name.get(node, ())
+                    and normal(name) not in region_used
+                    and self._region_second(ranked[node], value_of[node, col], col, users_of[node, col], used)
+                    is not None
+                ):
+                    by_topic_name.add(node)
+                else:
                     continue
-                renamed[topic] = narrow
-                used.add(normal(narrow))
-                del narrower[normal(name)]
+            region_used.add(normal(name))
             names[node] = name
             used.add(normal(name))
             first[node] = next(r for r in ranked[node] if r[1] == col)
         phrases = {node: [col] for node, (_, col, _) in first.items()}  # node -> the name's phrases
         for node, (value, col, covered) in first.items():
-            words = set(self.index.keys[col])
-            for other, col2, covers in ranked[node]:
-                if other < 0.3 * value:
-                    break
-                name2 = self.index.name(col2)
-                if (
-                    words & set(self.index.keys[col2])
-                    or normal(name2) in used
-                    or not (covers & ~covered).any()
-                ):
-                    continue
-                names[node] = f"{names[node]} & {name2}"
-                used.add(normal(name2))
+            col2 = self._region_second(ranked[node], value, col, covered, used)
+            if col2 is not None:
+                names[node] = f"{names[node]} & {self.index.name(col2)}"
+                used.add(normal(self.index.name(col2)))
                 phrases[node].append(col2)
-                break
         for node, cols in phrases.items():
+            if node in by_topic_name and len(cols) == 1:
+                del names[node]  # its second phrase went to another region: its topics' names, below
+                continue
             # two topics are best said by their names unless a phrase says what most of their
             # papers share: NeurIPS 2023's "policy" (47%) was reinforcement learning and bandits
             members = [t for t in ids if region_of[t] == node]
@@ -1140,6 +1161,28 @@ class PhraseNames(NamingMethod):
                     name_phrases(renamed.get(t, topic_names.get(t, "")))[0] for t in members[:2]
                 )
         return RegionNames(names, renamed)
+
+    def _region_second(
+        self,
+        ranked: list[tuple[float, int, np.ndarray]],
+        value: float,
+        col: int,
+        covered: np.ndarray,
+        used: set[str],
+    ) -> int | None:
+        """The phrase joining a region's first with "&": it scores 0.3 of the first at least, shares
+        no word with it, names nothing yet and is used by a topic the first is not."""
+        words = set(self.index.keys[col])
+        for other, col2, covers in ranked:
+            if other < 0.3 * value:
+                break
+            if not (
+                words & set(self.index.keys[col2])
+                or normal(self.index.name(col2)) in used
+                or not (covers & ~covered).any()
+            ):
+                return col2
+        return None
 
     def _heads(self, names: list[str]) -> list[int]:
         """Phrase groups that end a topic's name and are two words or more ("language models" of
