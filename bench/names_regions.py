@@ -79,6 +79,14 @@ def prepare(name: str, cache: Path) -> dict:
         ]
     elif name == "neurips":
         frames = [read_listing(ListingSpec("neurips2023", ce.NEURIPS))]
+    elif name == "arxiv-cl":  # one field: 2,500 cs.CL abstracts as a text listing, like an ACL listing
+        records = [r for r in ce.arxiv_records() if r["primary_category"] == "cs.CL"]
+        picked = [records[i] for i in np.random.default_rng(0).choice(len(records), 2500, replace=False)]
+        listing = cache / "arxiv-cl.txt"
+        texts = [" ".join(r["abstract"].split()) for r in picked]
+        listing.write_text("arXiv cs.CL\n\n" + "\n\n".join(texts) + "\n")
+        frames = [read_listing(ListingSpec("arxiv-cl", listing))]
+        title_of = dict(zip(texts, (r["title"] for r in picked)))
     elif name == "neurips-text":  # abstracts only, as a text listing (the seeds' format) has them
         import gzip
 
@@ -99,7 +107,7 @@ def prepare(name: str, cache: Path) -> dict:
         cats = {r["id"]: r["primary_category"] for r in picked}
     corpus, _ = build_corpus(frames)
     titles = None
-    if name == "neurips-text":  # for TitleKeywords only: the names never see them
+    if name in ("neurips-text", "arxiv-cl"):  # for the stand-ins only: the names never see them
         titles = [title_of.get(" ".join(str(t).split()), "") for t in corpus["text_raw"]]
     vectors = ce.embed(corpus["text"].tolist())
     from papertopics.pipeline import default_config, reduce_and_cluster
@@ -454,7 +462,11 @@ def small_listings(count: int, cache: Path, size: int = 45) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--corpora", default="seeds,neurips,arxiv", help="and neurips-text: abstracts only")
+    parser.add_argument(
+        "--corpora",
+        default="seeds,neurips,arxiv",
+        help="and neurips-text (abstracts only), arxiv-cl (2,500 cs.CL abstracts, a text listing)",
+    )
     parser.add_argument(
         "--cache", type=Path, default=Path.home() / ".cache" / "papertopics-bench" / "names-regions"
     )

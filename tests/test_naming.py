@@ -883,3 +883,12 @@ def test_a_region_may_take_a_topics_name_that_its_other_topics_use():
     texts += with_filler(proteins + SPEECH, 19)
     named = PhraseNames(NameIndex.build(texts)).name_regions(assigned, region_of, leaves).names[10]
     assert "graph transformers" not in named and named, named
+
+
+def test_prove_names_nothing():
+    """75k's communication region took "channels & prove": theory abstracts say "we prove", which
+    no researcher would call a field. Like "findings" or "insights", it starts and ends no name."""
+    texts = with_filler([f"We prove regret bounds for game {k}; proving them is hard." for k in range(6)], 20)
+    index = NameIndex.build(texts + with_filler(SPEECH, 21))
+    assert index.group_of("regret bounds") is not None
+    assert [k for k in index.keys if k[0].startswith("prov") or k[-1].startswith("prov")] == []

@@ -61,7 +61,7 @@ _EDGE_STOP = (
         """state-of-the-art real-world large-scale high-quality well-known fine-grained end-to-end
     i.e e.g etc given due based-on new novel existing many several various multiple
     log exp sin cos max min sup inf lim argmax argmin sqrt det tr mod iff resp wrt
-    first-order second-order findings insights
+    first-order second-order findings insights prove proves proved proving
     """.split()
     )
 )
