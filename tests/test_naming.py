@@ -892,3 +892,19 @@ def test_prove_names_nothing():
     index = NameIndex.build(texts + with_filler(SPEECH, 21))
     assert index.group_of("regret bounds") is not None
     assert [k for k in index.keys if k[0].startswith("prov") or k[-1].startswith("prov")] == []
+
+
+def test_a_region_name_of_two_phrases_fits_the_map():
+    """NeurIPS 2023's region "graph neural networks (GNNs) & differential equations (DEs)" was cut
+    on the map ("... & differential..."): a region's two phrases drop their acronyms when these
+    make the name longer than a topic's name may be (MAX_NAME_WORDS)."""
+    texts = [
+        f"Graph neural networks (GNNs) solve differential equations (DEs) on mesh {k}." for k in range(6)
+    ]
+    texts += [f"We train GNNs on DEs for flow {k} on a mesh." for k in range(6)]
+    namer = PhraseNames(NameIndex.build(with_filler(texts + SPEECH, 22)))
+    gnn, de = namer.index.group_of("graph neural networks"), namer.index.group_of("differential equations")
+    mesh = namer.index.group_of("mesh")
+    assert namer.index.name(gnn) == "graph neural networks (GNNs)"
+    assert namer._pair_name(gnn, de) == "graph neural networks & differential equations"
+    assert namer._pair_name(de, mesh) == "differential equations (DEs) & mesh"  # short enough: as named

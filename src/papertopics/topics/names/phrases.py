@@ -1137,7 +1137,7 @@ class PhraseNames(NamingMethod):
         for node, (value, col, covered) in first.items():
             col2 = self._region_second(ranked[node], value, col, covered, used)
             if col2 is not None:
-                names[node] = f"{names[node]} & {self.index.name(col2)}"
+                names[node] = self._pair_name(col, col2)
                 used.add(normal(self.index.name(col2)))
                 phrases[node].append(col2)
         for node, cols in phrases.items():
@@ -1180,9 +1180,21 @@ class PhraseNames(NamingMethod):
                 words & set(self.index.keys[col2])
                 or normal(self.index.name(col2)) in used
                 or not (covers & ~covered).any()
+                or not self._pair_name(col, col2)
             ):
                 return col2
         return None
+
+    def _pair_name(self, col: int, col2: int) -> str:
+        """ "A & B" for a region; without the acronyms when they make it longer than
+        MAX_NAME_WORDS (the map shows a name in two short lines); "" when even that is."""
+        for one, two in (
+            (self.index.name(col), self.index.name(col2)),
+            (self.index.display[col], self.index.display[col2]),
+        ):
+            if len(f"{one} & {two}".split()) <= MAX_NAME_WORDS:
+                return f"{one} & {two}"
+        return ""
 
     def _heads(self, names: list[str]) -> list[int]:
         """Phrase groups that end a topic's name and are two words or more ("language models" of
