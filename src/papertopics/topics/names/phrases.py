@@ -111,8 +111,8 @@ _NARROWER = 0.3
 # share of their abstracts; otherwise it shows the two topics' names.
 _PAIR_COVER = 0.5
 # A region of this many topics or more may be named by a topic's name that another of its topics
-# uses too (a tenth of its abstracts): "graph neural networks (GNNs) & differential equations
-# (DEs)" for GNNs, molecules, PDEs... The name then takes a second phrase, so it stays its own.
+# uses too (a tenth of its abstracts): "graph neural networks & differential equations" for
+# GNNs, molecules, PDEs... The name then takes a second phrase, so it stays its own.
 _SHARED_TOPICS = 3
 # A one-word name gives way to a longer candidate holding it that covers this share of its
 # documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
