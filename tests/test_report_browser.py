@@ -766,6 +766,9 @@ def test_hostile_text_is_shown_as_text_and_never_runs(browser, hostile_report):
             page.close()
 
 
+LONG_NAME = "large vision-language models (LVLMs) & hallucinations"  # six words (the most), 53 characters
+
+
 @pytest.fixture(scope="module")
 def map_report(tmp_path_factory):
     """30 topics (regions derived from the map), similar papers, some points assigned by nearest topic."""
@@ -779,13 +782,20 @@ def map_report(tmp_path_factory):
 
     inputs = sample_inputs(n_documents=900, n_topics=30, listings=("alpha", "beta"), seed=5)
     documents = inputs.documents.copy()
+    # the largest topic (and so its region) takes a name as long as the names stage gives (six words)
+    topics = inputs.topics.copy()
+    topics.loc[topics["topic"] == 0, "label"] = LONG_NAME
+    documents.loc[documents["topic"] == 0, "topic_label"] = LONG_NAME
     documents["assignment"] = np.where(
         documents["topic"] < 0, "outlier", np.where(np.arange(len(documents)) % 4 == 0, "nearest", "core")
     )
     vectors = inputs.map2d[["x", "y"]].to_numpy() + 0.01 * np.random.RandomState(0).randn(len(documents), 2)
     vectors = np.hstack([vectors, np.full((len(documents), 1), 5.0)])  # cosine ~ closeness on the map
     inputs = dataclasses.replace(
-        inputs, documents=documents, neighbours=neighbour_table(documents["doc_id"].tolist(), vectors, 5)
+        inputs,
+        documents=documents,
+        topics=topics,
+        neighbours=neighbour_table(documents["doc_id"].tolist(), vectors, 5),
     )
     folder = tmp_path_factory.mktemp("map") / "report"
     render_report(inputs, folder)
@@ -809,6 +819,9 @@ def test_names_on_the_map_regions_then_topics_never_overlapping(browser, map_rep
         boxes = label_boxes(page)
         named = {box["topic"] for box in boxes}
         assert {box["kind"] for box in boxes} == {"topic"} and 0 in named
+        # a six-word name is drawn whole, in two lines, not cut with an ellipsis
+        drawn = next(box["text"] for box in boxes if box["topic"] == 0)
+        assert drawn.replace("\n", " ") == LONG_NAME and drawn.count("\n") == 1, drawn
         assert overlapping(boxes) == []
         # Every name drawn is inside the plot and belongs to a topic whose anchor is in view.
         in_view = page.evaluate("""(() => {

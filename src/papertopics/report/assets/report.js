@@ -179,9 +179,10 @@
     return cut.replace(/[\s,;:]+$/, '') + '\u2026';
   }
 
-  // A name as one line, or two balanced lines when long.
+  // A name as one line, or two balanced lines when long: a six-word name (the longest the names
+  // stage gives, "large vision-language models (LVLMs) & hallucinations") fits whole.
   function nameLines(text) {
-    text = shorten(text, 46);
+    text = shorten(text, 64);
     if (text.length <= 20) { return [text]; }
     var middle = text.length / 2, best = -1;
     for (var i = 0; i < text.length; i++) {
