@@ -135,6 +135,22 @@ def test_case_is_as_the_abstracts_write_it(named):
     assert named[0].startswith("federated")  # lower case mid-sentence, though sentence starts capitalise it
 
 
+def test_a_name_defined_in_title_case_shows_in_the_case_the_abstracts_write_its_words():
+    """A 45-abstract listing showed "neural Tangent kernel (NTK)": abstracts define it as "Neural
+    Tangent Kernel (NTK)" and write "neural" in lower case elsewhere. A capital that only a run of
+    capitals shows counts no more than one at a sentence's start, where the word is also written in
+    lower case; a proper name ("Monte Carlo", never written otherwise) keeps its capitals."""
+    texts = [
+        f"We study the Neural Tangent Kernel (NTK) of network {k}; the NTK of wide networks is fixed."
+        for k in range(6)
+    ]
+    texts += [f"Training of neural model {k} follows the tangent space of its kernel." for k in range(3)]
+    texts += [f"We estimate gradients by Monte Carlo sampling for model {k}." for k in range(6)]
+    index = NameIndex.build(with_filler(texts + SPEECH, 23))
+    assert index.name(index.group_of("neural tangent kernel")) == "neural tangent kernel (NTK)"
+    assert index.name(index.group_of("monte carlo")) == "Monte Carlo"
+
+
 def test_no_math_or_latex_residue(named):
     for name in named.values():
         assert not re.search(r"\blog\b|γ|mathcal|\\|\$|\bT\b", name), name
@@ -883,6 +899,29 @@ def test_a_region_may_take_a_topics_name_that_its_other_topics_use():
     texts += with_filler(proteins + SPEECH, 19)
     named = PhraseNames(NameIndex.build(texts)).name_regions(assigned, region_of, leaves).names[10]
     assert "graph transformers" not in named and named, named
+
+
+def test_a_region_whose_topics_all_use_a_topics_name_takes_it_with_a_second_phrase():
+    """arXiv cs.CL's region of reasoning, agents, vision-language models and knowledge graphs was
+    "complex": every topic's abstracts say "reasoning", the name of one of them, and no second
+    phrase covered a topic that "reasoning" does not, which that rule asked of it. Where every
+    topic uses the name, the second phrase only tells the region apart from the topic; and
+    "complex", an adjective, names nothing."""
+    reasoning = [
+        f"Chains of reasoning solve complex math problem {k} with new capabilities." for k in range(6)
+    ]
+    agents = [f"Agents plan by reasoning over complex tool {k} with new capabilities." for k in range(6)]
+    graphs = [
+        f"Knowledge graphs support reasoning about complex entity {k} and capabilities." for k in range(6)
+    ]
+    texts = with_filler(reasoning + agents + graphs + SPEECH, 24)
+    assigned = np.repeat([0, 1, 3, 2], 6)
+    leaves = {0: "reasoning", 1: "agents", 3: "knowledge graphs", 2: "speech recognition"}
+    region_of = {0: 10, 1: 10, 3: 10, 2: 2}
+    namer = PhraseNames(NameIndex.build(texts))
+    named = namer.name_regions(assigned, region_of, leaves).names[10]
+    assert named.startswith("reasoning & ") and named != "reasoning", named
+    assert "complex" not in named and "new" not in named, named
 
 
 def test_prove_names_nothing():

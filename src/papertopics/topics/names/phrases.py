@@ -114,6 +114,11 @@ _PAIR_COVER = 0.5
 # uses too (a tenth of its abstracts): "graph neural networks & differential equations" for
 # GNNs, molecules, PDEs... The name then takes a second phrase, so it stays its own.
 _SHARED_TOPICS = 3
+# A region's second phrase scores this share of its first at least; after a topic's name, whose
+# score is mostly its own topic's, less (NeurIPS 2023 as a text listing: "graph neural networks
+# (GNNs) & forecasting", where "forecasting" scored 0.299 of it, not "graphs & forecasting").
+_REGION_SECOND = 0.3
+_SHARED_SECOND = 0.2
 # A one-word name gives way to a longer candidate holding it that covers this share of its
 # documents ("graph neural networks" over "graph"); a field word needs the usual 2/3.
 _ABSORB_THING = 0.35
@@ -154,7 +159,8 @@ _ADJECTIVE_END = re.compile(r"(al|ic|ive|ous|ian|ary|able|ible|ful|less|-sum|-fr
 _ADJECTIVES = frozenset(
     """robust true false upper lower large small high low sparse dense deep shallow safe fair
     private secure accurate fast weak hard implicit explicit linear nonlinear non-linear convex
-    nonconvex non-convex""".split()
+    nonconvex non-convex complex simple novel multiple diverse efficient different recent single
+    new""".split()
 )
 # A verb ("generalize", "simplify"), a participle ("unlabeled", "constrained") or an adverb
 # ("distributionally", "provably", a 45-abstract listing's "Mixed: distributionally") names nothing.
@@ -197,6 +203,9 @@ _RE_CJK = re.compile(rf"[{_CJK}]")
 # Words, or one separator: a punctuation mark or a number (a phrase never crosses either).
 _RE_TOKEN = re.compile(rf"{_RE_WORD.pattern}|\d[\w.]*|[^\w\s]|_+")
 _RE_INITIAL = re.compile(rf"(?:^|[.!?:。]\s+)({_RE_WORD.pattern})")
+# Two or more capitalised words in a row: a name defined in Title Case ("Neural Tangent Kernel").
+# (No leading \b: it costs twice the time, and a run starting inside a word only adds a piece.)
+_RE_TITLED = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)+\b")
 _RE_ACRONYM = re.compile(r"\(\s*([A-Za-z][\w\-]{0,11})\s*[);,]")
 _RE_CLAUSE_END = re.compile(r"[()\[\].;:!?,]")
 _RE_PLAIN_WORD = re.compile(r"[^\W\d_][\w\-]*")
@@ -347,6 +356,7 @@ class NameIndex:
         expand = {key: form for key, (form, _) in acronyms.items()}
         casing: Counter = Counter()
         initial: Counter = Counter()
+        titled: Counter = Counter()
         words: dict[str, int] = {}
         ids: list[int] = []
         owner: list[int] = []
@@ -357,6 +367,7 @@ class NameIndex:
             tokens = _RE_TOKEN.findall(text)
             casing.update(tokens)
             initial.update(_RE_INITIAL.findall(text))
+            titled.update(w for run in _RE_TITLED.findall(text) for w in run.replace("-", " ").split())
             ids.extend(chain.from_iterable(map(ids_of.__getitem__, tokens)))
             ids.append(-1)
             if title:
@@ -366,6 +377,9 @@ class NameIndex:
                 ids.append(-1)
             owner.extend([doc] * (len(ids) - start))
         casing.subtract(initial)  # a capital at a sentence start says nothing about the word
+        # nor one in a Title-Cased run, where the corpus writes the word in lower case too:
+        # "neural tangent kernel (NTK)", not "neural Tangent kernel"; "Monte Carlo" stays
+        casing.subtract({w: n for w, n in titled.items() if casing[w.lower()] > 0})
         vocab = list(words)
         flags = np.array([_word_flags(w) for w in vocab] or [(False, False, False, False)], dtype=bool)
         start_ok, end_ok, stop, cjk = (np.append(flags[:, k], False) for k in range(4))  # [-1]: separator
@@ -1123,7 +1137,9 @@ class PhraseNames(NamingMethod):
                 elif (  # a topic's name its topics share, which a second phrase makes the region's own
                     col in shared_name.get(node, ())
                     and normal(name) not in region_used
-                    and self._region_second(ranked[node], value_of[node, col], col, users_of[node, col], used)
+                    and self._region_second(
+                        ranked[node], value_of[node, col], col, users_of[node, col], used, True
+                    )
                     is not None
                 ):
                     by_topic_name.add(node)
@@ -1135,7 +1151,7 @@ class PhraseNames(NamingMethod):
             first[node] = next(r for r in ranked[node] if r[1] == col)
         phrases = {node: [col] for node, (_, col, _) in first.items()}  # node -> the name's phrases
         for node, (value, col, covered) in first.items():
-            col2 = self._region_second(ranked[node], value, col, covered, used)
+            col2 = self._region_second(ranked[node], value, col, covered, used, node in by_topic_name)
             if col2 is not None:
                 names[node] = self._pair_name(col, col2)
                 used.add(normal(self.index.name(col2)))
@@ -1169,17 +1185,22 @@ class PhraseNames(NamingMethod):
         col: int,
         covered: np.ndarray,
         used: set[str],
+        shared: bool = False,
     ) -> int | None:
-        """The phrase joining a region's first with "&": it scores 0.3 of the first at least, shares
-        no word with it, names nothing yet and is used by a topic the first is not."""
+        """The phrase joining a region's first with "&": it scores _REGION_SECOND of the first at
+        least, shares no word with it, names nothing yet and is used by a topic the first is not.
+        After a topic's name (`shared`), _SHARED_SECOND; and where every topic of the region uses
+        that name, any phrase: "reasoning & capabilities", as "reasoning" is a topic's."""
         words = set(self.index.keys[col])
+        floor = _SHARED_SECOND if shared else _REGION_SECOND
+        every = shared and covered.all()  # all its topics use the first: the second tells it apart
         for other, col2, covers in ranked:
-            if other < 0.3 * value:
+            if other < floor * value:
                 break
             if not (
                 words & set(self.index.keys[col2])
                 or normal(self.index.name(col2)) in used
-                or not (covers & ~covered).any()
+                or not (every or (covers & ~covered).any())
                 or not self._pair_name(col, col2)
             ):
                 return col2
