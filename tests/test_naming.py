@@ -924,6 +924,33 @@ def test_a_region_whose_topics_all_use_a_topics_name_takes_it_with_a_second_phra
     assert "complex" not in named and "new" not in named, named
 
 
+def test_a_singular_in_s_and_its_plural_are_one_phrase():
+    """arXiv cs.CL had a topic "bias & biases": plural folding cut "bias" to "bia" and "biases" to
+    "biase", two phrases. They are one, as are "analysis" and "analyses"."""
+    texts = [f"Gender bias in model {k}; such biases hurt." for k in range(4)]
+    texts += [f"Social biases of corpus {k} need error analyses." for k in range(4)]
+    texts += [f"One error analysis of corpus {k} finds a bias." for k in range(4)]
+    index = NameIndex.build(with_filler(texts + SPEECH, 25))
+    assert index.group_of("biases") == index.group_of("bias") is not None
+    assert index.group_of("analyses") == index.group_of("analysis")
+    assert index.group_of("error analyses") == index.group_of("error analysis") is not None
+
+
+def test_a_singular_acronym_spells_out_its_long_form_in_the_singular():
+    """arXiv cs.CL named a topic "large language models unlearning": the abstracts wrote "LLM
+    unlearning", and "LLM" was spelled out as defined, "large language models (LLMs)". A singular
+    acronym takes its long form's singular; one whose long form is plural by itself ("mixture of
+    experts (MoE)") keeps it."""
+    texts = [
+        f"Large language models (LLMs) memorise record {k}; LLM unlearning removes it." for k in range(6)
+    ]
+    texts += [f"A mixture of experts (MoE) routes token {k}; each MoE layer is sparse." for k in range(6)]
+    index = NameIndex.build(with_filler(texts + SPEECH, 26))
+    assert index.name(index.group_of("large language model unlearning")) == "large language model unlearning"
+    assert index.name(index.group_of("large language models")) == "large language models (LLMs)"
+    assert index.name(index.group_of("mixture of experts layer")) == "mixture of experts layer"
+
+
 def test_prove_names_nothing():
     """75k's communication region took "channels & prove": theory abstracts say "we prove", which
     no researcher would call a field. Like "findings" or "insights", it starts and ends no name."""

@@ -69,10 +69,20 @@ def stop_words(domain: bool = True, extra: list[str] | tuple[str, ...] = ()) -> 
     return sorted(words)
 
 
+# Singulars in -s that the suffix rules below would cut ("bias" is no plural of "bia"), and their
+# plurals in -es; a hand list of the ones abstracts use, as no inflection library is a dependency.
+_IN_S = {w: base for base in ("bias", "alias", "atlas", "canvas", "lens", "gas") for w in (base, base + "es")}
+
+
 def singular(word: str) -> str:
-    """Crude plural folding ("networks" -> "network", not "loss" or "analysis")."""
+    """Crude plural folding ("networks" -> "network", "biases" -> "bias", "analyses" ->
+    "analysis"; not "loss" or "analysis")."""
+    if word in _IN_S:
+        return _IN_S[word]
     if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics")):
         return word
+    if word.endswith(("yses", "theses")):  # analyses, hypotheses
+        return word[:-2] + "is"
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "ches", "shes", "xes", "zes")):

@@ -816,7 +816,11 @@ def _lower_words(words: list[str], expand: dict[str, tuple[str, ...]]) -> list[s
         if w[0].isupper() and len(w) > 1:
             key = _acronym_key(w)
             if key in expand and _is_acronym(w):
-                lower.extend(expand[key])
+                form = expand[key]
+                last = form[-1]
+                if w == key and "-" not in last and "of" not in form and singular(last) != last:
+                    form = (*form[:-1], singular(last))  # "LLM unlearning": large language model ...
+                lower.extend(form)
                 continue
         lower.append(w.lower())
     return lower
