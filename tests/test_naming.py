@@ -951,6 +951,23 @@ def test_a_singular_acronym_spells_out_its_long_form_in_the_singular():
     assert index.name(index.group_of("mixture of experts layer")) == "mixture of experts layer"
 
 
+def test_an_abbreviated_adjective_is_still_no_name():
+    """A 45-abstract listing named a topic "Mixed: differentially private (DP)": a phrase the
+    corpus abbreviates counted as a name whatever its last word. An adjective or an adverb ends no
+    name even so ("differential privacy"); a hyphenated compound the corpus abbreviates does
+    ("chain-of-thought (CoT)")."""
+    verbs = ["bounds", "costs", "limits", "guards", "hides", "masks"]
+    texts = [
+        f"A differentially private (DP) mechanism {k} is trained; differential privacy {verb} its leakage."
+        for k, verb in enumerate(verbs)
+    ]
+    texts += [f"Chain-of-thought (CoT) {verb} puzzle {k}." for k, verb in enumerate(verbs)]
+    namer = PhraseNames(NameIndex.build(with_filler(texts + SPEECH, 27)))
+    names = namer.name_topics(np.repeat([0, 1, 2], 6)).names
+    assert names[0] == "differential privacy", names
+    assert names[1].lower() == "chain-of-thought (cot)", names
+
+
 def test_prove_names_nothing():
     """75k's communication region took "channels & prove": theory abstracts say "we prove", which
     no researcher would call a field. Like "findings" or "insights", it starts and ends no name."""

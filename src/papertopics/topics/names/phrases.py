@@ -602,13 +602,17 @@ class NameIndex:
 
     def _modifier(self) -> np.ndarray:
         """Per phrase group, _ADJECTIVE_WEIGHT where its last word modifies a noun ("Bayesian",
-        "robust", "multi-scale", "unlabeled"), 1 otherwise (a phrase the corpus abbreviates is a name)."""
+        "robust", "multi-scale", "unlabeled"), 1 otherwise: a hyphenated word the corpus abbreviates
+        is a name ("chain-of-thought (CoT)"), an abbreviated adjective is not ("differentially
+        private (DP)")."""
         if self.modifier is None:
             acronym = set(self._long_forms())
             self.modifier = np.array(
                 [
                     _ADJECTIVE_WEIGHT
-                    if key not in acronym and not _RE_CJK.match(text) and is_modifier_word(text.split()[-1])
+                    if not _RE_CJK.match(text)
+                    and is_modifier_word(text.split()[-1])
+                    and (key not in acronym or "-" not in text.split()[-1])
                     else 1.0
                     for key, text in zip(self.keys, self.display)
                 ]
