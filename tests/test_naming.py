@@ -924,6 +924,21 @@ def test_a_region_whose_topics_all_use_a_topics_name_takes_it_with_a_second_phra
     assert "complex" not in named and "new" not in named, named
 
 
+def test_a_topics_name_takes_a_weaker_second_phrase_than_a_regions_own_phrase():
+    """NeurIPS 2023 as a text listing: "graph neural networks (GNNs)", a topic's name that two of the
+    region's topics use, lost to "graphs & forecasting" because "forecasting" scored 0.299 of it
+    (0.3 needed). A topic's name scores mostly by its own topic, so its second phrase needs a fifth."""
+    texts = [f"Graph neural networks (GNNs) forecast traffic of city {k}." for k in range(6)]
+    namer = PhraseNames(NameIndex.build(with_filler(texts + SPEECH, 28)))
+    gnn, forecasting = namer.index.group_of("graph neural networks"), namer.index.group_of("forecast")
+    speech = namer.index.group_of("speech recognition")
+    first, new = np.array([True, True, False]), np.array([False, False, True])
+    ranked = [(1.0, gnn, first), (0.25, speech, new), (0.2, forecasting, new)]
+    assert namer._region_second(ranked, 1.0, gnn, first, set(), shared=True) == speech
+    assert namer._region_second(ranked, 1.0, gnn, first, set()) is None  # a region's own phrase: 0.3
+    assert namer._region_second(ranked[:1] + ranked[2:], 1.0, gnn, first, set(), shared=True) == forecasting
+
+
 def test_a_singular_in_s_and_its_plural_are_one_phrase():
     """arXiv cs.CL had a topic "bias & biases": plural folding cut "bias" to "bia" and "biases" to
     "biase", two phrases. They are one, as are "analysis" and "analyses"."""
