@@ -887,18 +887,21 @@ def test_a_region_may_take_a_topics_name_that_its_other_topics_use():
         for k in range(6)
     ]
     proteins = [f"Proteins of kind {k} are docked in drug discovery." for k in range(6)]
-    texts = with_filler(gnn + molecules + proteins + SPEECH, 18)
-    assigned = np.repeat([0, 1, 3, 2], 6)
     leaves = {0: "graph transformers", 1: "molecules", 3: "proteins", 2: "speech recognition"}
-    region_of = {0: 10, 1: 10, 3: 10, 2: 2}
-    namer = PhraseNames(NameIndex.build(texts))
-    named = namer.name_regions(assigned, region_of, leaves).names[10]
+    named = region_of_three(with_filler(gnn + molecules + proteins + SPEECH, 18), leaves)
     assert named.startswith("graph transformers & ") and named != leaves[0], named  # and a phrase of proteins
     # the molecules topic no longer says "graph transformers": only its own topic uses it
     texts = with_filler(gnn + [m.replace("graph transformers", "fingerprints") for m in molecules], 18)
-    texts += with_filler(proteins + SPEECH, 19)
-    named = PhraseNames(NameIndex.build(texts)).name_regions(assigned, region_of, leaves).names[10]
+    named = region_of_three(texts + with_filler(proteins + SPEECH, 19), leaves)
     assert "graph transformers" not in named and named, named
+
+
+def region_of_three(texts: list[str], leaves: dict[int, str]) -> str:
+    """The name of the region of topics 0, 1 and 3 (six texts each, in that order), the six SPEECH
+    texts after them being topic 2, a region of its own."""
+    assigned = np.repeat([0, 1, 3, 2], 6)
+    namer = PhraseNames(NameIndex.build(texts))
+    return namer.name_regions(assigned, {0: 10, 1: 10, 3: 10, 2: 2}, leaves).names[10]
 
 
 def test_a_region_whose_topics_all_use_a_topics_name_takes_it_with_a_second_phrase():
@@ -914,12 +917,8 @@ def test_a_region_whose_topics_all_use_a_topics_name_takes_it_with_a_second_phra
     graphs = [
         f"Knowledge graphs support reasoning about complex entity {k} and capabilities." for k in range(6)
     ]
-    texts = with_filler(reasoning + agents + graphs + SPEECH, 24)
-    assigned = np.repeat([0, 1, 3, 2], 6)
     leaves = {0: "reasoning", 1: "agents", 3: "knowledge graphs", 2: "speech recognition"}
-    region_of = {0: 10, 1: 10, 3: 10, 2: 2}
-    namer = PhraseNames(NameIndex.build(texts))
-    named = namer.name_regions(assigned, region_of, leaves).names[10]
+    named = region_of_three(with_filler(reasoning + agents + graphs + SPEECH, 24), leaves)
     assert named.startswith("reasoning & ") and named != "reasoning", named
     assert "complex" not in named and "new" not in named, named
 
