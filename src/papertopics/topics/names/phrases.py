@@ -1146,7 +1146,7 @@ class PhraseNames(NamingMethod):
                     col in shared_name.get(node, ())
                     and normal(name) not in region_used
                     and self._region_second(
-                        ranked[node], value_of[node, col], col, users_of[node, col], used, True
+                        ranked[node], value_of[node, col], col, users_of[node, col], used, shared=True
                     )
                     is not None
                 ):
@@ -1159,7 +1159,7 @@ class PhraseNames(NamingMethod):
             first[node] = next(r for r in ranked[node] if r[1] == col)
         phrases = {node: [col] for node, (_, col, _) in first.items()}  # node -> the name's phrases
         for node, (value, col, covered) in first.items():
-            col2 = self._region_second(ranked[node], value, col, covered, used, node in by_topic_name)
+            col2 = self._region_second(ranked[node], value, col, covered, used, shared=node in by_topic_name)
             if col2 is not None:
                 names[node] = self._pair_name(col, col2)
                 used.add(normal(self.index.name(col2)))
