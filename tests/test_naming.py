@@ -965,6 +965,33 @@ def test_a_singular_acronym_spells_out_its_long_form_in_the_singular():
     assert index.name(index.group_of("mixture of experts layer")) == "mixture of experts layer"
 
 
+def test_an_acronym_takes_a_plural_s_only_after_a_plural_noun():
+    """arXiv cs.CL showed "aspect-based sentiment analysis (ABSAs)" and "Mixture-of-Experts
+    (MoEs)": a name ending in "s" took a plural acronym. "analysis" and "series" are singular, and
+    "Mixture-of-Experts" is a mixture; "news" is no plural of "new"."""
+    texts = [f"Aspect-based sentiment analysis (ABSA) of review {k} finds opinions." for k in range(6)]
+    texts += [f"A Mixture-of-Experts (MoE) routes token {k} to experts." for k in range(6)]
+    texts += [f"Multivariate time series (TS) forecasting of sensor {k}." for k in range(6)]
+    texts += [f"Graph neural networks (GNNs) read molecule {k}." for k in range(6)]
+    texts += [f"Fake news spreads on platform {k}; a new detector flags news." for k in range(6)]
+    index = NameIndex.build(with_filler(texts + SPEECH, 28))
+    phrases = [
+        "aspect-based sentiment analysis",
+        "Mixture-of-Experts",
+        "time series",
+        "graph neural networks",
+    ]
+    named = {phrase: index.name(index.group_of(phrase)) for phrase in phrases}
+    assert named == {
+        "aspect-based sentiment analysis": "aspect-based sentiment analysis (ABSA)",
+        "Mixture-of-Experts": "Mixture-of-Experts (MoE)",
+        "time series": "time series (TS)",
+        "graph neural networks": "graph neural networks (GNNs)",
+    }
+    assert index.name(index.group_of("fake news")) == "fake news"
+    assert index.group_of("fake new") is None
+
+
 def test_an_abbreviated_adjective_is_still_no_name():
     """A 45-abstract listing named a topic "Mixed: differentially private (DP)": a phrase the
     corpus abbreviates counted as a name whatever its last word. An adjective or an adverb ends no

@@ -72,13 +72,16 @@ def stop_words(domain: bool = True, extra: list[str] | tuple[str, ...] = ()) -> 
 # Singulars in -s that the suffix rules below would cut ("bias" is no plural of "bia"), and their
 # plurals in -es; a hand list of the ones abstracts use, as no inflection library is a dependency.
 _IN_S = {w: base for base in ("bias", "alias", "atlas", "canvas", "lens", "gas") for w in (base, base + "es")}
+_SAME_IN_PLURAL = frozenset(("series", "species", "news"))  # not "sery", "specy", "new"
 
 
 def singular(word: str) -> str:
     """Crude plural folding ("networks" -> "network", "biases" -> "bias", "analyses" ->
-    "analysis"; not "loss" or "analysis")."""
+    "analysis"; not "loss", "analysis", "series" or "news")."""
     if word in _IN_S:
         return _IN_S[word]
+    if word.lower() in _SAME_IN_PLURAL:
+        return word
     if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is", "ics")):
         return word
     if word.endswith(("yses", "theses")):  # analyses, hypotheses

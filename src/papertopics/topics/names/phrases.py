@@ -565,8 +565,7 @@ class NameIndex:
         text = self.display[group]
         written = self._long_forms().get(key)
         if written:
-            plural = text.endswith("s") and not text.endswith("ss")
-            label = f"{text} ({written}{'s' if plural and not written.endswith('s') else ''})"
+            label = f"{text} ({written}{'s' if _is_plural(text) and not written.endswith('s') else ''})"
             if len(label.split()) <= MAX_NAME_WORDS:
                 return label
         return text
@@ -785,6 +784,13 @@ def _phrase_weight(key: tuple[str, ...], text: str, abbreviated: bool) -> float:
     if len(key) == 1 and not is_field_word(text):
         return weight * _THING_WEIGHT  # "image", "bandit": a thing the field studies
     return weight
+
+
+def _is_plural(text: str) -> bool:
+    """Does a phrase end in a plural noun? "aspect-based sentiment analysis" does not, nor does
+    "Mixture-of-Experts", whose head is "Mixture"."""
+    head = re.split(r"-of-", text.split()[-1], flags=re.IGNORECASE)[0].lower()
+    return singular(head) != head
 
 
 def _akin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
