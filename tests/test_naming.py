@@ -846,6 +846,22 @@ def test_a_one_word_name_takes_a_second_phrase_that_covers_more_of_its_topic(mon
     assert name_beside_speech(labels, 21) == "labels"
 
 
+def test_a_name_few_of_its_abstracts_use_takes_a_second_phrase():
+    """arXiv cs.CL named a multilingual topic of 261 abstracts "machine translation (MT)", a phrase
+    16% of them use: a name of two words or more took no second phrase. One that under three in
+    ten of its topic's abstracts use takes one as a one-word name does ("machine translation (MT)
+    & low-resource languages"); one that more use stays as it is."""
+    texts = [f"Machine translation (MT) of corpus {k} is hard." for k in range(3)]
+    texts += [f"Low-resource languages of region {k} lack text." for k in range(6)]
+    texts += [f"Tokenizers of script {k} split words." for k in range(3)]
+    namer = PhraseNames(NameIndex.build(with_filler(texts + SPEECH, 29)))
+    mt, low = namer.index.group_of("machine translation"), namer.index.group_of("low-resource languages")
+    ranked = [(mt, 1.0), (low, 0.6)]
+    assert namer._second(np.arange(12), mt, ranked, set()) == low  # 3 of 12 say "machine translation"
+    assert namer._second(np.arange(9), mt, ranked, set()) is None  # 3 of 9: enough
+    assert namer._second(np.arange(12), mt, [(mt, 1.0), (low, 0.4)], set()) is None  # under half the score
+
+
 def test_a_small_topic_is_named_by_the_phrase_titles_use(monkeypatch):
     """On 45-abstract listings a topic of seven abstracts was "policy", "ImageNet", "team" or
     "action spaces": in so few abstracts a word four of them use outscores the field's name that

@@ -128,10 +128,14 @@ _ABSORB_THING = 0.35
 # phrase no other topic is named by, and is used by _SECOND_DOCS of the topic's abstracts at
 # least, _SECOND_NEW of them without the word, adding _SECOND_GAIN of the topic to the
 # name's coverage (so a small topic, whose second phrase two abstracts share by chance, keeps one).
+# So does a longer name that under _SECOND_COVER of its topic's abstracts use: arXiv cs.CL's
+# "machine translation (MT)" for a multilingual topic (16%) is "machine translation (MT) &
+# low-resource languages".
 _SECOND_SCORE = 0.5
 _SECOND_DOCS = 5
 _SECOND_NEW = 0.3
 _SECOND_GAIN = 0.05
+_SECOND_COVER = 0.3
 
 # Researchers name a field by the phrases paper titles use ("reinforcement learning", "graph
 # neural networks"), not by what abstracts say in passing ("efficiency", "unlabeled data",
@@ -1024,10 +1028,11 @@ class PhraseNames(NamingMethod):
     def _second(
         self, docs: np.ndarray, first: int, ranked: list[tuple[int, float]], used: set[str]
     ) -> int | None:
-        """The phrase that joins a one-word name with "&" (_SECOND_SCORE and after), or None."""
+        """The phrase that joins a name of one word, or one covering under _SECOND_COVER of the
+        topic, with "&" (_SECOND_SCORE and after), or None."""
         key = self.index.keys[first]
         score = dict(ranked).get(first)
-        if len(key) != 1 or not score or _RE_CJK.match(self.index.display[first]):
+        if not score or _RE_CJK.match(self.index.display[first]):
             return None
         prior, modifier = self.index._prior(), self.index._modifier()
         eligible = []
@@ -1049,6 +1054,8 @@ class PhraseNames(NamingMethod):
             return None
         # the topic's rows, then the few columns: cheap at 75k abstracts
         used_by = self.index.incidence[np.asarray(docs, dtype=int)][:, [first, *eligible]].toarray() > 0
+        if len(key) > 1 and used_by[:, 0].mean() >= _SECOND_COVER:
+            return None
         for k, col in enumerate(eligible, start=1):
             has = used_by[:, k]
             new = int((has & ~used_by[:, 0]).sum())
