@@ -862,6 +862,39 @@ def test_a_name_few_of_its_abstracts_use_takes_a_second_phrase():
     assert namer._second(np.arange(12), mt, [(mt, 1.0), (low, 0.4)], set()) is None  # under half the score
 
 
+def test_a_word_mostly_said_before_another_gives_way_to_the_phrase_it_starts():
+    """A 45-abstract listing named a topic of seven abstracts "diffusion": five say "diffusion",
+    in "diffusion sampler", "diffusion priors", "diffusion process" and twice "diffusion models".
+    A word ending in -sion counted as a field's name, which gives way to a longer phrase only at
+    1.5 times its documents, and never to "... models". One the corpus mostly puts before another
+    word is no name of itself: "diffusion models". Where the corpus ends phrases with it ("learned
+    by diffusion"), it stays."""
+    before = [
+        "A diffusion sampler draws molecules in few steps.",
+        "Diffusion priors regularise inverse problems in imaging.",
+        "We analyse the diffusion process of score matching.",
+        "Samplers for physics obey conservation laws.",
+        "Diffusion models generate dynamical systems trajectories.",
+        "Diffusion models learn turbulent flows from data.",
+        "Flow matching is trained on optimal transport paths.",
+    ]
+    sorting = [f"Sorting networks of width {k} are verified by solvers." for k in range(24)]
+    assigned = np.repeat([0, 1, 2], [7, 6, 24])
+
+    def name(texts: list[str]) -> str:
+        index = NameIndex.build(with_filler(texts + SPEECH + sorting, 30))
+        return PhraseNames(index).name_topics(assigned).names[0]
+
+    assert name(before) == "diffusion models"
+    ending = [
+        "Molecules are drawn by diffusion in few steps.",
+        "Inverse problems in imaging are regularised by diffusion.",
+        "We analyse score matching as diffusion.",
+        *before[3:],
+    ]
+    assert name(ending) == "diffusion"
+
+
 def test_a_small_topic_is_named_by_the_phrase_titles_use(monkeypatch):
     """On 45-abstract listings a topic of seven abstracts was "policy", "ImageNet", "team" or
     "action spaces": in so few abstracts a word four of them use outscores the field's name that

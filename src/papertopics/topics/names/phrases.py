@@ -339,6 +339,7 @@ class NameIndex:
     long_forms: dict[tuple[str, ...], str] = field(default_factory=dict)
     prior: np.ndarray | None = None
     modifier: np.ndarray | None = None
+    head: np.ndarray | None = None  # _head, once
     title_weight: np.ndarray | None = None  # group -> weight from TITLE_USE (_title_weight)
 
     @classmethod
@@ -599,9 +600,10 @@ class NameIndex:
 
     def _head(self) -> np.ndarray:
         """Per phrase group, 1 for the head of a noun phrase, less for a modifier (_HEAD_END)."""
-        if self.ends is None:
-            return np.ones(len(self.keys))
-        return np.minimum(1.0, self.ends / _HEAD_END)
+        if self.head is None:
+            ends = np.full(len(self.keys), _HEAD_END) if self.ends is None else self.ends
+            self.head = np.minimum(1.0, ends / _HEAD_END)
+        return self.head
 
     def _modifier(self) -> np.ndarray:
         """Per phrase group, _ADJECTIVE_WEIGHT where its last word modifies a noun ("Bayesian",
@@ -743,19 +745,25 @@ class NameIndex:
 
     def _absorb(self, group: int) -> float:
         """How many times more documents a phrase may have than a longer one holding it and
-        still give way to it: a thing-word ("graph") gives way sooner than a field phrase."""
+        still give way to it: a thing-word ("graph") gives way sooner than a field phrase, and so
+        does a word the corpus mostly puts before another ("diffusion", _head)."""
         key, text = self.keys[group], self.display[group]
-        if len(key) == 1 and not is_field_word(text) and key not in self._long_forms():
+        if (
+            len(key) == 1
+            and key not in self._long_forms()
+            and (not is_field_word(text) or self._head()[group] < 1)
+        ):
             return 1 / _ABSORB_THING
         return 1.5
 
     def _absorbs(self, short: int, long: int, short_count: float, long_count: float) -> bool:
         """Does `long` ("graph neural networks") take the place of `short` ("graph") inside it?
-        Not a "... problem/method" phrase for a thing-word: "bandit problem" says less than "bandit"."""
+        Not a "... problem/method" phrase for a thing-word: "bandit problem" says less than
+        "bandit"; but "diffusion models" says more than "diffusion", which modifies."""
         if not _inside(self.keys[short], self.keys[long]):
             return False
         ratio = self._absorb(short)
-        if ratio > 1.5 and self.keys[long][-1] in _END_OK_KEYS:
+        if ratio > 1.5 and self.keys[long][-1] in _END_OK_KEYS and self._head()[short] == 1:
             ratio = 1.5
         return short_count <= ratio * long_count
 
