@@ -867,7 +867,7 @@ def test_a_word_mostly_said_before_another_gives_way_to_the_phrase_it_starts():
     in "diffusion sampler", "diffusion priors", "diffusion process" and twice "diffusion models".
     A word ending in -sion counted as a field's name, which gives way to a longer phrase only at
     1.5 times its documents, and never to "... models". One the corpus mostly puts before another
-    word is no name of itself: "diffusion models". Where the corpus ends phrases with it ("learned
+    word is no name of itself: "diffusion models". Where the corpus ends phrases with it ("drawn
     by diffusion"), it stays."""
     before = [
         "A diffusion sampler draws molecules in few steps.",
