@@ -5,8 +5,10 @@ abstracts also say what no title does ("efficiency", "unlabeled data", "capabili
 phrase that NameIndex would count (its folded words: lower case, singular, no hyphens, acronyms
 spelled out by the abstracts' own definitions): how many of the 74,728 arXiv records of ../shared
 (2025-03 to 2026-07, CC0 metadata) use it in their title, and how many in their abstract, for the
-phrases used at least MIN_USES times in all. NameIndex._title_weight reads it; rerun this
-after a change to how NameIndex folds words (singular, _lower_words), then the names bench:
+phrases used at least MIN_USES times in all; and how many times the abstracts use it, and how
+many of those uses an object follows ("exploring the": a verb; NameIndex._prior).
+NameIndex._title_weight and _prior read it; rerun this after a change to how NameIndex folds
+words (singular, _lower_words), then the names bench:
 
     PYTHONPATH=src .venv/bin/python bench/build_title_use.py
 """
@@ -35,15 +37,17 @@ def main() -> None:
     for index, at in ((in_titles, 0), (in_abstracts, 1)):
         df = np.asarray(index.incidence.sum(axis=0)).ravel()
         for key, used in zip(index.keys, df):
-            counts.setdefault(key, [0, 0])[at] = int(used)
+            counts.setdefault(key, [0, 0, 0, 0])[at] = int(used)
+    for key, uses, objects in zip(in_abstracts.keys, in_abstracts.uses, in_abstracts.objects):
+        counts[key][2:] = [int(uses), int(objects)]
     lines = sorted(
-        f"{' '.join(key)}\t{t}\t{a}"
-        for key, (t, a) in counts.items()
-        if t + a >= MIN_USES and "\t" not in "".join(key)
+        "\t".join([" ".join(key), *map(str, row)])
+        for key, row in counts.items()
+        if row[0] + row[1] >= MIN_USES and "\t" not in "".join(key)
     )
     out = REPO / "src" / "papertopics" / "topics" / "names" / TITLE_USE
     # mtime=0: the same table is the same bytes
-    table = "phrase\ttitles\tabstracts\n" + "\n".join(lines) + "\n"
+    table = "phrase\ttitles\tabstracts\tuses\tbefore_object\n" + "\n".join(lines) + "\n"
     out.write_bytes(gzip.compress(table.encode(), mtime=0))
     print(f"{out}: {len(lines)} phrases from {len(records)} abstracts")
 

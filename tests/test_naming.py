@@ -1081,3 +1081,27 @@ def test_a_region_name_of_two_phrases_fits_the_map():
     assert namer.index.name(gnn) == "graph neural networks (GNNs)"
     assert namer._pair_name(gnn, de) == "graph neural networks & differential equations"
     assert namer._pair_name(de, mesh) == "differential equations (DEs) & mesh"  # short enough: as named
+
+
+def test_a_word_written_before_an_object_is_a_verb_and_no_name():
+    """A 45-abstract listing named a two-abstract topic "exploring" ("exploring an image",
+    "exploring different hardware"). A word the corpus writes before "the", "a", "its" ... is a
+    verb, and so starts no name: the listing's own uses say so ("charting the"), and for a word it
+    uses twice, arXiv's abstracts do ("exploring" 40%). A field word said before a noun keeps its
+    name ("sampling")."""
+    charting = [f"Charting the maze {k} and charting its walls." for k in range(6)]
+    assert name_beside_speech(charting, 31) == "maze"  # was "charting the maze"
+    exploring = [
+        "Exploring hardware for tree search in maze 1.",
+        "Tree search and exploring images in maze 2.",
+        "Tree search in maze 3.",
+        "Tree search in maze 4.",
+    ]
+    index = NameIndex.build(with_filler(exploring + SPEECH, 32))
+    exploring_group, tree = index.group_of("exploring"), index.group_of("tree search")
+    assert index.objects[exploring_group] == 0  # no object in this listing: arXiv's share decides
+    assert index._prior()[exploring_group] == 0 and index._prior()[tree] > 0
+    sampling = [f"Sampling methods for posterior {k}; sampling helps." for k in range(6)]
+    sampling[0] += " We start by sampling the prior."  # a chance object is one use of thirteen
+    index = NameIndex.build(with_filler(sampling + SPEECH, 33))
+    assert index._prior()[index.group_of("sampling")] > 0
