@@ -1105,3 +1105,12 @@ def test_a_word_written_before_an_object_is_a_verb_and_no_name():
     sampling[0] += " We start by sampling the prior."  # a chance object is one use of thirteen
     index = NameIndex.build(with_filler(sampling + SPEECH, 33))
     assert index._prior()[index.group_of("sampling")] > 0
+
+
+def test_an_abbreviated_phrase_weighs_as_long_as_it_is():
+    """A 45-abstract listing named a topic "ReLU network" where as many abstracts say "neural
+    tangent kernel (NTK)", the concept its papers study: an abbreviated phrase weighed 1 whatever
+    its length, an unabbreviated three-word phrase 1.15. A term the corpus abbreviates weighs as
+    the phrase it is, at least."""
+    texts = [f"We study ReLU networks and the neural tangent kernel (NTK) at width {k}." for k in range(6)]
+    assert name_beside_speech(texts, 35) == "neural tangent kernel (NTK)"

@@ -825,10 +825,10 @@ def _phrase_weight(key: tuple[str, ...], text: str, abbreviated: bool) -> float:
     if _RE_CJK.match(text):
         return _CJK_WEIGHT.get(len(text), 0.8)
     generic = all(w in _GENERIC for w in key)  # "machine learning", "training data"
-    if abbreviated:
-        return _ALL_GENERIC if generic else 1.0
     # researchers name fields with phrases ("semi-supervised learning", not "labels")
     weight = _LENGTH_WEIGHT[min(len(text.replace("-", " ").split()), 4)]
+    if abbreviated:  # a term the corpus abbreviates weighs as a phrase at least, even one word
+        return _ALL_GENERIC if generic else max(1.0, weight)
     if len(key) == 1 and key[0] in _GENERIC:
         return 0.0  # "learning", "large": says nothing on its own
     if generic:
