@@ -96,6 +96,9 @@ _FRAGMENT = 0.8
 # NeurIPS 2023: "sampling" 0.02, "planning" 0.01, "fine-tuning" 0.09, "modeling" 0.08,
 # "understanding" 0.14; verbs "exploring" 0.54, "leveraging" 0.46, "computing" 0.36.
 _VERB_OBJECT = 0.2
+# A phrase is shown in the plural when this share of its uses are ("graph neural networks",
+# "diffusion models": the topic is a family of them), else as it is most often written.
+_PLURAL_SHOWN = 1 / 3
 _OBJECT_WORDS = frozenset("the a an this these those their its our such how whether them it".split())
 # A name is a noun phrase's head, not its modifier: a phrase that a content word mostly follows
 # ("diffusion" -> "diffusion models", "latent", "multi-agent", "vision-language") weighs by the
@@ -474,9 +477,13 @@ class NameIndex:
         df = np.asarray(incidence.sum(axis=0)).ravel()
         keep = np.flatnonzero(df >= floor)
         best = np.full(len(group_of), -1, dtype=np.int64)
-        # shown as the form that most often ends a noun phrase ("bandits", not "bandit" of "bandit
-        # problem"), then the most used
-        for pid in np.lexsort((np.arange(len(phrases)), -exact_df, -ended))[::-1]:
+        # shown in the plural where the corpus says it in a share of its uses (_PLURAL_SHOWN: a
+        # topic is "diffusion models", not "diffusion model"), then as the form that most often
+        # ends a noun phrase ("bandits", not "bandit" of "bandit problem"), then the most used
+        group_uses = np.bincount(groups, weights=uses, minlength=len(group_of))
+        plural = np.array([" " in p and not _RE_CJK.match(p) and _is_plural(p) for p in phrases], dtype=bool)
+        shown_plural = plural & (uses >= _PLURAL_SHOWN * group_uses[groups])
+        for pid in np.lexsort((np.arange(len(phrases)), -exact_df, -ended, ~shown_plural))[::-1]:
             best[groups[pid]] = pid
         keys = [None] * len(group_of)
         for key, gid in group_of.items():
@@ -489,7 +496,6 @@ class NameIndex:
             held = word_case.get(low)
             if held is None or (count, word == low) > (casing[held], held == low):
                 word_case[low] = word
-        group_uses = np.bincount(groups, weights=uses, minlength=len(group_of))
         group_ended = np.bincount(groups, weights=ended, minlength=len(group_of))
         group_objects = np.bincount(groups, weights=objects, minlength=len(group_of))
         index = cls(
@@ -825,10 +831,10 @@ def _phrase_weight(key: tuple[str, ...], text: str, abbreviated: bool) -> float:
     if _RE_CJK.match(text):
         return _CJK_WEIGHT.get(len(text), 0.8)
     generic = all(w in _GENERIC for w in key)  # "machine learning", "training data"
+    if abbreviated:
+        return _ALL_GENERIC if generic else 1.0
     # researchers name fields with phrases ("semi-supervised learning", not "labels")
     weight = _LENGTH_WEIGHT[min(len(text.replace("-", " ").split()), 4)]
-    if abbreviated:  # a term the corpus abbreviates weighs as a phrase at least, even one word
-        return _ALL_GENERIC if generic else max(1.0, weight)
     if len(key) == 1 and key[0] in _GENERIC:
         return 0.0  # "learning", "large": says nothing on its own
     if generic:
