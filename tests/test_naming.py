@@ -1088,7 +1088,7 @@ def test_a_word_written_before_an_object_is_a_verb_and_no_name():
     "exploring different hardware"). A word the corpus writes before "the", "a", "its" ... is a
     verb, and so starts no name: the listing's own uses say so ("charting the"), and for a word it
     uses twice, arXiv's abstracts do ("exploring" 40%). A field word said before a noun keeps its
-    name ("sampling")."""
+    name ("sampling"), and a noun spelt like a verb still starts one ("limit theorems")."""
     charting = [f"Charting the maze {k} and charting its walls." for k in range(6)]
     assert name_beside_speech(charting, 31) == "maze"  # was "charting the maze"
     exploring = [
@@ -1105,6 +1105,11 @@ def test_a_word_written_before_an_object_is_a_verb_and_no_name():
     sampling[0] += " We start by sampling the prior."  # a chance object is one use of thirteen
     index = NameIndex.build(with_filler(sampling + SPEECH, 33))
     assert index._prior()[index.group_of("sampling")] > 0
+    # a noun spelt as a verb still starts a name: "limit" is no name here, "limit theorems" is
+    limits = [f"Limit theorems for chain {k}; we limit the drift." for k in range(6)]
+    index = NameIndex.build(with_filler(limits + SPEECH, 37))
+    assert index._prior()[index.group_of("limit")] == 0
+    assert index._prior()[index.group_of("limit theorems")] > 0
 
 
 def test_a_family_of_models_is_named_in_the_plural():
