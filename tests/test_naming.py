@@ -547,10 +547,12 @@ def test_a_phrase_any_topic_could_have_gives_way_to_the_topics_own():
     assert name_beside_speech(protein, 6) == "protein folding"
 
 
-def test_meaning_chooses_among_phrases_that_cover_the_topic_alike():
+def test_meaning_chooses_among_phrases_that_cover_the_topic_alike(monkeypatch):
     """The counts alone prefer the bare word "policy" (all six abstracts); "reinforcement
     learning" covers three and sits nearer the topic's abstracts in embedding space, so it names
-    the topic. "value iteration" sits nearer still but covers two: it does not."""
+    the topic. "value iteration" sits nearer still but covers two: it does not. (Without the
+    title table: with it, "policy" gives way to the field's name by its titles already.)"""
+    monkeypatch.setattr(phrases, "title_use", dict)
     rl = [
         "Reinforcement learning trains a policy from rewards in the environment.",
         "We study policy gradients for reinforcement learning with sparse rewards.",
@@ -1123,3 +1125,24 @@ def test_a_family_of_models_is_named_in_the_plural():
     index = NameIndex.build(with_filler(texts + SPEECH, 36))
     assert index.name(index.group_of("diffusion model")) == "diffusion models"
     assert index.name(index.group_of("graph kernel")) == "graph kernel"
+
+
+def test_in_a_small_topic_a_thing_gives_way_to_the_fields_name():
+    """45-abstract listings named topics "images", "labels", "objects": a thing six of six
+    abstracts mention outscores the field's name that three use, and a topic of six cannot tell
+    the two apart by its counts. Below 20 abstracts, a one-word thing gives way to a field name
+    scoring half as well that arXiv titles use more than the thing ("object detection" over
+    "images"); a thing titles name fields by keeps its place ("videos"), as does a thing the field
+    name trails too far (one abstract in six)."""
+
+    def named(word: str, detecting: int) -> str:
+        texts = [
+            f"We study {word}, like {e}. And {word}, again."
+            for e in ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+        ]
+        texts = [t + (" Object detection helps." if k < detecting else "") for k, t in enumerate(texts)]
+        return name_beside_speech(texts, 38)
+
+    assert named("images", 3) == "object detection"  # was "images"
+    assert named("videos", 3) == "videos"
+    assert named("images", 1) == "images"

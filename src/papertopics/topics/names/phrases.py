@@ -141,6 +141,13 @@ _ABSORB_THING = 0.35
 # So does a longer name that under _SECOND_COVER of its topic's abstracts use: arXiv cs.CL's
 # "machine translation (MT)" for a multilingual topic (16%) is "machine translation (MT) &
 # low-resource languages".
+# In a topic of fewer than _TITLE_EVIDENCE abstracts, where its counts cannot tell the field's
+# name from a thing four of six abstracts mention ("images", "labels", "objects"), a one-word
+# thing at the top gives way to a field name scoring at least _YIELD_SCORE of it: a phrase, a
+# field word or an abbreviated term whose title weight (TITLE_USE) is above the thing's and 1 at
+# least ("vision-language models (VLMs)" for "images", "classification" for "labels", "object
+# detection" for "objects"). A thing titles name fields by ("video", "agents") keeps its place.
+_YIELD_SCORE = 0.5
 _SECOND_SCORE = 0.5
 _SECOND_DOCS = 5
 _SECOND_NEW = 0.3
@@ -1041,6 +1048,7 @@ class PhraseNames(NamingMethod):
             ranked = self._by_meaning(ranked, groups, used)
         if self.exclude:
             ranked = {g: [(c, v) for c, v in ranked[g] if self._allowed(c)] for g in ids}
+        ranked = {g: self._field_first(ranked[g], len(groups[g])) for g in ids}
         candidates = {g: [self.index.name(c) for c, _ in ranked[g]] for g in ids}
         pairs = sorted(
             (
@@ -1081,6 +1089,26 @@ class PhraseNames(NamingMethod):
                 used.add(normal(name))
                 exact.add(name.lower())
         return TopicNames(names, candidates)
+
+    def _field_first(self, ranked: list[tuple[int, float]], size: int) -> list[tuple[int, float]]:
+        """A small topic's candidates, a one-word thing at the top moved behind the first field
+        name scoring at least _YIELD_SCORE of it (_YIELD_SCORE says which)."""
+        if not ranked or size >= _TITLE_EVIDENCE:
+            return ranked
+        index = self.index
+        top, score = ranked[0]
+        acronyms = index._long_forms()
+        if len(index.keys[top]) > 1 or index.keys[top] in acronyms or is_field_word(index.display[top]):
+            return ranked
+        weight, known = index._title_weight(), title_use()
+        for at, (col, value) in enumerate(ranked[1:], 1):
+            if value < _YIELD_SCORE * score:
+                break
+            key = index.keys[col]
+            field = len(key) > 1 or key in acronyms or is_field_word(index.display[col])
+            if field and key in known and weight[col] >= 1.0 and weight[col] > weight[top]:
+                return [(col, score), *ranked[:at], *ranked[at + 1 :]]
+        return ranked
 
     def _second(
         self, docs: np.ndarray, first: int, ranked: list[tuple[int, float]], used: set[str]
