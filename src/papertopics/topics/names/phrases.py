@@ -96,10 +96,10 @@ _FRAGMENT = 0.8
 # NeurIPS 2023: "sampling" 0.02, "planning" 0.01, "fine-tuning" 0.09, "modeling" 0.08,
 # "understanding" 0.14; verbs "exploring" 0.54, "leveraging" 0.46, "computing" 0.36.
 _VERB_OBJECT = 0.2
+_OBJECT_WORDS = frozenset("the a an this these those their its our such how whether them it".split())
 # A phrase is shown in the plural when this share of its uses are ("graph neural networks",
 # "diffusion models": the topic is a family of them), else as it is most often written.
 _PLURAL_SHOWN = 1 / 3
-_OBJECT_WORDS = frozenset("the a an this these those their its our such how whether them it".split())
 # A name is a noun phrase's head, not its modifier: a phrase that a content word mostly follows
 # ("diffusion" -> "diffusion models", "latent", "multi-agent", "vision-language") weighs by the
 # share of its uses that end there, up to this share (counted with two pseudo-uses each way).
