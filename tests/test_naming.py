@@ -1016,6 +1016,18 @@ def test_a_singular_acronym_spells_out_its_long_form_in_the_singular():
     assert index.name(index.group_of("mixture of experts layer")) == "mixture of experts layer"
 
 
+def test_a_plural_acronym_is_its_long_form_in_the_plural():
+    """The seeds named five papers on LLM agents "large language model (LLM)": their one
+    definition is singular, and "LLMs" was read as "large language model", so the plural looked
+    rare. "LLMs" says "large language models"; "LLM" before a noun stays singular."""
+    texts = ["We study a large language model (LLM) for planning in games."]
+    texts += [f"LLMs plan in game {k}, and LLMs act." for k in range(4)]
+    texts += ["An LLM agent plans in games."]
+    index = NameIndex.build(with_filler(texts + SPEECH, 37))
+    assert index.name(index.group_of("large language model")) == "large language models (LLMs)"
+    assert name_beside_speech(texts, 37) == "large language models (LLMs)"  # was "... model (LLM)"
+
+
 def test_an_acronym_takes_a_plural_s_only_after_a_plural_noun():
     """arXiv cs.CL showed "aspect-based sentiment analysis (ABSAs)" and "Mixture-of-Experts
     (MoEs)": a name ending in "s" took a plural acronym. "analysis" and "series" are singular, and

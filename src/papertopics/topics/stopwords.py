@@ -91,3 +91,15 @@ def singular(word: str) -> str:
     if word.endswith(("sses", "ches", "shes", "xes", "zes")):
         return word[:-2]
     return word[:-1]
+
+
+def plural(word: str) -> str:
+    """The plural that `singular` folds back to `word` ("model" -> "models", "policy" ->
+    "policies", "bias" -> "biases"); the word itself where none does ("analysis")."""
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        form = word + "es"
+    elif word.endswith("y") and len(word) > 1 and word[-2] not in "aeiou":
+        form = word[:-1] + "ies"
+    else:
+        form = word + "s"
+    return form if singular(form) == word and form != word else word

@@ -42,7 +42,7 @@ from papertopics.topics.names.registry import (
     normal,
     register_naming,
 )
-from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, singular
+from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, plural, singular
 from papertopics.vectors import normalise
 
 MAX_WORDS = 4  # longest candidate phrase (words)
@@ -896,8 +896,9 @@ def _lower_words(words: list[str], expand: dict[str, tuple[str, ...]]) -> list[s
             if key in expand and _is_acronym(w):
                 form = expand[key]
                 last = form[-1]
-                if w == key and "-" not in last and "of" not in form and singular(last) != last:
-                    form = (*form[:-1], singular(last))  # "LLM unlearning": large language model ...
+                if "-" not in last and "of" not in form:
+                    # "LLM unlearning": large language model ...; "LLMs": large language models
+                    form = (*form[:-1], singular(last) if w == key else plural(singular(last)))
                 lower.extend(form)
                 continue
         lower.append(w.lower())
