@@ -433,6 +433,20 @@ def test_overview_names_outliers_and_the_clustering_note(tmp_path):
     assert index.count('<article class="card') == 2
 
 
+def test_overview_says_what_the_core_and_assigned_shares_mean():
+    """The seeds' overview showed "0%  ASSIGNED SHARE" and "100.0%  CORE SHARE" with no word of
+    what they count; each tile now says it, as a share."""
+    from papertopics.report.summary import quality_tiles
+
+    tiles = {
+        t["label"]: t for t in quality_tiles({"n_documents": 37, "core_share": 0.9, "assigned_share": 0.05})
+    }
+    assert tiles["core share"]["value"] == "90.0%"
+    assert "clustering itself put in a topic" in tiles["core share"]["detail"]
+    assert tiles["assigned share"]["value"] == "5.0%"
+    assert "given to the topic they sit nearest" in tiles["assigned share"]["detail"]
+
+
 def test_overview_cards_offer_their_papers_as_csv_from_the_data_files(tmp_path):
     """Each card has a download button; the page carries every document's topic (packed) and
     where the map's data files are, from which report.js builds the CSV (browser test)."""

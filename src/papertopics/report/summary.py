@@ -47,6 +47,12 @@ METRIC_NAMES = {
     ),
     "silhouette": ("silhouette", "-1 to 1; higher: documents sit closer to their own topic"),
     "silhouette_space": ("silhouette measured in", "the space the documents were clustered in"),
+    "core_share": ("core share", "documents the clustering itself put in a topic"),
+    "assigned_share": (
+        "assigned share",
+        "documents the clustering left out, then given to the topic they sit nearest "
+        "(clustering.assign_min_confidence, topics.reduce_outliers)",
+    ),
     "stability.ari": ("stability (ARI)", "agreement of the clustering with refits on other seeds"),
     "stability.mean_jaccard": ("stability (Jaccard)", "mean best overlap of each topic across refits"),
     "npmi_per_topic": ("NPMI", None),
@@ -138,7 +144,8 @@ def quality_tiles(metrics: dict) -> list[dict]:
         if reading and meaning:
             meaning = f"{meaning}; {reading}"
         if _is_number(values.get(path)):
-            tiles.append({"label": name, "value": f"{values[path]:.3g}", "detail": meaning})
+            value = percent(values[path]) if path.endswith("_share") else f"{values[path]:.3g}"
+            tiles.append({"label": name, "value": value, "detail": meaning})
     for path, value in values.items():  # any other top-level number a later stage adds
         if "." not in path and path not in CORPUS_KEYS and path not in METRIC_NAMES and _is_number(value):
             tiles.append(
