@@ -1019,7 +1019,7 @@ def test_a_singular_acronym_spells_out_its_long_form_in_the_singular():
 def test_a_plural_acronym_is_its_long_form_in_the_plural():
     """The seeds named five papers on LLM agents "large language model (LLM)": their one
     definition is singular, and "LLMs" was read as "large language model", so the plural looked
-    rare. "LLMs" says "large language models"; "LLM" before a noun stays singular."""
+    rare. "LLMs" says "large language models" (a bare "LLM" stays singular: the test above)."""
     texts = ["We study a large language model (LLM) for planning in games."]
     texts += [f"LLMs plan in game {k}, and LLMs act." for k in range(4)]
     texts += ["An LLM agent plans in games."]

@@ -102,4 +102,4 @@ def plural(word: str) -> str:
         form = word[:-1] + "ies"
     else:
         form = word + "s"
-    return form if singular(form) == word and form != word else word
+    return form if singular(form) == word else word
