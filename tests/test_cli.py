@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 import tomllib
 import zipfile
 from pathlib import Path
 
 import openpyxl
 import pytest
-from conftest import SEEDS, snakemake_env
+from conftest import REPO, SEEDS, run_snakemake, snakemake_env
 
 from papertopics.errors import ConfigError
-from papertopics.runtime import cli
+from papertopics.runtime import cli, recovery
 
-REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 
 
@@ -181,3 +185,156 @@ def test_a_wheel_carries_the_workflow(tmp_path):
         text=True,
     )
     assert found.stdout.strip() == str(site / "papertopics" / "_workflow"), found.stderr
+
+
+# --- round 4: what a hostile but realistic user meets through the command ----------------------
+
+
+def lines_of(result: subprocess.CompletedProcess) -> list[str]:
+    """The command's own lines (Snakemake's note about the profile it reads left out)."""
+    return [
+        line
+        for line in (result.stdout + result.stderr).splitlines()
+        if line.strip() and not line.startswith(("Using workflow specific profile", "Config file "))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("config_text", "extra", "expected"),
+    [
+        (  # the README's own misspelt key
+            "listings:\n  - a.txt\numap:\n  n_neighbours: 10\n",
+            [],
+            r"^papertopics error: .*/config.yaml: umap: unknown key 'n_neighbours' \(allowed: .*n_neighbors",
+        ),
+        (
+            "listings: [a.txt\numap: {\n",
+            [],
+            r"^papertopics error: .*/config.yaml: line 2, column \d+: YAML syntax error",
+        ),
+        (
+            "listings: a.txt\n",
+            [],
+            r"^papertopics error: .*/config.yaml: listings: expected array, got 'a.txt'$",
+        ),
+        ("listings:\n  - deleted.txt\n", [], r"^papertopics error: deleted.txt: matches no file"),
+        ("listings:\n  - '*.csv'\n", [], r"^papertopics error: \*.csv: matches no file"),
+        (
+            "listings:\n  - a.txt\n",
+            ["--config", "listings=[x.csv]"],
+            r"^papertopics error: x.csv: matches no file",
+        ),
+        (
+            "listings:\n  - a.txt\n",
+            ["--", "--config", "listings=[x.csv]"],
+            r"^papertopics error: x.csv: matches no file",
+        ),
+    ],
+    ids=[
+        "misspelt-key",
+        "yaml-syntax",
+        "listings-a-string",
+        "deleted-listing",
+        "empty-glob",
+        "config",
+        "snakemake-config",
+    ],
+)
+def test_every_config_error_is_the_line_plain_snakemake_prints(tmp_path, config_text, extra, expected):
+    """Each prints one line (the Snakefile's `papertopics error:`), not rc 1 and silence."""
+    shutil.copy(SEEDS[0], tmp_path / "a.txt")
+    (tmp_path / "config.yaml").write_text(config_text, encoding="utf-8")
+    options, after = (extra, []) if "--" not in extra else ([], extra)
+    result = papertopics_command(tmp_path, "run", *options, "--dry-run", *after, timeout=120)
+    lines = lines_of(result)
+    assert result.returncode == 1 and len(lines) == 1, lines
+    assert re.search(expected, lines[0]), lines[0]
+    plain = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "-n", *after[1:]],
+        cwd=tmp_path,
+        env=snakemake_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if not options:  # the same line as plain snakemake's
+        assert lines[0] in plain.stderr.splitlines(), plain.stderr[-2000:]
+
+
+def test_a_config_listing_a_number_beside_a_listing_argument_is_one_line(tmp_path):
+    shutil.copy(SEEDS[0], tmp_path / "a.txt")
+    (tmp_path / "config.yaml").write_text("listings: 5\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"config.yaml: listings: expected array, got 5$"):
+        cli.prepare_config(tmp_path, ["a.txt"])
+
+
+def test_a_folder_that_cannot_be_one_is_one_line(tmp_path, capsys, monkeypatch):
+    shutil.copy(SEEDS[0], tmp_path / "a.txt")
+    (tmp_path / "afile.txt").write_text("not a folder", encoding="utf-8")
+    for folder, why in (("afile.txt", "a file, not a folder"), ("afile.txt/sub", "is a file, not a folder")):
+        assert cli.main(["run", str(tmp_path / "a.txt"), "-d", str(tmp_path / folder), "-n"]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("papertopics error: ") and why in err[0], err
+    # a read-only folder (a mounted share): Errno 30 where the lock is made, before anything else
+    shared = tmp_path / "read-only"
+    shared.mkdir()
+    shutil.copy(SEEDS[0], shared / "a.txt")
+    real_open = os.open
+
+    def read_only(path, *args, **kwargs):
+        if str(path).startswith(str(shared)) and args and args[0] & os.O_CREAT:
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(recovery.os, "open", read_only)
+    assert cli.main(["run", str(shared / "a.txt"), "-d", str(shared)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"papertopics error: {shared}: cannot write there (Read-only file system: "
+        f"{shared / recovery.RUN_LOCK}); run in a folder you can write to "
+        "(copy the listings and config.yaml there)"
+    ]
+    assert not (shared / "config.yaml").exists()
+
+
+def test_two_runs_in_one_folder_the_second_refuses_with_one_line(tmp_path):
+    """Two real `papertopics run`s 0.3 s apart, then a plain snakemake: one run works, the others
+    say who does and touch nothing; once it is gone (kill -9), the folder is free again."""
+    for seed in SEEDS:
+        shutil.copy(seed, tmp_path / seed.name)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "papertopics", "run", *(seed.name for seed in SEEDS), "--cores", "1"],
+        cwd=tmp_path,
+        env=snakemake_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        lock = tmp_path / recovery.RUN_LOCK
+        for _ in range(300):  # until the first run holds the folder
+            if lock.is_file() and f'"pid": {first.pid}' in lock.read_text():
+                break
+            time.sleep(0.1)
+        assert first.poll() is None
+        config = (tmp_path / "config.yaml").read_text(encoding="utf-8")
+        second = papertopics_command(tmp_path, "run", "--config", "agglomerative.n_topics=5", timeout=120)
+        plain = run_snakemake(tmp_path, "--cores", "1", check=False, timeout=120)
+        for result in (second, plain):
+            lines = lines_of(result)
+            assert result.returncode == 1 and len(lines) == 1, lines
+            assert lines[0].startswith(
+                f"papertopics error: another run is working in {tmp_path} (pid {first.pid}, "
+            )
+            assert f"papertopics run {SEEDS[0].name}" in lines[0] and f"kill {first.pid}" in lines[0]
+        assert first.poll() is None  # the first run goes on, its folder as it left it
+        assert (tmp_path / "config.yaml").read_text(encoding="utf-8") == config
+        assert not (tmp_path / cli.CLI_CONFIG).exists()  # the second's --config reached nothing
+        looked = papertopics_command(tmp_path, "run", "--config", "random_state=3", "--dry-run", timeout=120)
+        assert looked.returncode == 0, lines_of(looked)  # a dry run may look meanwhile
+        assert not list((tmp_path / cli.CLI_CONFIG).parent.glob("cli-config*"))
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)  # the run and its jobs, as kill -9 would
+        first.wait()
+    recovery.hold_folder(tmp_path)  # free again: the OS dropped the dead run's lock
+    recovery.release_folder(tmp_path)

@@ -164,24 +164,59 @@ def run(
     snakemake_args: Sequence[str] = (),
 ) -> int:
     """Prepare `folder` (config.yaml, --config overrides) and run Snakemake there; its exit code."""
+    from papertopics.runtime.recovery import FolderBusy, hold_folder, runs_jobs
+
     folder = folder.expanduser().resolve()
     root = workflow_root()
     entries = [_listing_entry(item, folder) for item in listings]
     if entries:
-        folder.mkdir(parents=True, exist_ok=True)
+        _make_folder(folder)
     elif not folder.is_dir():
-        raise CliError(f"{folder}: no such folder")
-    prepare_config(folder, entries)
+        raise CliError(f"{folder}: no such folder" if not folder.exists() else f"{folder}: not a folder")
     argv = ["--snakefile", str(root / "Snakefile"), "--directory", str(folder)]
     if cores is not None:
         argv += ["--cores", str(cores)]
-    overrides = parse_overrides(config)
-    if overrides:
-        argv += ["--configfile", str(_write_overrides(folder, overrides))]
     if dry_run:
         argv.append("--dry-run")
     argv += list(snakemake_args)
-    return _snakemake(argv, folder, root)
+    overrides = parse_overrides(config)
+    looks_only = not runs_jobs(["snakemake", *argv])
+    busy = None
+    try:
+        # one run per folder: taken before anything here is written, held until this process
+        # exits; the Snakefile's recovery finds it already held by this process
+        hold_folder(folder)
+    except FolderBusy as error:
+        if not looks_only:
+            raise
+        busy = error  # a dry run only looks: it may look while another run works
+    prepare_config(folder, entries)  # never rewrites a config.yaml, so a dry run may look
+    written = None
+    if overrides:
+        written = _write_overrides(folder, overrides, own=busy is not None)
+        argv[4:4] = ["--configfile", str(written)]
+    try:
+        return _snakemake(argv, folder, root)
+    finally:
+        if busy is not None and written is not None:
+            written.unlink(missing_ok=True)
+
+
+def _make_folder(folder: Path) -> None:
+    """Create the corpus folder (and its parents) or say in one line why it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CliError(f"{folder}: a file, not a folder; name a folder with -d/--directory") from None
+    except NotADirectoryError:
+        parent = next((p for p in folder.parents if p.exists()), folder)
+        raise CliError(
+            f"{folder}: {parent} is a file, not a folder; name a folder with -d/--directory"
+        ) from None
+    except OSError as error:
+        raise CliError(
+            f"{folder}: cannot create it ({error.strerror or error}); name another folder with -d/--directory"
+        ) from None
 
 
 def _listing_entry(item: str, folder: Path) -> str:
@@ -206,7 +241,7 @@ def _listing_entry(item: str, folder: Path) -> str:
 def prepare_config(folder: Path, entries: list[str]) -> Path:
     """Write folder/config.yaml naming `entries` when there is none; else check that it names
     each of them. An existing config.yaml is never rewritten."""
-    from papertopics.config import read_config_file
+    from papertopics.config import check_config, read_config_file
     from papertopics.ingest.listings import format_for, resolve_listings
 
     path = folder / "config.yaml"
@@ -230,6 +265,7 @@ def prepare_config(folder: Path, entries: list[str]) -> Path:
     if not wanted:
         return path
     config = read_config_file(path) or {}
+    check_config(config, source=str(path), partial=True)  # `listings: 5`: the Snakefile's one line
     named = resolve_listings(config.get("listings") or [], folder) if isinstance(config, dict) else []
     have = {os.path.realpath(spec.path) for spec in named}
     for entry in entries:  # each entry resolved on its own, so the message names the right one
@@ -296,13 +332,19 @@ def parse_overrides(pairs: Sequence[str]) -> dict:
     return overrides
 
 
-def _write_overrides(folder: Path, overrides: dict) -> Path:
-    """The --config values as a config file on top of config.yaml (typed by YAML, merged per key)."""
+def _write_overrides(folder: Path, overrides: dict, own: bool = False) -> Path:
+    """The --config values as a config file on top of config.yaml (typed by YAML, merged per key).
+
+    own: a file of this process's own (removed after it), for a dry run beside a live run,
+    whose --config file stays as it is.
+    """
     import yaml
 
     from papertopics.artifacts import atomic_write_text
 
     path = folder / CLI_CONFIG
+    if own:
+        path = path.with_name(f"{path.stem}.{os.getpid()}{path.suffix}")
     header = "# --config of the last `papertopics run` (rewritten by each run)\n"
     atomic_write_text(path, header + yaml.safe_dump(overrides))
     return path
@@ -323,7 +365,14 @@ def _snakemake(argv: list[str], folder: Path, root: Path) -> int:
         snakemake_main(argv)
     except SystemExit as done:
         code = done.code
-        return code if isinstance(code, int) else (0 if code is None else 1)
+        if isinstance(code, int):
+            return code
+        if code is None:
+            return 0
+        # the Snakefile's one line (`sys.exit("papertopics error: ...")`): Python prints it when
+        # plain `snakemake` exits with it; here the command prints it, then returns 1
+        print(code, file=sys.stderr, flush=True)
+        return 1
     finally:
         sys.argv = saved
     return 0

@@ -16,13 +16,20 @@ import json
 import logging
 import os
 import socket
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from papertopics.errors import PapertopicsError
 
 log = logging.getLogger(__name__)
 
 LOCK_DIR = Path(".snakemake/locks")
 OWNER_FILE = Path(".snakemake/papertopics/run.json")  # host and pid of the run that took the lock
+# One run per folder: an exclusive OS lock (flock) on this file, held by the process that runs
+# Snakemake (`papertopics run` or `snakemake`) from before it touches the folder until it exits.
+RUN_LOCK = Path(".snakemake/papertopics/run.lock")
 # Intermediates under results/ whose damage is cheap to detect (parquet footer, JSON syntax) and
 # that a rerun rebuilds. Skipped: the history (fit_topics reads it with a warning instead), the
 # embedding cache (it checks its own chunks), the model, logs and the report.
@@ -117,6 +124,95 @@ def runs_jobs(argv: list[str]) -> bool:
     return not any(getattr(args, option, None) for option in LOOK_ONLY_OPTIONS)
 
 
+class FolderBusy(PapertopicsError):
+    """Another run holds the folder (its RUN_LOCK), or the folder cannot hold a lock at all."""
+
+
+_HELD: dict[str, int] = {}  # lock file -> descriptor, for the locks this process holds
+
+
+def hold_folder(workdir: Path) -> None:
+    """Take workdir's run lock for the rest of this process's life, or raise FolderBusy naming
+    the run that holds it (one line: what to do).
+
+    An exclusive `fcntl.flock` on RUN_LOCK: the OS drops it when the holder exits, however it
+    ends (kill -9 included), so a lock never outlives its run and needs no unlocking. Taken by
+    the command before it writes anything (config.yaml, --config) and by the Snakefile when it
+    is parsed (plain `snakemake`); a second call in the same process is a no-op. Its descriptor
+    is not inherited by jobs (Python's default), so a job left running holds nothing.
+    """
+    import fcntl
+
+    workdir = Path(workdir).resolve()
+    path = workdir / RUN_LOCK
+    key = str(path)
+    if key in _HELD:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise FolderBusy(
+            f"{workdir}: cannot write there ({error.strerror or error}: {error.filename or path}); "
+            f"run in a folder you can write to (copy the listings and config.yaml there)"
+        ) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = _read_holder(fd)
+        os.close(fd)
+        raise FolderBusy(_busy_message(workdir, holder)) from None
+    record = {
+        "host": socket.gethostname(),
+        "pid": os.getpid(),
+        "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "command": _command_line(sys.argv),
+    }
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, json.dumps(record).encode(), 0)
+    _HELD[key] = fd
+
+
+def _command_line(argv: list[str]) -> str:
+    """The command as typed: `papertopics run ...`, `snakemake --cores 4` (not the script's path)."""
+    if not argv:
+        return ""
+    program = Path(argv[0])
+    name = program.parent.name if program.name == "__main__.py" else program.name
+    return " ".join([name, *argv[1:]])[:300]
+
+
+def release_folder(workdir: Path) -> None:
+    """Give back workdir's run lock if this process holds it (the OS does so at exit anyway)."""
+    fd = _HELD.pop(str(Path(workdir).resolve() / RUN_LOCK), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def _read_holder(fd: int) -> dict:
+    try:
+        holder = json.loads(os.pread(fd, 4096, 0) or b"{}")
+    except (OSError, ValueError):
+        return {}
+    return holder if isinstance(holder, dict) else {}
+
+
+def _busy_message(workdir: Path, holder: dict) -> str:
+    pid = holder.get("pid")
+    who = f"pid {pid}" if pid else "a process"
+    if holder.get("host") not in (None, socket.gethostname()):
+        who += f" on host {holder['host']}"
+    if holder.get("started"):
+        who += f", started {holder['started']}"
+    if holder.get("command"):
+        who += f": {holder['command']}"
+    stop = f" (or stop it: kill {pid})" if pid else ""
+    return (
+        f"another run is working in {workdir} ({who}); wait for it to finish{stop}, then rerun "
+        f"(two runs in one folder would overwrite each other's results)"
+    )
+
+
 def lock_files(workdir: Path) -> list[Path]:
     folder = Path(workdir) / LOCK_DIR
     return sorted(folder.glob("*.lock")) if folder.is_dir() else []
@@ -205,11 +301,17 @@ def _damage(path: Path) -> str | None:
 def recover(workdir: Path, say=print) -> LiveRun | None:
     """Clear what an interrupted run left in workdir; return the live run holding it, if any.
 
+    First the folder's run lock is taken (hold_folder): while another run holds it, this exits
+    with its one line (SystemExit, as the Snakefile's other errors) and touches nothing.
     With no live run: stale lock files go (so no `--unlock`), damaged intermediates go (so
     their jobs rerun instead of failing to read them), and this process is noted as the owner.
     With a live run nothing is touched: its half-written files are work in progress.
     """
     workdir = Path(workdir)
+    try:
+        hold_folder(workdir)  # one run per folder, whichever command started it
+    except FolderBusy as busy:
+        raise SystemExit(f"papertopics error: {busy}") from None
     locks = lock_files(workdir)
     running = live_run(workdir) if locks else None
     if running:
