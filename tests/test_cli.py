@@ -268,6 +268,17 @@ def test_a_config_listing_a_number_beside_a_listing_argument_is_one_line(tmp_pat
         cli.prepare_config(tmp_path, ["a.txt"])
 
 
+def test_a_listing_inside_results_is_refused_before_anything_is_written(tmp_path):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results/dump.txt").write_text("An abstract.\n", encoding="utf-8")
+    result = papertopics_command(tmp_path, "run", "results/dump.txt", timeout=120)
+    assert result.returncode == 1 and lines_of(result) == [
+        "papertopics error: results/dump.txt: a listing inside results/, the folder papertopics writes its "
+        f"results to; move it out of results/ (e.g. to {tmp_path / 'dump.txt'}) and name it there"
+    ]
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["dump.txt", "results"]
+
+
 def test_a_folder_that_cannot_be_one_is_one_line(tmp_path, capsys, monkeypatch):
     shutil.copy(SEEDS[0], tmp_path / "a.txt")
     (tmp_path / "afile.txt").write_text("not a folder", encoding="utf-8")

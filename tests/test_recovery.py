@@ -25,6 +25,7 @@ import pandas as pd
 import pytest
 from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_env
 
+from papertopics.errors import PapertopicsError
 from papertopics.ingest.listings import ListingWarning
 from papertopics.report import render
 from papertopics.runtime import recovery, scripting
@@ -93,6 +94,28 @@ def test_damaged_intermediates_are_removed_others_kept(tmp_path):
     (results / "cluster/params.json").write_text('{"method": "agglo')  # truncated
     (results / "cache/embeddings/chunk.parquet").write_bytes(b"garbage")  # the cache checks itself
     (results / "topics/history/abc/topics.parquet").write_bytes(b"garbage")  # read with a warning
+    # what papertopics' jobs wrote, as script_run notes it before each job
+    recovery.record_written(
+        [
+            "results/corpus/corpus.parquet",
+            "results/corpus/corpus_stats.json",
+            "results/embed/embeddings.parquet",
+            "results/cluster/params.json",
+            "results/topics/history/abc/topics.parquet",
+        ],
+        tmp_path,
+    )
+    assert not (tmp_path / recovery.WRITTEN).exists()  # not a Snakemake folder: nothing noted
+    (tmp_path / ".snakemake").mkdir()
+    recovery.record_written(["results/corpus/corpus.parquet", "results/corpus/corpus_stats.json"], tmp_path)
+    recovery.record_written(["results/embed/embeddings.parquet", "results/cluster/params.json"], tmp_path)
+    recovery.record_written(["results/topics/history/abc/topics.parquet", "/elsewhere/x.json"], tmp_path)
+    # a user's own files under results/ that no parser here reads: never papertopics' to delete
+    (results / "analysis").mkdir()
+    (results / "analysis/records.json").write_text('{"a": 1}\n{"a": 2}\n')  # JSON Lines
+    (results / "analysis/empty.json").write_text("")
+    (results / "analysis/table.parquet").write_text("a,b\n1,2\n")  # a CSV named .parquet
+    (results / "dump.json").write_text('{"text": "an abstract"}\n{"text": "another"}\n')
     said = []
     recovery.recover(tmp_path, say=said.append)
     left = {p.relative_to(results).as_posix() for p in results.rglob("*") if p.is_file()}
@@ -101,9 +124,39 @@ def test_damaged_intermediates_are_removed_others_kept(tmp_path):
         "corpus/corpus_stats.json",
         "cache/embeddings/chunk.parquet",
         "topics/history/abc/topics.parquet",
+        "analysis/records.json",
+        "analysis/empty.json",
+        "analysis/table.parquet",
+        "dump.json",
     }
     assert len(said) == 2 and all(line.startswith("papertopics: removed damaged results/") for line in said)
     assert any("results/embed/embeddings.parquet" in line for line in said)
+    # the list holds each path once after a run (it would grow by a run's outputs per run)
+    assert (tmp_path / recovery.WRITTEN).read_text().splitlines() == [
+        "results/cluster/params.json",
+        "results/corpus/corpus.parquet",
+        "results/corpus/corpus_stats.json",
+        "results/embed/embeddings.parquet",
+        "results/topics/history/abc/topics.parquet",
+    ]
+
+
+def test_a_listing_inside_results_is_refused_with_one_line(tmp_path):
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results/dump.json").write_text('{"text": "an abstract"}\n')
+    assert recovery.listing_inside_results("papers.csv", tmp_path) is None
+    assert recovery.listing_inside_results(tmp_path.parent / "papers.csv", tmp_path) is None
+    assert recovery.listing_inside_results("results-2024/papers.csv", tmp_path) is None
+    with pytest.raises(PapertopicsError, match=r"^results/dump.json: a listing inside results/, the folder"):
+        recovery.refuse_listings_in_results(["papers.csv", "results/dump.json"], tmp_path)
+    (tmp_path / "config.yaml").write_text("listings:\n  - {path: results/dump.json, format: jsonl}\n")
+    result = run_snakemake(tmp_path, "-n", check=False, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        "papertopics error: results/dump.json: a listing inside results/, the folder papertopics writes "
+        f"its results to; move it out of results/ (e.g. to {tmp_path / 'dump.json'}) and name it there"
+    )
+    assert (tmp_path / "results/dump.json").exists()
 
 
 def snapshot_of(labels: dict[int, str], seed: int = 0):

@@ -20,7 +20,7 @@ from papertopics.embed import ENCODER_KEYS, SETTING_KEYS
 from papertopics.constants import PHRASE_VECTORS_MAX
 from papertopics.runtime.inprocess import run_job
 from papertopics.ingest.listings import listing_fingerprint, relative_to_folder, resolve_listings
-from papertopics.runtime.recovery import recover, runs_jobs
+from papertopics.runtime.recovery import recover, refuse_listings_in_results, runs_jobs
 from papertopics.runtime.run_summary import (
     at_exit_print,
     error_lines,
@@ -76,6 +76,7 @@ try:
         spec.name: replace(spec, path=relative_to_folder(spec.path, Path.cwd()))
         for spec in resolve_listings(config["listings"], Path.cwd())
     }
+    refuse_listings_in_results([spec.path for spec in LISTINGS.values()], Path.cwd())
 except PapertopicsError as error:
     sys.exit(f"papertopics error: {error}")
 

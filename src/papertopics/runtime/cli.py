@@ -232,6 +232,11 @@ def _listing_entry(item: str, folder: Path) -> str:
             f"{item}: file not found" if not full.is_dir() else f"{item}: is a folder, not a listing"
         )
     full = Path(os.path.abspath(full))
+    from papertopics.runtime.recovery import listing_inside_results
+
+    inside = listing_inside_results(full, folder)
+    if inside:
+        raise CliError(inside.replace(str(full), item, 1))
     try:
         return full.relative_to(folder).as_posix()
     except ValueError:

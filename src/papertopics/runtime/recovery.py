@@ -3,7 +3,8 @@
 `kill -9`, a swallowed Ctrl-C or a full disk leave Snakemake's lock files and half-written
 tables behind; Snakemake then asks for `--unlock` or fails reading the table. The Snakefile
 calls `recover()` at parse time (main process only): locks whose run is gone are removed,
-damaged tables and JSON files under results/ are removed so their jobs rerun. A lock held by a
+damaged tables and JSON files that papertopics wrote under results/ (WRITTEN lists them; a
+user's own file there is never touched) are removed so their jobs rerun. A lock held by a
 live run is kept and named. `rerun-incomplete` (profiles/default) covers the rest.
 
 Only a command that runs jobs recovers (`runs_jobs`): a dry run, `--lint`, `--report` and the
@@ -30,6 +31,9 @@ OWNER_FILE = Path(".snakemake/papertopics/run.json")  # host and pid of the run 
 # One run per folder: an exclusive OS lock (flock) on this file, held by the process that runs
 # Snakemake (`papertopics run` or `snakemake`) from before it touches the folder until it exits.
 RUN_LOCK = Path(".snakemake/papertopics/run.lock")
+# What papertopics' jobs wrote: each job adds its outputs before it starts (scripting.script_run),
+# and only these are ever repaired. A user's own file under results/ is never touched.
+WRITTEN = Path(".snakemake/papertopics/written.txt")
 # Intermediates under results/ whose damage is cheap to detect (parquet footer, JSON syntax) and
 # that a rerun rebuilds. Skipped: the history (fit_topics reads it with a warning instead), the
 # embedding cache (it checks its own chunks), the model, logs and the report.
@@ -265,23 +269,88 @@ def record_owner(workdir: Path) -> None:
         pass
 
 
-def damaged_files(workdir: Path) -> list[tuple[Path, str]]:
-    """Parquet tables without a readable footer and JSON files that do not parse, with why."""
+def record_written(outputs, workdir: Path | None = None) -> None:
+    """Add a job's outputs (paths relative to the folder, under results/) to the folder's list of
+    what papertopics wrote. Called before the job writes them, so a file a killed job
+    half-wrote is on it. Only in a Snakemake working folder (one with .snakemake/); one append
+    per job (O_APPEND: jobs running side by side do not mix their lines)."""
+    workdir = Path.cwd() if workdir is None else Path(workdir)
+    lines = []
+    for output in outputs:
+        path = os.path.normpath(str(output))
+        if not os.path.isabs(path) and path.split(os.sep)[0] == "results":
+            lines.append(Path(path).as_posix() + "\n")
+    if not lines or not (workdir / ".snakemake").is_dir():
+        return
+    try:
+        (workdir / WRITTEN).parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(workdir / WRITTEN, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, "".join(lines).encode("utf-8"))
+        finally:
+            os.close(fd)
+    except OSError:  # a full disk: the job says so itself when it writes
+        pass
+
+
+def written_files(workdir: Path) -> set[str]:
+    """What papertopics' jobs wrote in workdir (relative paths), as record_written noted it."""
+    try:
+        text = (Path(workdir) / WRITTEN).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return set()
+    return {line for line in text.splitlines() if line.strip()}
+
+
+def _compact_written(workdir: Path, written: set[str]) -> None:
+    """Rewrite the list once per run, each path once (it would grow by a run's outputs per run)."""
+    from papertopics.artifacts import atomic_write_text
+
+    if written:
+        try:
+            atomic_write_text(Path(workdir) / WRITTEN, "".join(f"{p}\n" for p in sorted(written)))
+        except OSError:
+            pass
+
+
+def damaged_files(workdir: Path, written: set[str] | None = None) -> list[tuple[Path, str]]:
+    """Parquet tables without a readable footer and JSON files that do not parse, with why:
+    only files papertopics wrote (written_files) and under results/, never a user's own."""
     workdir = Path(workdir)
+    written = written_files(workdir) if written is None else written
     found = []
-    root = workdir / "results"
-    if not root.is_dir():
-        return found
-    for dirpath, dirnames, filenames in os.walk(root):
-        rel = Path(dirpath).relative_to(workdir).as_posix()
-        dirnames[:] = sorted(d for d in dirnames if f"{rel}/{d}" not in SKIPPED_FOLDERS)
-        for name in sorted(filenames):
-            if name.endswith((".parquet", ".json")):
-                path = Path(dirpath) / name
-                reason = _damage(path)
-                if reason:
-                    found.append((path, reason))
+    for rel in sorted(written):
+        if not rel.endswith((".parquet", ".json")) or any(
+            rel == skipped or rel.startswith(skipped + "/") for skipped in SKIPPED_FOLDERS
+        ):
+            continue
+        path = workdir / rel
+        if path.is_file() and not path.is_symlink():
+            reason = _damage(path)
+            if reason:
+                found.append((path, reason))
     return found
+
+
+def refuse_listings_in_results(paths, workdir: Path) -> None:
+    """Raise a PapertopicsError (one line) for the first listing kept under workdir/results/."""
+    for path in paths:
+        problem = listing_inside_results(path, workdir)
+        if problem:
+            raise PapertopicsError(problem)
+
+
+def listing_inside_results(path: str | Path, workdir: Path) -> str | None:
+    """The one line refusing a listing kept under workdir/results/ (papertopics' own folder,
+    which a run rewrites and repairs), or None for a listing elsewhere."""
+    results = os.path.realpath(Path(workdir) / "results")
+    full = os.path.realpath(Path(workdir) / Path(path).expanduser())
+    if os.path.commonpath([results, full]) != results:
+        return None
+    return (
+        f"{path}: a listing inside results/, the folder papertopics writes its results to; "
+        f"move it out of results/ (e.g. to {Path(workdir) / Path(full).name}) and name it there"
+    )
 
 
 def _damage(path: Path) -> str | None:
@@ -322,7 +391,9 @@ def recover(workdir: Path, say=print) -> LiveRun | None:
         say(
             f"papertopics: removed the lock left by an interrupted run in {workdir} (no Snakemake runs there)"
         )
-    for path, reason in damaged_files(workdir):
+    written = written_files(workdir)
+    _compact_written(workdir, written)
+    for path, reason in damaged_files(workdir, written):
         path.unlink(missing_ok=True)
         say(f"papertopics: removed damaged {path.relative_to(workdir)} ({reason}); this run rebuilds it")
     record_owner(workdir)

@@ -43,6 +43,9 @@ def script_run(snakemake, writes: list | tuple = ()):
     writes: folders outside its outputs that the job writes to (the embedding cache), so that a
     full disk there is the one named.
     """
+    from papertopics.runtime.recovery import record_written
+
+    record_written(getattr(snakemake, "output", ()))  # before writing: only these are ever repaired
     shared = in_process()
     log_path = snakemake.log[0] if len(snakemake.log) else None
     handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
