@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import nbformat
@@ -11,7 +12,7 @@ import pandas as pd
 import pytest
 
 import papertopics
-from papertopics.report.workbook import read_tables, workbook_sheets, write_workbook
+from papertopics.report.workbook import EXCEL_MAX_CELL, read_tables, workbook_sheets, write_workbook
 from papertopics.results import ResultsError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,6 +91,36 @@ def test_workbook_keeps_hostile_text_as_text_and_drops_illegal_characters(tmp_pa
     with zipfile.ZipFile(path) as archive:
         xml = "".join(archive.read(n).decode() for n in archive.namelist() if n.startswith("xl/worksheets/"))
     assert "<f>" not in xml and "<f " not in xml
+
+
+def test_a_text_longer_than_an_excel_cell_is_cut_with_a_marker_and_a_warning(tmp_path, caplog):
+    """An authors field of 57,778 characters (a thousand-author paper) must not end mid-name
+    without a word: the cell says it was cut and how long the text is, the run warns."""
+    folder = _tables(tmp_path)
+    sheets = workbook_sheets(
+        *read_tables(folder / "results/topics/topics.csv", folder / "results/topics/document_topics.csv")
+    )
+    documents = sheets["documents"].copy()
+    authors = "; ".join(f"Author Number{i:05d}" for i in range(2_889))
+    documents["authors"] = ["Ada Lovelace"] * len(documents)
+    documents.loc[0, "authors"] = authors
+    documents.loc[2, "title"] = "x" * EXCEL_MAX_CELL  # exactly the limit: whole, no marker
+    sheets["documents"] = documents
+    path = tmp_path / "topics.xlsx"
+    with caplog.at_level(logging.WARNING, logger="papertopics"):
+        cut = write_workbook(path, sheets)
+    assert len(authors) == 57_778 and cut == {("documents", "authors"): [2]}
+    rows = [[c.value for c in row] for row in openpyxl.load_workbook(path)["documents"].iter_rows()]
+    column = rows[0].index("authors")
+    cell = rows[1][column]
+    assert len(cell) == EXCEL_MAX_CELL and cell.endswith(" … [truncated: 57,778 characters]")
+    assert authors.startswith(cell.removesuffix(" … [truncated: 57,778 characters]"))
+    assert rows[3][0] == "x" * EXCEL_MAX_CELL and rows[2][column] == "Ada Lovelace"
+    (warning,) = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warning.startswith(
+        "topics.xlsx: 1 cell of sheet 'documents', column 'authors' (row 2) longer than Excel's "
+        "32,767-character limit: cut, ending in ' … [truncated: N characters]'"
+    )
 
 
 def test_the_runs_workbook_has_its_topics_and_documents(seed_run):

@@ -5,11 +5,13 @@ topics.csv has it) and `documents` (title, authors, topic, name, assignment, con
 listings, doc_id; columns the listings lack are left out). Every text cell is text: a title
 starting with `=` is never a formula (written as a string, formulas off), and characters a
 workbook cannot hold (control characters such as the form feed of a JSON-mangled
-`\\footnote`) are removed with openpyxl's own ILLEGAL_CHARACTERS_RE.
+`\\footnote`) are removed with openpyxl's own ILLEGAL_CHARACTERS_RE. A text longer than a cell
+holds is cut with a marker and a warning, never silently (write_workbook).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -40,6 +42,8 @@ DOCUMENT_COLUMNS = {
     "doc_id": "doc_id",
 }
 EXCEL_MAX_CELL = 32_767  # characters Excel shows in one cell
+TRUNCATED = " … [truncated: {n} characters]"  # the end of a cell cut to EXCEL_MAX_CELL
+log = logging.getLogger(__name__)
 _WIDTHS = {"name": 40, "terms": 60, "title": 70, "authors": 40, "url": 40, "region": 30}
 
 
@@ -71,8 +75,12 @@ def workbook_sheets(topics: pd.DataFrame, documents: pd.DataFrame) -> dict[str, 
     return {"topics": sheet, "documents": docs}
 
 
-def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> None:
+def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> dict[tuple[str, str], list[int]]:
     """Write the sheets (header row frozen, filters on) through a temporary name.
+
+    A text longer than an Excel cell holds (32,767 characters: an author list of a
+    thousand-author paper) is cut with a marker at its end (fit_cell), never silently; one
+    warning per sheet and column names the rows. Returns those rows by (sheet, column).
 
     XlsxWriter rather than openpyxl: it streams rows without a cell object each (openpyxl
     without lxml took about twice as long on NeurIPS 2023), and with strings_to_formulas off
@@ -82,6 +90,7 @@ def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> None:
 
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    cut: dict[tuple[str, str], list[int]] = {}
     options = {
         "strings_to_formulas": False,
         "strings_to_urls": False,
@@ -108,8 +117,35 @@ def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> None:
                             if value == value:  # NaN: an empty cell
                                 ws.write_number(r + 1, c, value)
                         elif value is not None and value != "":
-                            text = ILLEGAL_CHARACTERS_RE.sub("", str(value))[:EXCEL_MAX_CELL]
+                            text = ILLEGAL_CHARACTERS_RE.sub("", str(value))
+                            if len(text) > EXCEL_MAX_CELL:
+                                text = fit_cell(text)
+                                cut.setdefault((name, table.columns[c]), []).append(r + 2)
                             ws.write_string(r + 1, c, text)  # text, even when it starts with "="
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)
+    for (sheet, column), rows in cut.items():
+        shown = ", ".join(map(str, rows[:5])) + (f" and {len(rows) - 5} more" if len(rows) > 5 else "")
+        log.warning(
+            "%s: %d cell%s of sheet '%s', column '%s' (row%s %s) longer than Excel's %s-character "
+            "limit: cut, ending in '%s'; the CSV beside it has the whole text",
+            path.name,
+            len(rows),
+            "s" if len(rows) != 1 else "",
+            sheet,
+            column,
+            "s" if len(rows) != 1 else "",
+            shown,
+            f"{EXCEL_MAX_CELL:,}",
+            TRUNCATED.format(n="N"),
+        )
+    return cut
+
+
+def fit_cell(text: str) -> str:
+    """Text cut to Excel's cell limit, its end saying so: `... [truncated: 57,778 characters]`."""
+    if len(text) <= EXCEL_MAX_CELL:
+        return text
+    marker = TRUNCATED.format(n=f"{len(text):,}")
+    return text[: EXCEL_MAX_CELL - len(marker)] + marker
