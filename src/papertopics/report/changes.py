@@ -38,7 +38,8 @@ def status_meanings() -> dict[str, str]:
         "new": "a topic the previous run did not have",
         "grown": f"its share of the corpus rose by more than {tolerance} (relative)",
         "shrunk": f"its share of the corpus fell by more than {tolerance} (relative)",
-        "unchanged": f"its share of the corpus moved by {tolerance} or less (relative)",
+        "unchanged": f"its share of the corpus moved by {tolerance} or less (relative); the table "
+        "says how many papers left or joined it ('unchanged' only when none did)",
         "merged": "absorbed a previous topic, or was absorbed into another",
         "split": "a previous topic whose documents now form more than one topic",
         "vanished": "a previous topic with no documents now",
@@ -85,17 +86,54 @@ def summary_line(changes: pd.DataFrame) -> str:
     n_prev, n_new = int(changes["prev_size"].sum()), int(changes["new_size"].sum())
     topics_prev = int(((changes["prev_size"] > 0) & (changes["topic"] >= 0)).sum())
     topics_new = int(((changes["new_size"] > 0) & (changes["topic"] >= 0)).sum())
-    same = (
-        " Every topic is unchanged."
-        if set(changes.loc[changes["topic"] >= 0, "status"]) == {"unchanged"}
-        else ""
-    )
+    topics = changes.loc[changes["topic"] >= 0]
+    same = ""
+    if len(topics) and set(topics["status"]) == {"unchanged"}:
+        moved = [row for row in topics.itertuples(index=False) if _moved(row)]
+        same = (
+            " Every topic is unchanged."
+            if not moved
+            else f" Every topic kept its share; {len(moved)} of them swapped papers (see the table)."
+        )
     return (
         f"Compared with the previous run in this results folder: {topics_prev} topics in {n_prev:,} "
         f"documents then, {topics_new} topics in {n_new:,} documents now.{same} Topic ids are stable, so "
         "the same id is the same topic in both runs. Shares are of each run's own corpus, so a topic "
-        "that grew only as much as the corpus counts as unchanged."
+        "that grew only as much as the corpus keeps its share (its papers that left or joined are counted)."
     )
+
+
+def _count(value) -> int | None:
+    """A left/joined cell as a count (None for a table written before these columns)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return int(number) if number == number else None
+
+
+def _moved(row) -> tuple[int, int] | None:
+    """(left, joined) when papers left or joined the topic, else None (also for older tables)."""
+    left, joined = _count(getattr(row, "left", None)), _count(getattr(row, "joined", None))
+    if not left and not joined:
+        return None
+    return (left or 0, joined or 0)
+
+
+def status_text(status: str, moved: tuple[int, int] | None) -> str:
+    """The status as the table shows it: 'unchanged' only when no paper left or joined; a topic
+    that kept its share while papers moved says 'same share' (the counts are beside it)."""
+    if status == "unchanged" and moved:
+        return "same share"
+    return status or "(none)"
+
+
+def moved_text(moved: tuple[int, int] | None) -> str:
+    """'4 left, 3 joined' (or '' when nothing moved)."""
+    if not moved:
+        return ""
+    left, joined = moved
+    return f"{left} left, {joined} joined"
 
 
 def status_tiles(changes: pd.DataFrame) -> list[dict]:
@@ -110,7 +148,7 @@ def status_tiles(changes: pd.DataFrame) -> list[dict]:
             "css": status_class(status),
             "count": int(counts.get(status, 0)),
             "value": f"{int(counts.get(status, 0)):,}",
-            "label": status or "(none)",
+            "label": "same share" if status == "unchanged" else status or "(none)",
             "detail": meanings.get(status),
         }
         for status in names
@@ -146,6 +184,8 @@ def change_rows(changes: pd.DataFrame, topics: pd.DataFrame) -> list[dict]:
                 "is_outliers": topic < 0,
                 "color": topic_color(topic),
                 "status": row.status or "(none)",
+                "status_text": status_text(row.status, _moved(row)),
+                "moved": moved_text(_moved(row)),
                 "css": status_class(row.status),
                 "prev_size": int(row.prev_size),
                 "new_size": int(row.new_size),

@@ -211,6 +211,11 @@ def normalise_changes(changes: pd.DataFrame) -> pd.DataFrame:
         if column not in changes.columns:
             changes[column] = ""
         changes[column] = changes[column].fillna("").astype(str)
+    for column in ("left", "joined"):  # a table from before these columns: not known (NaN)
+        values = (
+            changes[column] if column in changes.columns else pd.Series(float("nan"), index=changes.index)
+        )
+        changes[column] = pd.to_numeric(values, errors="coerce")
     changes["status"] = changes["status"].fillna("").astype(str).str.strip().str.lower()
     if changes["topic"].duplicated().any():
         raise ReportInputError("changes table: topic ids repeat")

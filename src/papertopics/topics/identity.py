@@ -46,6 +46,8 @@ CHANGE_COLUMNS = (
     "new_share",
     "from_topics",
     "to_topics",
+    "left",
+    "joined",
 )
 
 
@@ -288,7 +290,10 @@ def topic_changes(
     *unchanged*: the topic's share of its corpus rose / fell by more than 20 % relative.
     Shares, not counts, because corpora grow between runs and every topic would look grown.
     ``from_topics`` lists the previous ids a topic drew from, ``to_topics`` the stable ids a
-    previous topic went to (";"-joined). Pass snapshots to get labels.
+    previous topic went to (";"-joined). ``left`` / ``joined``: how many of its documents then
+    are elsewhere now (or gone from the corpus) / how many of its documents now were elsewhere
+    then (or are new): a topic whose share stayed within 20 % may still have swapped papers.
+    Pass snapshots to get labels.
     """
     prev_docs = prev.documents if isinstance(prev, TopicSnapshot) else prev
     new_docs = (new.documents if isinstance(new, TopicSnapshot) else new).copy()
@@ -314,6 +319,7 @@ def topic_changes(
     rows = []
     for t in sorted(prev_ids | new_ids):
         a, b = int(prev_size.get(t, 0)), int(new_size.get(t, 0))
+        stayed = int(flows.loc[t, t]) if t in flows.index and t in flows.columns else 0
         if t != OUTLIER and t in merged_into:
             status = "merged"
         elif t != OUTLIER and (t in split_from or (goes_to[t] and t not in merged_into)):
@@ -340,6 +346,8 @@ def topic_changes(
                 "new_share": b / n_new,
                 "from_topics": _ids_text(draws_from[t]),
                 "to_topics": _ids_text(goes_to[t]),
+                "left": a - stayed,
+                "joined": b - stayed,
             }
         )
     return pd.DataFrame(
