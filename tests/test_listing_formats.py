@@ -80,7 +80,15 @@ def test_bibtex_bad_input(tmp_path):
     broken = tmp_path / "broken.bib"
     cut = "\n@article{cut,\n  title = {oops\n"
     broken.write_text(BIB.read_text(encoding="utf-8") + cut, encoding="utf-8")
-    assert error(broken) == f"{broken}: line 39: malformed BibTeX entry (Unexpectedly reached end of file.)"
+    table, warned = read(broken)  # one entry cut short loses itself, not the listing
+    assert len(table) == 3
+    assert (
+        f"{broken}: skipped 1 BibTeX record(s) that do not parse: line 39 (Unexpectedly reached end of file.)"
+        in warned
+    )
+    only = tmp_path / "only.bib"
+    only.write_text(cut, encoding="utf-8")
+    assert error(only) == f"{only}: no readable BibTeX entry; line 2 (Unexpectedly reached end of file.)"
     none = tmp_path / "none.bib"
     none.write_text("% just a comment\n", encoding="utf-8")
     assert error(none) == f"{none}: no BibTeX entries (no '@article{{...}}' or similar)"
@@ -116,9 +124,14 @@ def test_ris_abstract_title_author_tags_and_their_alternatives():
 def test_ris_bad_input(tmp_path):
     unclosed = tmp_path / "unclosed.ris"
     unclosed.write_text(f"TY  - JOUR\nAB  - {A1}\nER  - \n\nTY  - JOUR\nAB  - {A2}\n", encoding="utf-8")
-    assert error(unclosed) == (
-        f"{unclosed}: line 5: 2 records start with 'TY  -' but 1 end with 'ER  -' (a record not closed?)"
-    )
+    table, warned = read(unclosed)
+    assert table["text"].tolist() == [A1]
+    assert warned == [
+        f"{unclosed}: skipped 1 RIS record(s) that do not parse: line 5 (no 'ER  -' before the end)"
+    ]
+    only = tmp_path / "only.ris"
+    only.write_text(f"TY  - JOUR\nAB  - {A2}\n", encoding="utf-8")
+    assert error(only) == f"{only}: no readable RIS record; line 1 (no 'ER  -' before the end)"
     not_ris = tmp_path / "notes.ris"
     not_ris.write_text("title,abstract\nx,y\n", encoding="utf-8")
     assert error(not_ris) == f"{not_ris}: no RIS records (no line starting 'TY  -')"
@@ -167,12 +180,15 @@ def test_excel_first_sheet_or_a_named_one_with_columns_mapped(tmp_path):
 def test_excel_bad_input(tmp_path):
     fake = tmp_path / "old.xlsx"
     fake.write_bytes(b"\xd0\xcf\x11\xe0 an old binary .xls renamed")
-    assert error(fake).startswith(f"{fake}: not an Excel .xlsx workbook (")
+    assert error(fake).startswith(f"{fake}: not an Excel workbook (")
     header_only = _workbook(tmp_path / "header.xlsx", {"S": [["title", "abstract"]]})
     assert error(header_only) == f"{header_only}: header row but no records"
     csv = tmp_path / "a.csv"
     csv.write_text(f"abstract\n{A1}\n", encoding="utf-8")
-    assert error(csv, sheet="S") == f"{csv}: 'sheet' applies to Excel (.xlsx) listings only, this one is csv"
+    assert (
+        error(csv, sheet="S")
+        == f"{csv}: 'sheet' applies to Excel (.xlsx, .xls) listings only, this one is csv"
+    )
 
 
 def test_parquet_columns_lists_and_nulls(tmp_path):
@@ -212,5 +228,7 @@ def test_resolve_accepts_sheet_and_new_formats(tmp_path):
     ]
     with pytest.raises(ConfigError, match=r"listings\[0\]: 'sheet' must be a sheet name or a 0-based"):
         resolve_listings([{"path": "c.xlsx", "sheet": -1}], tmp_path)
-    with pytest.raises(ConfigError, match="one of text, csv, tsv, json, jsonl, bibtex, ris, xlsx, parquet"):
-        resolve_listings([{"path": "c.xlsx", "format": "xls"}], tmp_path)
+    with pytest.raises(
+        ConfigError, match="one of text, csv, tsv, json, jsonl, bibtex, ris, wos, wos-tab, medline"
+    ):
+        resolve_listings([{"path": "c.xlsx", "format": "xml"}], tmp_path)

@@ -101,7 +101,7 @@ def test_abstracts_starting_with_a_hash_are_abstracts(tmp_path, caplog):
         "#MeToo posts on social media reveal how harassment is discussed across communities.",
     ]
     text = "# Listing\n\n## Session 1\n\n" + "\n\n".join([hashed[0], A1, hashed[1], A2]) + "\n"
-    with caplog.at_level("INFO", logger="papertopics.ingest.listings"):
+    with caplog.at_level("INFO", logger="papertopics.ingest"):
         df = read_listing(spec(write(tmp_path / "a.txt", text)))
     assert df["text"].tolist() == [hashed[0], A1, hashed[1], A2]
     assert df.attrs["listing_title"] == "Listing"
@@ -131,7 +131,7 @@ def test_jsonl_records_keyed_summary_keep_their_text(tmp_path, caplog):
     lines = [{"title": f"T{i}", "abstract": a} for i, a in enumerate([A1, A2])]
     lines += [{"title": "T2", "summary": A3}, {"title": "T3", "summary": A1 + " Again."}]
     path = write(tmp_path / "mixed.jsonl", "\n".join(json.dumps(line) for line in lines))
-    with caplog.at_level("INFO", logger="papertopics.ingest.listings"), warnings.catch_warnings():
+    with caplog.at_level("INFO", logger="papertopics.ingest"), warnings.catch_warnings():
         warnings.simplefilter("error", ListingWarning)  # nothing skipped, nothing to warn about
         df = read_listing(spec(path))
     assert df["text"].tolist() == [A1, A2, A3, A1 + " Again."]
@@ -414,7 +414,8 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "x.pdf", b"%PDF-1.4")
     assert error(p) == (
         f"{p}: unknown extension '.pdf'; set 'format' in the listing entry "
-        f"(one of text, csv, tsv, json, jsonl, bibtex, ris, xlsx, parquet)"
+        f"(one of text, csv, tsv, json, jsonl, bibtex, ris, wos, wos-tab, medline, openalex, "
+        f"openreview, xlsx, xls, parquet)"
     )
     p = write(tmp_path / "bad.jsonl.gz", b"")
     p.write_bytes(gzip.compress(b'{"abstract": "x"}')[:-6])

@@ -1,6 +1,6 @@
 """parse_listing: one listing file -> results/parse/{listing}.parquet.
 
-Inputs: the listing (text, csv, tsv, json, jsonl, bibtex, ris, xlsx, parquet).
+Inputs: the listing (any format of papertopics.ingest.formats: text, csv, bibtex, ris, wos, xlsx, ...
 Outputs: one row per abstract, raw and cleaned text.
 """
 

@@ -21,7 +21,7 @@ HANGUL = "\uac00-\ud7af"  # hangul syllables
 CJK_LETTERS = KANA + HAN + HANGUL
 CJK_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"  # CJK symbols and punctuation, full-width forms
 
-__all__ = ["clean_text"]
+__all__ = ["clean_text", "decode_latex", "display_text", "split_abstract"]
 
 # --- character-level tables -------------------------------------------------------------
 
@@ -383,6 +383,7 @@ _RE_MD_UITAL = re.compile(r"_(?<![\w_]_)(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![\w_])"
 _RE_MD_CODE = re.compile(r"`([^`\n]+)`")
 _RE_STARS = re.compile(r"\*{2,}")
 _RE_MATH_PH = re.compile("\ue000([0-9]+)\ue001")
+_RE_TILDE = re.compile(r"(?<!\\)~")  # a tie (`Fig.~3`), not `\~{n}`
 _RE_UNICODE_ARG = re.compile(r"\s*\{\s*(?:[xX]([0-9a-fA-F]{1,6})|([0-9]{1,7}))\s*\}")
 
 
@@ -546,8 +547,15 @@ def _command(tok: str, ts: _Tokens, math: bool, depth: int) -> str:
     if name in _DROP:
         return " "
     # unknown: inside math a formatting macro (drop the name, keep its argument as it is
-    # rendered next); in text a user macro such as \CoT or \method whose name is a word
-    if math or _next_is_group(ts):
+    # rendered next); in text a user macro such as \CoT, \method or \ours{} whose name is a
+    # word (an empty group after it only ends the name); \mymacro{arg} keeps its argument
+    if math:
+        return ""
+    if _next_is_group(ts):
+        ts.skip_spaces()
+        if ts.i + 1 < len(ts.toks) and ts.toks[ts.i + 1] == "}":
+            ts.i += 2
+            return name
         return ""
     return name
 
@@ -573,6 +581,70 @@ def _math_to_text(body: str) -> str:
     return (" " if out.startswith(" - ") else "") + out.strip() + (" " if out.endswith(" - ") else "")
 
 
+# --- what an export adds around an abstract --------------------------------------------------
+
+# Databases' stand-ins for a missing abstract (Scopus's "[No abstract available]", ...): empty.
+_RE_PLACEHOLDER = re.compile(
+    r"[\s\[\](){}<>.*_-]*(?:no\s+abstract(?:\s+is)?(?:\s+available)?(?:\s+for\s+this\s+\w+)?"
+    r"|abstract(?:\s+is)?\s+(?:not\s+available|unavailable|missing)|not\s+available|n/?a|none|null|nan"
+    r"|abstract|tba|tbd|to\s+be\s+announced)[\s\[\](){}<>.*_-]*",
+    re.I,
+)
+# A publisher's notice ending an abstract, from the sentence that opens it to the end:
+# "© 2023 Elsevier Inc. All rights reserved.", "© The Author(s), 2023. Published by ...",
+# "Copyright © 2022 ...", "(C) 2019 Elsevier B.V.". "(c)" needs a year or "The Author"
+# after it, and "Copyright" a ©, (c) or year, so "(c) we show ..." and "Copyright law ..." stay.
+_RE_NOTICE = re.compile(
+    r"(?:^|(?<=[.!?\"')\]])\s+|\s*\n\s*)"
+    r"((?:©|Copyright\s*(?:©|\([cC]\)|\d{4})|\([cC]\)\s*(?:\d{4}|The\s+Author))[^©]{0,600}?)\s*$",
+)
+
+
+def split_abstract(raw: str) -> tuple[str, str]:
+    """(abstract, notice): a placeholder for a missing abstract gives ("", ""); a publisher's
+    copyright notice at the end is split off (docs/listings.md, "Cleaning rules")."""
+    if len(raw) < 48 and _RE_PLACEHOLDER.fullmatch(raw):
+        return "", ""
+    if "©" not in raw and "(c)" not in raw.lower() and "opyright" not in raw:
+        return raw, ""
+    m = _RE_NOTICE.search(raw)
+    if not m:
+        return raw, ""
+    return raw[: m.start()].rstrip(), " ".join(m.group(1).split())
+
+
+def display_text(text: str) -> str:
+    """A title or author list as shown: one line, HTML entities decoded (`&amp;` -> `&`),
+    inline HTML tags (`<i>E. coli</i>`) and invisible characters gone."""
+    s = strip_invisible(text)
+    if "<" in s:
+        s = _RE_HTML_BLOCK.sub(" ", _RE_HTML_INLINE.sub("", s))
+    if "&" in s:
+        s = _RE_ENTITY.sub(_entity, s)
+    return " ".join(s.split())
+
+
+# Headings of a structured abstract ("BACKGROUND: ... METHODS: ..."; Emerald's "Purpose -"):
+# dropped from the text that is embedded and named, so they never become topic terms.
+_HEADINGS = (
+    "abstract|background|backgrounds|introduction|context|objective|objectives|aim|aims|purpose|"
+    "goal|goals|motivation|problem|rationale|hypothesis|methods|method|methodology|"
+    "materials and methods|methods and materials|patients and methods|study design|design|"
+    "setting|settings|participants|patients|subjects|population|interventions|intervention|"
+    "measurements|main outcome measures|main outcomes and measures|outcomes|approach|"
+    "design/methodology/approach|results|result|findings|main results|conclusion|conclusions|"
+    "conclusions and relevance|interpretation|discussion|significance|implications|"
+    "practical implications|social implications|research limitations/implications|"
+    "originality/value|originality|value|limitations|relevance|trial registration|"
+    "clinical trial registration|evidence|importance|exposures|summary"
+)
+_RE_HEADING = re.compile(rf"(?:^|(?<=[.!?])\s+)(?:{_HEADINGS})\s*(?::|\s-\s|\s–\s|\s—\s)\s*(?=\S)", re.I)
+
+
+def _drop_headings(s: str) -> str:
+    return _RE_HEADING.sub(lambda m: " " if m.start() else "", s)
+
+
 # --- public ---------------------------------------------------------------------------------
 
 
@@ -580,6 +652,30 @@ def strip_invisible(text: str) -> str:
     """`text` without NUL, other control characters (tab and line breaks kept) and zero-width
     or bidi format characters: what a listing's raw abstract, title or metadata keeps."""
     return text.translate(_INVISIBLE)
+
+
+def decode_latex(text: str) -> str:
+    """LaTeX in text rendered as clean_text renders it (accents composed, `\\texttt{LLaMA}` ->
+    `LLaMA`, `\\href{url}{text}` -> `text`, `\\ours{}` -> `ours`, braces gone), math kept as
+    written for clean_text: what a BibTeX field shows. pylatexenc (bibtexparser's
+    LatexDecodingMiddleware) is not used: it drops `\\texttt{LLaMA}` and `\\ours{}`, writes
+    `\\citep{x}` as `<cit.>` and fails on `\\href{url}{text}`."""
+    if "\\" not in text and "{" not in text and "}" not in text and "~" not in text:
+        return text
+    s = text.replace("\\$", "\ue002").replace("\\_", "\ue003")
+    maths: list[str] = []
+
+    def _stash(m: re.Match) -> str:
+        maths.append(m.group(0))
+        return f"\ue000{len(maths) - 1}\ue001"
+
+    if "$" in s or "\\(" in s or "\\[" in s or "\\begin" in s:
+        s = _RE_MATH.sub(_stash, s)
+    s = _RE_TILDE.sub(" ", s.replace("``", '"').replace("''", '"'))
+    s = _latex(s, math=False)
+    if maths:
+        s = _RE_MATH_PH.sub(lambda m: maths[int(m.group(1))], s)
+    return s.replace("\ue002", "\\$").replace("\ue003", "_").replace("\ue004", "*")
 
 
 def clean_text(raw: str) -> str:
@@ -645,6 +741,8 @@ def clean_text(raw: str) -> str:
         touched = True
         s = _RE_URL.sub("", s)
     s = " ".join(s.split())
+    if ":" in s or " - " in s:
+        s = _drop_headings(s)
     if touched:  # removed markup can leave "word ." or "( x"
         s = _RE_SPACE_BEFORE_PUNCT.sub(r"\1", s)
         s = _RE_SPACE_AFTER_OPEN.sub(r"\1", s)

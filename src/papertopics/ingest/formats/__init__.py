@@ -1,0 +1,62 @@
+"""The listing formats: one module per format family, each a list of `Format`s, one registry.
+
+A new format is one module here (a reader returning `Parsed`, and its `Format` with
+extensions, aliases and, when its extension is shared, a content test) and one name in
+`_MODULES`. Modules import only the standard library at the top: the Snakefile reads this
+registry on every start; the libraries that parse (bibtexparser, rispy, pandas) load when a
+file of theirs is read.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from papertopics.ingest.formats._common import Format, ListingWarning, Parsed
+
+__all__ = ["FORMATS", "REGISTRY", "Format", "ListingWarning", "Parsed", "by_extension", "lookup", "sniffed"]
+
+# one line per module, in the order of the README's table
+_MODULES = (
+    "text",
+    "delimited",
+    "jsons",
+    "bibtex",
+    "ris",
+    "wos",
+    "medline",
+    "openalex",
+    "openreview",
+    "excel",
+    "parquet",
+)
+
+REGISTRY: dict[str, Format] = {}
+for _module in _MODULES:
+    for _fmt in importlib.import_module(f"{__name__}.{_module}").FORMATS:
+        REGISTRY[_fmt.name] = _fmt
+FORMATS = tuple(REGISTRY)
+_ALIASES = {alias: f.name for f in REGISTRY.values() for alias in f.aliases}
+_EXTENSIONS = {ext: f.name for f in REGISTRY.values() for ext in f.extensions}
+
+
+def lookup(name: str) -> Format | None:
+    """The format named `name` or one of its aliases ('bib', '.bib', 'BibTeX'), else None."""
+    key = str(name).strip().lower().lstrip(".")
+    return REGISTRY.get(_ALIASES.get(key, key))
+
+
+def by_extension(ext: str) -> Format | None:
+    """The format of a file extension ('.bib'; '' is the text format), else None."""
+    name = _EXTENSIONS.get(ext.lower())
+    return REGISTRY[name] if name else None
+
+
+def sniffed(fmt: Format, head: str) -> tuple[Format, str]:
+    """The format that claims a file of format `fmt` by its content (`head`: its first 64 KiB
+    of text), else `fmt`; with the note to warn with when the claim is a guess ("" if sure)."""
+    for other in REGISTRY.values():
+        if fmt.name in other.claims and other.sniff is not None:
+            claim = other.sniff(head)
+            if claim:
+                return other, claim if isinstance(claim, str) else ""
+    return fmt, ""

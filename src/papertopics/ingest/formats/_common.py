@@ -1,0 +1,95 @@
+"""What every format reader shares: the record list it returns and one-line messages."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+# A reader returns (columns, records): the source's column names in order, and one
+# (where, {column: value}) per record, `where` naming it in messages ("line 12", "row 3").
+Records = list[tuple[str, dict]]
+
+
+class ListingWarning(UserWarning):
+    """A listing was read, but something in it was skipped, truncated or guessed."""
+
+
+def one_line(s: str, limit: int = 80) -> str:
+    s = " ".join(str(s).split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def listing_of(items: Iterable[str], limit: int = 5) -> str:
+    items = list(items)
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def columns_of(records: Records, first: Iterable[str] = ()) -> list[str]:
+    """Column names over all records (those in `first` first, when any record has them)."""
+    keys: dict[str, None] = dict.fromkeys(first)
+    for _, rec in records:
+        keys.update(dict.fromkeys(rec))
+    return [k for k in keys if any(k in rec for _, rec in records)]
+
+
+def json_type(v: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(v), "a number"
+    )
+
+
+def warn_skipped(path: Path, what: str, skipped: list[str]) -> None:
+    """One warning for records a reader could not read (the rest are read)."""
+    if skipped:
+        warnings.warn(
+            f"{path}: skipped {len(skipped)} {what}: {listing_of(skipped)}", ListingWarning, stacklevel=4
+        )
+
+
+def line_starts(text: str, starts: Iterable[int]) -> list[int]:
+    """1-based line numbers of the character offsets `starts` (ascending), counted in one pass."""
+    out, line, seen = [], 1, 0
+    for offset in starts:
+        line += text.count("\n", seen, offset)
+        seen = offset
+        out.append(line)
+    return out
+
+
+class Parsed(NamedTuple):
+    """What a reader returns. columns: the source's column names in order; records: one
+    (where, {column: value}) per record, `where` naming it in messages ("line 12", "row 3");
+    title: the listing's own title (the text format's header line); roles: the columns a
+    format knows to be the abstract, title or id ({"title": "Document Title"}), used unless
+    config.yaml maps them."""
+
+    columns: list[str]
+    records: Records
+    title: str = ""
+    roles: dict[str, str] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
+
+
+@dataclass(frozen=True)
+class Format:
+    """One listing format: its reader and how a file is recognised as one.
+
+    read(content, path) -> Parsed, where content is the decoded text (BOM removed), or the
+    file's bytes for a binary format; readers taking `sheet` get it as a keyword.
+    extensions pick the format from a file name; aliases are other names for `format:`;
+    a format with `claims` takes a file that the extension gives to one of those formats
+    when `sniff(first 64 KiB of text)` says the content is its own (`savedrecs.txt`, WoS plain
+    text, is `wos`, not `text`): True, or a note to warn with when the content only looks so.
+    """
+
+    name: str
+    read: Callable[..., Parsed]
+    extensions: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+    binary: bool = False
+    sheets: bool = False
+    claims: tuple[str, ...] = ()
+    sniff: Callable[[str], bool | str] | None = None

@@ -1,0 +1,148 @@
+"""BibTeX (Zotero, ACM DL, Scopus, Web of Science, DBLP, OpenReview exports) via bibtexparser 2.
+
+One entry that does not parse is skipped with a warning naming its line; the rest are read.
+A listing needs no citation keys, so keys the grammar refuses are not errors: before parsing,
+each entry header's key is replaced by a placeholder (`@article{Ribeiro, Jr2022,` from Scopus,
+`@article{ ,` from Web of Science, a key used twice) and the key as written comes back as
+the record's `id`. `@string` macros and `#` concatenation are resolved; LaTeX in every field
+is rendered by papertopics.ingest.clean (math kept for clean_text); whitespace, WoS's hard
+wraps included, becomes one space.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from papertopics.errors import ListingError
+from papertopics.ingest.clean import decode_latex
+from papertopics.ingest.formats._common import Format, Parsed, columns_of, one_line, warn_skipped
+
+# An entry header: `@type{` (or `@type(`) then the key up to the comma that ends the line (a
+# key may hold commas and spaces, or be empty), or else up to the first comma.
+_RE_HEADER = re.compile(
+    r"^([ \t]*@[ \t]*([A-Za-z][\w-]*)[ \t]*[{(])([^\n=]*?),(?=[ \t]*$)"
+    r"|^([ \t]*@[ \t]*([A-Za-z][\w-]*)[ \t]*[{(])([^\n=,]*),",
+    re.M,
+)
+_NOT_ENTRIES = frozenset({"string", "preamble", "comment"})
+_PLACEHOLDER = "papertopics-key-{}"
+# fields whose values are not prose: kept as written
+_VERBATIM = frozenset({"url", "doi", "file", "eprint", "pdf", "link", "urldate", "issn", "isbn"})
+
+
+def read_bibtex(text: str, path: Path) -> Parsed:
+    """Columns: id (the key as written), type, title, authors ("First Last" joined with '; '),
+    year, doi, url, abstract, then the entries' other fields under their lower-case names."""
+    import bibtexparser
+    from bibtexparser import middlewares as mw
+    from bibtexparser.model import MiddlewareErrorBlock
+
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    keys: list[str] = []
+
+    def placeholder(m: re.Match) -> str:
+        start, kind, key = (m.group(1), m.group(2), m.group(3)) if m.group(1) else m.group(4, 5, 6)
+        if kind.lower() in _NOT_ENTRIES:
+            return m.group(0)
+        keys.append(key.strip())
+        return f"{start}{_PLACEHOLDER.format(len(keys) - 1)},"
+
+    text = _RE_HEADER.sub(placeholder, text)
+    logger = logging.getLogger("bibtexparser")
+    level, logger.level = logger.level, logging.CRITICAL  # its failures become our warnings
+    try:
+        library = bibtexparser.parse_string(
+            text,
+            append_middleware=[mw.SeparateCoAuthors(), mw.SplitNameParts(), mw.MergeNameParts(style="first")],
+        )
+    except Exception as e:  # the library's own errors are not one type
+        raise ListingError(
+            f"{path}: not readable as BibTeX ({one_line(str(e) or type(e).__name__)})"
+        ) from None
+    finally:
+        logger.level = level
+    entries = list(library.entries)
+    skipped: list[str] = []
+    for block in library.failed_blocks:
+        if isinstance(block, MiddlewareErrorBlock):  # names it could not split: read as written
+            entries.append(block.ignore_error_block)
+            continue
+        error = block.error
+        reason = getattr(error, "abort_reason", None) or str(error) or type(error).__name__
+        skipped.append(f"line {block.start_line + 1} ({one_line(reason, 60)})")
+    if not entries:
+        if skipped:
+            raise ListingError(f"{path}: no readable BibTeX entry; {skipped[0]}")
+        raise ListingError(f"{path}: no BibTeX entries (no '@article{{...}}' or similar)")
+    warn_skipped(path, "BibTeX record(s) that do not parse", skipped)
+    strings = {s.key.lower(): s.value for s in library.strings}
+    records = []
+    for entry in sorted(entries, key=lambda e: e.start_line):
+        enclosing = entry.parser_metadata.get("removed_enclosing") or {}
+        fields = {
+            k.lower(): _value(f.value, strings, k.lower(), enclosing.get(k))
+            for k, f in entry.fields_dict.items()
+        }
+        key = _original_key(entry.key, keys)
+        rec = {"id": key, "type": entry.entry_type}
+        for name in ("title", "author", "year", "doi", "url", "abstract"):
+            if name in fields:
+                rec["authors" if name == "author" else name] = fields.pop(name)
+        rec.update((k, v) for k, v in fields.items() if k not in rec)
+        where = f"line {entry.start_line + 1}" + (f" ({key})" if key else "")
+        records.append((where, rec))
+    return Parsed(columns_of(records), records)
+
+
+def _original_key(key: str, keys: list[str]) -> str:
+    prefix = _PLACEHOLDER.format("")
+    if key.startswith(prefix) and key[len(prefix) :].isdigit():
+        return keys[int(key[len(prefix) :])]
+    return key
+
+
+def _value(value, strings: dict[str, str], name: str, enclosing: str | None) -> str:
+    if isinstance(value, list):  # authors, editors: one decoded name each
+        return "; ".join(v for v in (_value(x, strings, name, "{") for x in value) if v)
+    value = str(value)
+    if enclosing in ("no-enclosing", None):  # None: an entry the middleware did not finish
+        value = _concatenate(value, strings)
+    if name in _VERBATIM:
+        return value.strip()
+    return " ".join(decode_latex(value).split())
+
+
+def _split_top(value: str) -> list[str]:
+    """`"Part A: " # {...}`: the parts joined by `#` outside braces and quotes."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(value):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == '"' and depth == 0:
+            quoted = not quoted
+        elif ch == "#" and depth == 0 and not quoted:
+            parts.append(value[start:i])
+            start = i + 1
+    return [*parts, value[start:]]
+
+
+def _concatenate(value: str, strings: dict[str, str]) -> str:
+    """A value bibtexparser left as written: `#` parts joined, each without its braces or
+    quotes, `@string` macros replaced."""
+    out = []
+    for part in _split_top(value):
+        part = part.strip()
+        if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
+            out.append(part[1:-1])
+        elif part.lower() in strings:
+            out.append(strings[part.lower()])
+        else:
+            out.append(part)  # a number, or a macro defined nowhere: as written
+    return "".join(out)
+
+
+FORMATS = (Format("bibtex", read_bibtex, extensions=(".bib", ".bibtex"), aliases=("bib",)),)

@@ -1,0 +1,94 @@
+"""PubMed's MEDLINE format (`.nbib`, `.medline`, "Save > PubMed format" as `.txt`): records
+separated by blank lines, `TAG - value` lines with the tag padded to four characters
+(`PMID- `, `TI  - `, `AB  - `), continuation lines indented six spaces. A small reader: rispy's
+parsers expect an end tag, which MEDLINE has none of.
+
+Columns: id (PMID), type (PT), title (TI, else the book title BTI), authors (FAU, the full
+names, else AU), year (from DP), doi (the LID or AID marked `[doi]`), journal (JT), keywords
+(OT), mesh (MH), abstract (AB), then every other tag under its own name; tags given several
+times are '; '-joined.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from papertopics.errors import ListingError
+from papertopics.ingest.formats._common import Format, Parsed, columns_of
+
+_RE_TAG = re.compile(r"^([A-Z][A-Z0-9]{0,3}) *- (.*)$")
+_RE_SNIFF = re.compile(r"^PMID- ?\d", re.M)
+_ROLES = {
+    "id": ("PMID",),
+    "type": ("PT",),
+    "title": ("TI", "BTI"),
+    "authors": ("FAU", "AU"),
+    "year": ("DP",),
+    "doi": ("LID", "AID"),
+    "journal": ("JT", "TA"),
+    "keywords": ("OT",),
+    "mesh": ("MH",),
+    "abstract": ("AB",),
+}
+
+
+def read_medline(text: str, path: Path) -> Parsed:
+    records = []
+    tags: dict[str, list[str]] = {}
+    start = 0
+    last = None
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for lineno, line in enumerate([*lines, ""], 1):
+        m = _RE_TAG.match(line)
+        if m:
+            if m.group(1) == "PMID" and tags:  # a record that follows without a blank line
+                records.append((f"line {start}", _record(tags)))
+                tags = {}
+            if not tags:
+                start = lineno
+            last = m.group(1)
+            tags.setdefault(last, []).append(m.group(2).strip())
+        elif line.startswith("      ") and line.strip() and last in tags:
+            tags[last][-1] += " " + line.strip()
+        elif not line.strip() and tags:
+            records.append((f"line {start}", _record(tags)))
+            tags, last = {}, None
+    if not records:
+        raise ListingError(f"{path}: no MEDLINE records (no 'PMID- ' line)")
+    return Parsed(columns_of(records, tuple(_ROLES)), records)
+
+
+def _record(tags: dict[str, list[str]]) -> dict:
+    rec: dict[str, object] = {}
+    taken: set[str] = set()
+    for out, candidates in _ROLES.items():
+        taken.update(candidates)
+        for tag in candidates:
+            values = tags.get(tag)
+            if not values:
+                continue
+            if out == "doi":
+                dois = [v.removesuffix("[doi]").strip() for v in values if v.endswith("[doi]")]
+                if not dois:
+                    continue
+                values = dois[:1]
+            elif out == "year":
+                m = re.match(r"\d{4}", values[0])
+                values = [m.group(0)] if m else values[:1]
+            rec[out] = values[0] if len(values) == 1 or out in ("title", "abstract") else values
+            break
+    rec.update((t.lower(), v[0] if len(v) == 1 else v) for t, v in tags.items() if t not in taken)
+    return rec
+
+
+FORMATS = (
+    Format(
+        "medline",
+        read_medline,
+        extensions=(".nbib", ".medline"),
+        aliases=("pubmed", "nbib"),
+        claims=("text",),
+        sniff=lambda head: bool(_RE_SNIFF.search(head)),
+    ),
+)

@@ -1,0 +1,68 @@
+"""RIS (Zotero, Scopus, Web of Science, EndNote, ACM, IEEE exports) via rispy."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from papertopics.errors import ListingError
+from papertopics.ingest.formats._common import Format, Parsed, columns_of, line_starts, one_line, warn_skipped
+
+# RIS tags rispy maps to two names: the first one found wins (AB over N2, TI over T1, ...)
+_RIS_ROLES = {
+    "abstract": ("abstract", "notes_abstract"),
+    "title": ("title", "primary_title"),
+    "authors": ("authors", "first_authors"),
+    "year": ("year", "publication_year"),
+    "url": ("urls",),
+    "type": ("type_of_reference",),
+}
+_RIS_TAKEN = frozenset(t for tags in _RIS_ROLES.values() for t in tags)
+_RE_RIS_START = re.compile(r"^TY  -", re.M)
+_RE_RIS_END = re.compile(r"^ER  -", re.M)
+
+
+def read_ris(text: str, path: Path) -> Parsed:
+    """RIS records (Zotero, Scopus, Web of Science, EndNote) via rispy: abstract from AB (else
+    N2), title from TI (else T1), authors from AU (else A1), year from PY (else Y1, date parts
+    dropped), doi DO, url UR, id ID; every other tag under rispy's name for it."""
+    import rispy
+
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    offsets = [m.start() for m in _RE_RIS_START.finditer(text)]
+    if not offsets:
+        raise ListingError(f"{path}: no RIS records (no line starting 'TY  -')")
+    starts = line_starts(text, offsets)
+    parsed, skipped = [], []
+    for k, (offset, line) in enumerate(zip(offsets, starts)):
+        chunk = text[offset : offsets[k + 1] if k + 1 < len(offsets) else len(text)]
+        if not _RE_RIS_END.search(chunk):
+            skipped.append(
+                f"line {line} (no 'ER  -' before the " + ("next 'TY  -')" if k + 1 < len(offsets) else "end)")
+            )
+            continue
+        try:  # one record at a time: one that rispy cannot read loses only itself
+            (raw,) = rispy.loads(chunk, skip_unknown_tags=False)
+        except Exception as e:  # rispy raises IOError, ValueError, KeyError...
+            skipped.append(f"line {line} ({one_line(str(e) or type(e).__name__, 60)})")
+            continue
+        parsed.append((line, raw))
+    if not parsed:
+        raise ListingError(f"{path}: no readable RIS record; {skipped[0]}")
+    warn_skipped(path, "RIS record(s) that do not parse", skipped)
+    records = []
+    for line, raw in parsed:
+        rec: dict[str, Any] = {}
+        for role, tags in _RIS_ROLES.items():
+            value = next((raw[t] for t in tags if raw.get(t)), None)
+            if value is not None:
+                rec[role] = value.split("/")[0] if role == "year" and isinstance(value, str) else value
+        rec.update((k, v) for k, v in raw.items() if k not in _RIS_TAKEN and k not in rec)
+        records.append((f"line {line}", rec))
+    return Parsed(
+        columns_of(records, ("id", "type", "title", "authors", "year", "doi", "url", "abstract")), records
+    )
+
+
+FORMATS = (Format("ris", read_ris, extensions=(".ris",)),)

@@ -1,0 +1,106 @@
+"""Web of Science exports: plain text (`savedrecs.txt`, `.ciw`: `PT J` ... `ER` records of
+two-letter tags, continuation lines indented three spaces) via rispy's WokParser, and
+tab-delimited (a header of the same tags, one record per line, no quoting).
+
+Columns: id (UT), type (DT), title (TI), authors (AF, the full names, else AU; '; '-joined),
+year (PY), doi (DI), journal (SO), keywords (DE), abstract (AB), then every other tag under
+rispy's name for it (`keywords_plus`, `wos_categories`, ...).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+from papertopics.errors import ListingError
+from papertopics.ingest.formats._common import Format, Parsed, columns_of, line_starts, warn_skipped
+from papertopics.ingest.formats.delimited import read_delimited
+
+_ROLES = {  # output column: WoS tags, the first present wins
+    "id": ("UT",),
+    "type": ("DT", "PT"),
+    "title": ("TI",),
+    "authors": ("AF", "AU"),
+    "year": ("PY",),
+    "doi": ("DI",),
+    "journal": ("SO",),
+    "keywords": ("DE",),
+    "abstract": ("AB",),
+}
+_FIRST = tuple(_ROLES)
+_RE_PLAIN = re.compile(r"\A\ufeff?(?:FN |VR |PT [A-Z]\b)")
+_RE_RECORD = re.compile(r"^PT ", re.M)
+_RE_TAB_HEADER = re.compile(r"\A\ufeff?PT\t(?:[A-Z][A-Z0-9]\t)*(?:TI|AB)\t")
+
+
+def _mapping() -> dict[str, str]:
+    from rispy.config import WOK_TAG_KEY_MAPPING
+
+    return dict(WOK_TAG_KEY_MAPPING)
+
+
+def _record(tags: dict[str, object], names: dict[str, str]) -> dict:
+    rec = {}
+    taken = set()
+    for out, candidates in _ROLES.items():
+        for tag in candidates:
+            value = tags.get(tag)
+            if value not in (None, "", []):
+                rec[out] = value
+                break
+        taken.update(candidates)
+    rec.update((names.get(t, t), v) for t, v in tags.items() if t not in taken and t not in ("ER", "EF"))
+    return rec
+
+
+def read_wos(text: str, path: Path) -> Parsed:
+    from rispy.parser import WokParser
+
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    mapping = _mapping()
+    by_name = {v: k for k, v in mapping.items()}
+    offsets = [m.start() for m in _RE_RECORD.finditer(text)]
+    if not offsets:
+        raise ListingError(f"{path}: no Web of Science records (no line starting 'PT ')")
+    records, skipped = [], []
+    for k, line in enumerate(line_starts(text, offsets)):
+        chunk = text[offsets[k] : offsets[k + 1] if k + 1 < len(offsets) else len(text)]
+        if not re.search(r"^ER\b", chunk, re.M):
+            skipped.append(
+                f"line {line} (no 'ER' before the " + ("next 'PT'" if k + 1 < len(offsets) else "end") + ")"
+            )
+            continue
+        (raw,) = WokParser(mapping=mapping, skip_unknown_tags=True).parse(chunk) or ({},)
+        tags = {by_name.get(name, name): value for name, value in raw.items()}
+        records.append((f"line {line}", _record(tags, mapping)))
+    if not records:
+        raise ListingError(f"{path}: no readable Web of Science record; {skipped[0]}")
+    warn_skipped(path, "Web of Science record(s) not closed", skipped)
+    return Parsed(columns_of(records, _FIRST), records)
+
+
+def read_wos_tab(text: str, path: Path) -> Parsed:
+    columns, rows, *_ = read_delimited(text.lstrip("\ufeff"), path, "\t", quoting=csv.QUOTE_NONE)
+    mapping = _mapping()
+    records = [(where, _record(row, mapping)) for where, row in rows]
+    return Parsed(columns_of(records, _FIRST), records)
+
+
+FORMATS = (
+    Format(
+        "wos",
+        read_wos,
+        extensions=(".ciw",),
+        aliases=("webofscience", "web-of-science", "isi", "wok"),
+        claims=("text",),
+        sniff=lambda head: bool(_RE_PLAIN.match(head)),
+    ),
+    Format(
+        "wos-tab",
+        read_wos_tab,
+        aliases=("wos-tsv", "wos_tab"),
+        claims=("text", "tsv", "csv"),
+        sniff=lambda head: bool(_RE_TAB_HEADER.match(head)),
+    ),
+)
