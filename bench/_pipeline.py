@@ -22,6 +22,8 @@ runtime_environment(REPO)  # this process and every benchmark that imports this 
 
 def env() -> dict[str, str]:
     e = dict(runtime_environment(REPO, dict(os.environ)))
+    # this checkout's package in the Snakefile's process and in every job, as the tests run it
+    e["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO / "src"), e.get("PYTHONPATH")]))
     e["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), e.get("PATH", "")])
     return e
 

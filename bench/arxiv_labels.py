@@ -17,7 +17,7 @@ outliers), plain BERTopic gets reduce_topics(docs, nr_topics=7), the same code a
 We chose this over cutting hierarchical_topics() because it is the merge users get from the
 config, and a cut of the c-TF-IDF Ward tree does not always land on exactly 6.
 
-Scores (papertopics.evaluate.metrics.label_agreement): NMI and ARI with the outlier group counted as
+Scores (papertopics.evaluate.agreement.label_agreement): NMI and ARI with the outlier group counted as
 one more topic (the headline: a model may not hide hard documents in -1), and the same on the
 non-outlier documents only ("kept" columns; flattering for models with many outliers).
 
@@ -47,7 +47,7 @@ N_LABELS = 6
 
 
 def scores(topics, cats) -> dict:
-    from papertopics.evaluate.metrics import label_agreement, n_topics, outlier_share
+    from papertopics.evaluate.agreement import label_agreement, n_topics, outlier_share
 
     topics = np.asarray(topics)
     full = label_agreement(topics, cats)

@@ -79,7 +79,9 @@ def topic_words(model, topics) -> dict[int, list[str]]:
 
 
 def score(name, corpus, texts, labels, topics, model=None, seconds=None, assignment=None) -> dict:
-    from papertopics.evaluate.metrics import label_agreement, npmi_coherence, topic_diversity
+    from papertopics.evaluate.agreement import label_agreement
+    from papertopics.evaluate.coherence import npmi_coherence
+    from papertopics.evaluate.diversity import topic_diversity
 
     topics = np.asarray(topics)
     row = {

@@ -141,7 +141,7 @@ def main() -> None:
     args = parser.parse_args()
     from sklearn.metrics import adjusted_rand_score
 
-    from papertopics.evaluate.metrics import label_agreement
+    from papertopics.evaluate.agreement import label_agreement
     from papertopics.pipeline import default_config, model_topics
 
     rows = []

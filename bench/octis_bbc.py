@@ -49,7 +49,9 @@ PAPER = {"npmi": 0.170, "diversity": 0.802}
 
 
 def score(model, topics, texts) -> dict:
-    from papertopics.evaluate.metrics import npmi_coherence, outlier_share, topic_diversity
+    from papertopics.evaluate.agreement import outlier_share
+    from papertopics.evaluate.coherence import npmi_coherence
+    from papertopics.evaluate.diversity import topic_diversity
 
     words = topic_words(model, topics, 10)
     npmi = npmi_coherence(words, texts, top_n=10, stop_words=[])

@@ -69,7 +69,7 @@ def main() -> None:
     from papertopics.cluster.assign import assign_nearest
     from papertopics.cluster.clustering import cluster_documents
     from papertopics.config import default_config
-    from papertopics.evaluate.metrics import label_agreement
+    from papertopics.evaluate.agreement import label_agreement
     from papertopics.params import resolve_hdbscan
 
     args.workdir.mkdir(parents=True, exist_ok=True)

@@ -38,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     clock = Clock()
 
-    from papertopics.evaluate.metrics import n_topics, outlier_share
+    from papertopics.evaluate.agreement import n_topics, outlier_share
     from papertopics.pipeline import default_config, model_topics
 
     texts = load_seeds()

@@ -173,7 +173,8 @@ def test_evaluation_needs_no_scikit_learn_and_agrees_with_it():
     """evaluate_topics' analyzer and silhouette are scikit-learn's, computed without it."""
     from sklearn.metrics import silhouette_score as sklearn_silhouette
 
-    from papertopics.evaluate.metrics import default_analyzer, silhouette_score
+    from papertopics.evaluate.coherence import default_analyzer
+    from papertopics.evaluate.silhouette import silhouette_score
     from papertopics.topics.stopwords import stop_words
     from papertopics.topics.vectorizer import TOKEN_PATTERN
 

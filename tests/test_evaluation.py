@@ -5,17 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from papertopics.evaluate.metrics import (
-    WindowTokens,
-    cluster_validity,
-    label_agreement,
-    n_topics,
-    npmi_coherence,
-    outlier_share,
-    stability,
-    topic_diversity,
-    window_tokens,
-)
+from papertopics.evaluate.agreement import label_agreement, n_topics, outlier_share
+from papertopics.evaluate.coherence import WindowTokens, npmi_coherence, window_tokens
+from papertopics.evaluate.diversity import topic_diversity
+from papertopics.evaluate.reproducibility import compare_runs
+from papertopics.evaluate.silhouette import cluster_validity
 
 
 def _lcg_corpus():
@@ -227,7 +221,7 @@ def test_stability_is_perfect_under_renumbering():
     rng = np.random.default_rng(0)
     ref = rng.integers(-1, 5, size=500)
     renumbered = np.array([{-1: -1, 0: 3, 1: 4, 2: 0, 3: 1, 4: 2}[x] for x in ref])
-    result = stability(ref, [renumbered, ref.copy()])
+    result = compare_runs(ref, [renumbered, ref.copy()])
     assert result["ari"] == pytest.approx(1.0)
     assert result["per_topic"] == pytest.approx({t: 1.0 for t in range(5)})
     assert result["mean_jaccard"] == pytest.approx(1.0)
@@ -238,12 +232,12 @@ def test_stability_drops_for_noise_and_for_topics_lost_to_outliers():
     rng = np.random.default_rng(0)
     ref = np.repeat([0, 1, 2, 3], 100)
     noise = rng.integers(0, 4, size=400)
-    result = stability(ref, [noise])
+    result = compare_runs(ref, [noise])
     assert result["ari"] < 0.1
     assert result["mean_jaccard"] < 0.5
     dissolved = ref.copy()
     dissolved[ref >= 2] = -1  # topics 2 and 3 become outliers in one run
-    result = stability(ref, [dissolved, ref])
+    result = compare_runs(ref, [dissolved, ref])
     assert result["per_topic"][3] == pytest.approx(0.5)  # 0 in one run, 1 in the other
     assert result["per_topic"][0] == pytest.approx(1.0)
     assert result["ari_per_run"][0] < 1.0 and result["ari_per_run"][1] == pytest.approx(1.0)
@@ -251,7 +245,7 @@ def test_stability_drops_for_noise_and_for_topics_lost_to_outliers():
 
 def test_stability_rejects_misaligned_runs():
     with pytest.raises(ValueError, match="documents"):
-        stability(np.zeros(10), [np.zeros(9)])
+        compare_runs(np.zeros(10), [np.zeros(9)])
 
 
 def test_label_agreement_perfect_up_to_renaming_and_skips_unlabelled():

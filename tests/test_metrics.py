@@ -62,7 +62,7 @@ def _metrics(corpus, documents, topics, stability, *, method="agglomerative", ve
         corpus_stats={"n_listings": 1},
         embed_stats={"backend": "torch"},
         cluster_params={"method": method},
-        stability=stability,
+        stability_check=stability,
         documents=documents,
         topics=topics,
         vectors=vectors,
@@ -152,7 +152,7 @@ def test_silhouette_is_measured_where_the_clusterer_worked(method, space):
 
 
 def test_seed_stability_returns_the_reference_it_scored():
-    from papertopics.evaluate.stability import seed_stability
+    from papertopics.evaluate.refits import seed_stability
     from papertopics.reduce.reduction import sample_indices
 
     vectors, _ = _separated(n_per=10)

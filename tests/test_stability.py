@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from papertopics.errors import ConfigError
-from papertopics.evaluate.stability import refit_reduction, refit_seeds, seed_stability, subsample_stability
+from papertopics.evaluate.refits import refit_reduction, refit_seeds, seed_stability, subsample_stability
 
 HDBSCAN = {
     "min_cluster_size": 5,

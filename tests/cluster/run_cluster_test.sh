@@ -98,7 +98,7 @@ srun -N1 -n1 -t 1 true || die "srun cannot run a trivial job"
 
 # --- 3. the two runs --------------------------------------------------------------------------
 # One snapshot of the code for both runs; scripts import papertopics from it (PYTHONPATH comes
-# before the editable install's path), and common.smk puts its src/ first for the Snakefile.
+# before the editable install's path), and so does the Snakefile's own process.
 CODE=$WORK/code
 mkdir -p "$CODE"
 tar -C "$ROOT" --exclude=__pycache__ --exclude='*.egg-info' --exclude='*.pyc' \

@@ -1,36 +1,19 @@
-# Config validation, listing discovery and the environment every job shares.
+# Config validation and the input functions the rules share (the run's lifecycle: lifecycle.smk).
 import importlib.util
-import os
 import re
 import sys
-import time
-
-
 from dataclasses import replace
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-sys.path.insert(0, str(Path(workflow.basedir) / "src"))
-
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
-from papertopics.embed import ENCODER_KEYS, SETTING_KEYS
-from papertopics.constants import PHRASE_VECTORS_MAX
-from papertopics.runtime.inprocess import run_job
 from papertopics.ingest.listings import listing_fingerprint, relative_to_folder, resolve_listings
-from papertopics.runtime.recovery import recover, refuse_listings_in_results, runs_jobs
-from papertopics.runtime.run_summary import (
-    at_exit_print,
-    error_lines,
-    failed_jobs,
-    release_exit,
-    stopped_early,
-    success_lines,
-    warning_lines,
-)
 from papertopics.runtime.environment import runtime_environment
+from papertopics.runtime.inprocess import run_job
+from papertopics.runtime.recovery import refuse_listings_in_results
 
 
 def load_config_files():
@@ -58,15 +41,6 @@ except PapertopicsError as error:
 validate(config, schema=str(SCHEMA))  # fills every default from the package's schema
 
 runtime_environment(Path(workflow.basedir))  # offline hub, numba JIT cache (runtime.environment)
-
-# A plain rerun recovers from kill -9, a swallowed Ctrl-C or a full disk: stale locks and damaged
-# intermediates go (profiles/default adds rerun-incomplete). Only for a command that runs jobs
-# (not -n, --lint, --report, ...; papertopics.runtime.recovery.runs_jobs), and not in cluster jobs: they
-# re-read this file while their run is alive.
-if workflow.is_main_process and runs_jobs(sys.argv):
-    LIVE_RUN = recover(Path.cwd(), say=lambda line: print(line, file=sys.stderr))
-    if LIVE_RUN:  # Snakemake refuses the lock next and suggests --unlock: say what to do instead
-        at_exit_print([LIVE_RUN.advice(Path.cwd(), sys.argv)])
 
 # Paths under the folder are kept relative to it (listings, and the job modules when the folder is
 # the repository): a moved or copied folder shows Snakemake the same inputs and params, and
@@ -167,25 +141,3 @@ def embedding_threads(wildcards):
             pass
     n_shards = len(embedding_shards(wildcards))
     return resolve_embedding_threads(config["embedding"]["threads"], n_shards, cpus)
-
-
-RUN_STARTED = time.time()  # warning_lines: the logs of the jobs this run ran
-
-
-# The last lines a user reads: the outcome and the report's path, or the one-line errors again
-# (printed at exit, after Snakemake's own closing lines). `log` is Snakemake's complete log.
-onsuccess:
-    release_exit()  # else Python waits 1 s for the scheduler's last wake-up (run_summary)
-    at_exit_print(
-        warning_lines("results/logs", RUN_STARTED)
-        + success_lines(
-            "results/metrics.json",
-            "results/report/index.html",
-            stopped_early(workflow.dag_settings),
-        )
-    )
-
-
-onerror:
-    release_exit()
-    at_exit_print(warning_lines("results/logs", RUN_STARTED) + error_lines(failed_jobs(log)))

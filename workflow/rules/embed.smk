@@ -1,3 +1,6 @@
+from papertopics.constants import PHRASE_VECTORS_MAX
+from papertopics.embed import ENCODER_KEYS, SETTING_KEYS
+
 # What a vector depends on (papertopics.embed.SETTING_KEYS, which each shard records): both rules
 # take these as params (see gather_embeddings).
 EMBEDDING_SETTINGS = {key: config["embedding"][key] for key in SETTING_KEYS}

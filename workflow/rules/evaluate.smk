@@ -24,7 +24,10 @@ rule assess_stability:
     """Re-cluster every refit (or, for Ward's seedless clustering, subsamples) and compare with
     the run's topics: which topics survive a new seed or a perturbed listing?"""
     input:
-        code=job_module("papertopics.evaluate.stability"),  # an edit reruns the job
+        code=[
+            job_module("papertopics.evaluate.refits"),  # an edit reruns the job
+            job_module("papertopics.evaluate.reproducibility"),
+        ],
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
         cluster_params="results/cluster/params.json",
@@ -43,7 +46,7 @@ rule assess_stability:
         subsample=config["evaluation"]["stability_subsample"],
         random_state=config["random_state"],
     run:
-        from papertopics.evaluate.stability import assess_stability_job
+        from papertopics.evaluate.refits import assess_stability_job
 
         run_job(assess_stability_job, input, output, params, threads, log)
 
@@ -51,7 +54,10 @@ rule assess_stability:
 rule evaluate_topics:
     """The figures a researcher checks first (coherence, diversity, validity, stability)."""
     input:
-        code=job_module("papertopics.evaluate.metrics"),  # an edit reruns the job
+        code=[  # the job and its metric families: an edit reruns the job
+            job_module(f"papertopics.evaluate.{family}")
+            for family in ("metrics", "coherence", "diversity", "silhouette", "reproducibility", "agreement")
+        ],
         corpus="results/corpus/corpus.parquet",
         windows="results/corpus/window_tokens.npz",
         corpus_stats="results/corpus/corpus_stats.json",

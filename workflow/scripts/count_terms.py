@@ -2,12 +2,12 @@
 unigram stream for the NPMI windows of evaluate_topics.
 
 Inputs: results/corpus/corpus.parquet. Outputs: results/corpus/term_counts.npz (papertopics.topics.terms),
-results/corpus/window_tokens.npz (papertopics.evaluate.metrics.WindowTokens).
+results/corpus/window_tokens.npz (papertopics.evaluate.coherence.WindowTokens).
 """
 
 import pandas as pd
 
-from papertopics.evaluate.metrics import npmi_analyzer, window_tokens
+from papertopics.evaluate.coherence import npmi_analyzer, window_tokens
 from papertopics.runtime.scripting import script_run
 from papertopics.topics.terms import count_terms
 

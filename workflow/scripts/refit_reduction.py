@@ -4,7 +4,7 @@ Inputs: embeddings. Outputs: results/evaluation/refits/{seed}.parquet (doc_id, s
 """
 
 from papertopics.artifacts import load_embeddings
-from papertopics.evaluate.stability import refit_plan, refit_reduction
+from papertopics.evaluate.refits import refit_plan, refit_reduction
 from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:

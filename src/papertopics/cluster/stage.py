@@ -2,7 +2,7 @@
 
 `cluster_and_assign` is the one place the two steps are composed: the workflow's stage
 (`cluster_corpus`), the in-process pipeline (papertopics.pipeline) and every stability refit
-(evaluate.stability) make their topics with it, so all three make them the same way.
+(evaluate.refits) make their topics with it, so all three make them the same way.
 """
 
 from __future__ import annotations

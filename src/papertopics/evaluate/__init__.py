@@ -1,7 +1,9 @@
 """Evaluate stage (rules evaluate_topics, refit_reduction, assess_stability): topics -> metrics.json.
 
-`metrics` computes coherence (NPMI), diversity, silhouette and the other figures of metrics.json;
-`stability` refits UMAP with other seeds and measures how much the clustering moves.
+One module per metric family: `coherence` (NPMI), `diversity`, `silhouette` (cluster validity),
+`reproducibility` (how alike two labellings are) and `agreement` (with ground-truth labels);
+`metrics` gathers them into metrics.json (job evaluate_topics); `refits` refits UMAP with other
+seeds and re-clusters for the stability check (jobs refit_reduction, assess_stability).
 """
 
 from papertopics import lazy_exports
@@ -9,10 +11,10 @@ from papertopics import lazy_exports
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "assess_stability": "stability",
+        "assess_stability": "refits",
         "build_metrics": "metrics",
-        "refit_plan": "stability",
-        "refit_reduction": "stability",
+        "refit_plan": "refits",
+        "refit_reduction": "refits",
     },
 )
 __all__ = ["assess_stability", "build_metrics", "refit_plan", "refit_reduction"]

@@ -2,7 +2,7 @@
 
 `vectorizer_params` is scikit-learn's CountVectorizer configuration (also recorded in the saved
 model's ctfidf_config.json); `terms` counts with it, `ctfidf` records it, `representation` checks
-a config against a corpus's topic count and `evaluate.metrics` tokenises its NPMI windows with the
+a config against a corpus's topic count and `evaluate.coherence` tokenises its NPMI windows with the
 same token pattern and stop words.
 """
 

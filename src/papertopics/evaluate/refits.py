@@ -1,4 +1,4 @@
-"""Stability: refit the reduction and clustering with other seeds and compare the topics.
+"""The stability check's jobs: refit the reduction and clustering with other seeds, compare the topics.
 
 A topic that appears only under one seed is an accident of that seed; the per-topic Jaccard
 and overall ARI tell a researcher which topics to trust. Each UMAP refit (the expensive part)
@@ -22,7 +22,7 @@ import pandas as pd
 from papertopics.artifacts import load_embeddings, read_json, write_json
 from papertopics.cluster.clustering import cluster_documents
 from papertopics.cluster.stage import cluster_and_assign
-from papertopics.evaluate.metrics import stability
+from papertopics.evaluate.reproducibility import compare_runs
 from papertopics.params import refit_seeds, resolve_clustering, resolve_method, resolve_umap
 from papertopics.reduce.reduction import sample_indices, umap_reduce
 
@@ -121,7 +121,7 @@ def seed_stability(
     first = refits[refits["seed"] == seeds[0]]["doc_id"]
     reference = labels_for(random_state) if sampled else np.asarray(labels)[first.map(index).to_numpy()]
     others = [labels_for(seed) for seed in seeds if seed != random_state]
-    result = stability(reference, others)
+    result = compare_runs(reference, others)
     result["sampled"] = sampled
     result["n_documents"] = int(len(first))
     result["seeds"] = [seed for seed in seeds if seed != random_state]
@@ -158,7 +158,7 @@ def subsample_stability(
         sub, _ = cluster_documents(
             vectors[pick], vectors[pick], method="agglomerative", hdbscan={}, agglomerative=agglomerative
         )
-        per_run.append(stability(labels[pick], [sub]))
+        per_run.append(compare_runs(labels[pick], [sub]))
     topics = sorted({t for run in per_run for t in run["per_topic"]})
     per_topic = {
         t: float(np.mean([run["per_topic"][t] for run in per_run if t in run["per_topic"]])) for t in topics
