@@ -168,7 +168,7 @@ def test_a_wheel_carries_the_workflow(tmp_path):
         "papertopics/_workflow/workflow/rules/common.smk",
         "papertopics/_workflow/workflow/scripts/reduce_embeddings.py",
         "papertopics/schemas/config.schema.yaml",
-        "papertopics/report/assets/report.js",
+        "papertopics/report/assets/scripts/start.js",  # the report script's parts
         "papertopics/topics/names/title_use.tsv.gz",  # the names' title weights
     ):
         assert needed in names, needed

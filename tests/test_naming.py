@@ -248,7 +248,7 @@ def test_hierarchy_names_every_merge_and_cuts_regions():
 
 
 def test_report_pages_show_names_not_numbers():
-    from papertopics.report.hierarchy import visualize_hierarchy
+    from papertopics.report.dendrogram import visualize_hierarchy
     from papertopics.report.intertopic import visualize_intertopic
     from papertopics.report.model_files import TopicVectors
 
@@ -430,7 +430,7 @@ def test_balanced_regions_respect_the_cap_and_the_count():
 
 
 def test_hierarchy_page_names_the_regions_of_the_map():
-    from papertopics.report.hierarchy import visualize_hierarchy
+    from papertopics.report.dendrogram import visualize_hierarchy
     from papertopics.report.model_files import TopicVectors
 
     texts, assigned, vectors = _region_fixture()

@@ -7,6 +7,7 @@ folder, so no test here needs the pipeline, bertopic or a saved model from a rea
 from __future__ import annotations
 
 import dataclasses
+import gzip
 import json
 import logging
 import re
@@ -14,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import brotli
 import markupsafe
 import numpy as np
 import pandas as pd
@@ -24,29 +26,28 @@ from papertopics.report import ReportInputs, read_inputs, render_report
 from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import FIRST_RUN, share_change
 from papertopics.report.colors import OUTLIER_COLOR, topic_color
+from papertopics.report.dendrogram import visualize_hierarchy
 from papertopics.report.documents import (
     CHUNK_FOLDER,
     chunk_rows,
     document_chunks,
     document_payload,
     pack_documents,
-    read_packed_call,
     topic_anchors,
     topic_regions,
     visualize_documents,
 )
 from papertopics.report.heatmap import visualize_heatmap
-from papertopics.report.hierarchy import visualize_hierarchy
+from papertopics.report.html import escape_script_json, script_json
 from papertopics.report.inputs import ReportInputError
 from papertopics.report.intertopic import classical_mds, visualize_intertopic
-from papertopics.report.listings import (
+from papertopics.report.listing_shares import (
     listing_counts,
     listing_trends,
     single_listing_topics,
     visualize_listing_shares,
 )
 from papertopics.report.model_files import read_saved_model
-from papertopics.report.pages import escape_script_json, script_json
 from papertopics.report.registry import page_names
 from papertopics.report.render import plotly_js_path
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
@@ -57,6 +58,15 @@ def embedded_json(page: str, element_id: str = "report-data"):
     match = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', page, re.S)
     assert match, f"no #{element_id} in the page"
     return json.loads(match.group(1))
+
+
+def read_packed_call(path: Path):
+    """The value a data file hands over (the inverse of documents.packed_call)."""
+    match = re.fullmatch(rb'[A-Za-z]+\((?:\d+,)?"(.*)"\);\n', Path(path).read_bytes(), re.S)
+    assert match, f"{path}: not a papertopics data file"
+    unescape = {b"\\": b"\\", b'"': b'"', b"n": b"\n", b"r": b"\r", b"x00": b"\x00"}
+    data = re.sub(rb'\\(\\|"|n|r|x00)', lambda m: unescape[m.group(1)], match.group(1))
+    return json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else brotli.decompress(data))
 
 
 def read_chunk(path: Path) -> tuple[int, dict]:
@@ -927,10 +937,10 @@ def test_listings_page_leads_with_rising_and_falling_topics(tmp_path):
 
 
 def test_a_registered_page_is_written_linked_from_every_page_and_a_workflow_output(tmp_path):
-    """One register_page call is a whole new page: render_report writes it with its builder,
+    """One registry entry is a whole new page: render_report writes it with its builder,
     every page's navigation links it, report.smk's outputs (page_outputs) name it."""
     from papertopics.report import registry
-    from papertopics.report.pages import render_page
+    from papertopics.report.html import render_page
 
     def topic_count_page(inputs):
         n = int((inputs.topics["topic"] >= 0).sum())
@@ -949,7 +959,7 @@ def test_a_registered_page_is_written_linked_from_every_page_and_a_workflow_outp
 
     before = list(registry.PAGES)
     try:
-        registry.register_page(registry.ReportPage("counts", "Topic count", topic_count_page))
+        registry.PAGES.append(registry.ReportPage("counts", "Topic count", topic_count_page))
         assert registry.page_outputs()[-1] == "results/report/counts.html"
         inputs = sample_inputs(40, n_topics=3)
         written = render_report(inputs, tmp_path)
@@ -981,3 +991,32 @@ def test_heatmap_rows_keep_each_region_together_in_the_hierarchy_pages_order(inp
     axis = visualize_hierarchy(topics, inputs.vectors).layout.yaxis
     leaves = [name for _, name in sorted(zip(axis.tickvals, axis.ticktext))]
     assert topic_of(leaves, 52) in (rows, rows[::-1])
+
+
+def test_report_js_is_the_registrys_feature_scripts_joined_each_short(tmp_path):
+    """report.js is every file of assets/scripts/ in the registry's order, none left out, and
+    each part stays readable: at most 300 lines, no function over 80 lines."""
+    from papertopics.report import registry
+
+    scripts = Path(registry.__file__).parent / "assets" / "scripts"
+    assert sorted(registry.SCRIPTS) == sorted(path.name for path in scripts.glob("*.js"))
+    render_report(sample_inputs(40, n_topics=3), tmp_path)
+    joined = (tmp_path / "report.js").read_text(encoding="utf-8")
+    assert joined == "".join((scripts / name).read_text(encoding="utf-8") for name in registry.SCRIPTS)
+    assert registry.SCRIPTS[-1] == "start.js"
+    for name in registry.SCRIPTS:
+        lines = (scripts / name).read_text(encoding="utf-8").splitlines()
+        assert len(lines) <= 300, (name, len(lines))
+        # a function or method ends at the first `}` indented as the line that opened it (the
+        # file's own wrapper, `(function (PT) {`, holds the feature and is not counted)
+        method = re.compile(r"^\s+(?!(?:if|for|while|switch|catch|else)\b)[A-Za-z_$][\w$]*\s*\([^)]*\)\s*\{$")
+        for i, line in enumerate(lines):
+            opens = re.search(r"\bfunction\b.*\{$", line) or method.match(line)
+            if opens and not line.startswith("(function"):
+                indent = len(line) - len(line.lstrip())
+                end = next(
+                    j
+                    for j in range(i + 1, len(lines))
+                    if lines[j].strip().startswith("}") and len(lines[j]) - len(lines[j].lstrip()) == indent
+                )
+                assert end - i <= 80, (name, i + 1, end - i)

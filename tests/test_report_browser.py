@@ -386,8 +386,12 @@ def count_points(page) -> int:
                       .reduce((n, t) => n + Array.from(t.x).filter(v => v !== null).length, 0); })()""")
 
 
+# The box of each name's text as drawn (a Range over it, not the element, which a fixed width
+# could make narrower than its text).
 LABEL_BOXES = """Array.from(document.querySelectorAll('#map-labels .map-label')).map(e => {
-    const r = e.getBoundingClientRect();
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    const r = range.getBoundingClientRect();
     return {kind: e.classList.contains('region') ? 'region' : 'topic', text: e.textContent,
             topic: e.dataset.topic === undefined ? null : Number(e.dataset.topic),
             x0: r.left, y0: r.top, x1: r.right, y1: r.bottom}; })"""

@@ -2,9 +2,14 @@
 # See docs/report.md for what each page shows and how the inputs map to it.
 
 from papertopics.constants import REPORT_DATA_VERSION
-from papertopics.report.registry import page_outputs
+from papertopics.report.registry import SCRIPTS, asset_outputs, page_outputs
 
 REPORT_PAGES = page_outputs()
+# the feature scripts render_report joins into report.js: an edit reruns the job
+REPORT_SCRIPTS = [
+    str(Path(job_module("papertopics.report.render")).parent / "assets" / "scripts" / name)
+    for name in SCRIPTS
+]
 
 
 rule pack_documents:
@@ -39,6 +44,7 @@ rule render_report:
     """
     input:
         code=job_module("papertopics.report.render"),  # an edit reruns the job
+        scripts=REPORT_SCRIPTS,
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         model="results/topics/model",
@@ -52,11 +58,7 @@ rule render_report:
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
-        assets=[
-            "results/report/report.css",
-            "results/report/report.js",
-            "results/report/brotli-decode.min.js",
-        ],
+        assets=asset_outputs(),
         data=directory("results/report/data"),
         bundle=report(
             directory("results/report_bundle/topic-report"),

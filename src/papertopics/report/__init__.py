@@ -1,13 +1,14 @@
 """The HTML report: static pages built with Plotly, opened offline from a folder.
 
 One concept per module, like BERTopic's plotting package: every `visualize_*` function takes
-tables or topic vectors and returns a plotly figure; `pages` turns figures and tables into
+tables or topic vectors and returns a plotly figure; `html` turns figures and tables into
 HTML; `render` writes the folder. Nothing here imports bertopic or umap (9 s and 13 s per
 process): the saved model is read directly from its safetensors/JSON files (`model_files`).
 
-The pages are listed once, in `registry` (name, title, builder): report.smk, the navigation and
-render_report read it. Importing this package imports neither plotly nor the pages: the names
-below load on first use, so report.smk can read the registry while the Snakefile is parsed.
+The pages and files are listed once, in `registry` (name, title, builder or figure; the
+script's parts): report.smk, the navigation and render_report read it. Importing this package
+imports neither plotly nor the pages: the names below load on first use, so report.smk can
+read the registry while the Snakefile is parsed.
 """
 
 from papertopics import lazy_exports
@@ -22,7 +23,6 @@ __getattr__, __dir__ = lazy_exports(
         "write_report": "render",
         "PAGES": "registry",
         "ReportPage": "registry",
-        "register_page": "registry",
     },
 )
 __all__ = [
@@ -31,7 +31,6 @@ __all__ = [
     "ReportPage",
     "link_folder",
     "read_inputs",
-    "register_page",
     "render_report",
     "write_report",
 ]

@@ -12,7 +12,7 @@ import pandas as pd
 
 from papertopics.constants import OUTLIER_LABEL
 from papertopics.report.colors import topic_color
-from papertopics.report.listings import listing_counts, listing_totals
+from papertopics.report.listing_shares import listing_counts, listing_totals
 from papertopics.report.summary import percent
 
 # Display order of the statuses (tiles, legend); each has a CSS class `status-<name>`.

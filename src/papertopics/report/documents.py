@@ -17,7 +17,6 @@ import base64
 import gzip
 import hashlib
 import json
-import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -385,16 +384,6 @@ def packed_call(call: bytes, value, codec: str = "br", quality: int = 11) -> byt
     ):
         data = data.replace(byte, escaped)
     return call + b'"' + data + b'");\n'
-
-
-def read_packed_call(path: str | Path):
-    """The value a data file hands over (the inverse of packed_call): for tests and notebooks."""
-    match = re.fullmatch(rb'[A-Za-z]+\((?:\d+,)?"(.*)"\);\n', Path(path).read_bytes(), re.S)
-    if not match:
-        raise ValueError(f"{path}: not a papertopics data file")
-    unescape = {b"\\": b"\\", b'"': b'"', b"n": b"\n", b"r": b"\r", b"x00": b"\x00"}
-    data = re.sub(rb'\\(\\|"|n|r|x00)', lambda m: unescape[m.group(1)], match.group(1))
-    return json.loads(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else brotli.decompress(data))
 
 
 def data_key(documents: pd.DataFrame, extra_columns: list[str]) -> str:

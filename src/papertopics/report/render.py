@@ -1,4 +1,5 @@
-"""Write the report folder: the pages of report.registry, plotly.min.js once, one stylesheet, one script."""
+"""Write the report folder: the pages of report.registry, plotly.min.js once, one stylesheet, one script
+(report.js, joined from the feature scripts that report.registry.SCRIPTS lists)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from pathlib import Path
 import plotly
 
 from papertopics.artifacts import atomic_copy, atomic_write_text
-from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
 from papertopics.report.documents import (
@@ -22,11 +22,9 @@ from papertopics.report.documents import (
     visualize_documents,
     write_document_data,
 )
-from papertopics.report.heatmap import visualize_heatmap
-from papertopics.report.hierarchy import visualize_hierarchy
+from papertopics.report.html import page_data, render_page
 from papertopics.report.inputs import ReportInputs, read_inputs
-from papertopics.report.intertopic import visualize_intertopic
-from papertopics.report.listings import (
+from papertopics.report.listing_shares import (
     listing_counts,
     listing_totals,
     listing_trends,
@@ -34,8 +32,7 @@ from papertopics.report.listings import (
     single_listing_topics,
     visualize_listing_shares,
 )
-from papertopics.report.pages import page_data, render_page
-from papertopics.report.registry import PAGES
+from papertopics.report.registry import ASSETS, PAGES, SCRIPTS, ReportPage, resolve
 from papertopics.report.summary import (
     clustering_note,
     flatten_metrics,
@@ -49,8 +46,8 @@ from papertopics.report.text import short_label
 
 log = logging.getLogger(__name__)
 
-ASSETS = ("report.css", "report.js", "brotli-decode.min.js")
 PLOTLY_JS = "plotly.min.js"
+ASSET_FOLDER = Path(__file__).parent / "assets"
 
 
 def plotly_js_path() -> Path:
@@ -58,10 +55,20 @@ def plotly_js_path() -> Path:
     return Path(plotly.__file__).parent / "package_data" / PLOTLY_JS
 
 
+def report_script() -> str:
+    """report.js: the feature scripts of assets/scripts/, in the registry's order."""
+    parts = [(ASSET_FOLDER / "scripts" / name).read_text(encoding="utf-8") for name in SCRIPTS]
+    return "".join(parts)
+
+
 def copy_assets(out_dir: Path) -> list[Path]:
-    written = []
-    for source in [plotly_js_path(), *(Path(__file__).parent / "assets" / name for name in ASSETS)]:
-        written.append(atomic_copy(source, out_dir / source.name))  # never half a plotly.min.js
+    written = [atomic_copy(plotly_js_path(), out_dir / PLOTLY_JS)]  # never half a plotly.min.js
+    for name in ASSETS:
+        if name == "report.js":
+            atomic_write_text(out_dir / name, report_script())
+            written.append(out_dir / name)
+        else:
+            written.append(atomic_copy(ASSET_FOLDER / name, out_dir / name))
     return written
 
 
@@ -69,22 +76,6 @@ def _footer(inputs: ReportInputs) -> str:
     return (
         f"papertopics · {len(inputs.documents):,} documents from {len(inputs.listings)} listing(s) · "
         "every file of this report is local: it opens offline"
-    )
-
-
-def _figure_page(
-    inputs: ReportInputs, page: str, heading: str, intro: str, figure, note: str | None = None
-) -> str:
-    return render_page(
-        "figure.html",
-        page=page,
-        page_title=heading,
-        report_title=inputs.title,
-        footer=_footer(inputs),
-        data_json=page_data(figure),
-        heading=heading,
-        intro=intro,
-        note=note,
     )
 
 
@@ -289,53 +280,21 @@ def _outlier_note(inputs: ReportInputs) -> str | None:
     )
 
 
-def intertopic_page(inputs: ReportInputs) -> str:
-    basis = inputs.vectors.similarity_basis()
-    return _figure_page(
-        inputs,
-        "intertopic",
-        "Intertopic distance map",
-        f"Each bubble is a topic, its area proportional to its documents; topics are placed by classical "
-        f"multidimensional scaling of the cosine distances between their {basis}, so near bubbles are "
-        "similar topics. Hover for the top terms.",
-        visualize_intertopic(inputs.topics, inputs.vectors),
-        _outlier_note(inputs),
-    )
-
-
-def barchart_page(inputs: ReportInputs) -> str:
-    return _figure_page(
-        inputs,
-        "barchart",
-        "Topic keywords",
-        "The terms that set each topic apart (class-based TF-IDF, as BERTopic computes it), best first.",
-        visualize_barchart(inputs.topics, inputs.vectors),
-        _outlier_note(inputs),
-    )
-
-
-def hierarchy_page(inputs: ReportInputs) -> str:
-    return _figure_page(
-        inputs,
-        "hierarchy",
-        "Topic hierarchy",
-        f"Topics merged step by step, the closest pair first (average linkage on cosine distances of "
-        f"the {inputs.vectors.similarity_basis()}). Each joint is named after the phrase its papers share; "
-        "hover it to see the topics it joins.",
-        visualize_hierarchy(inputs.topics, inputs.vectors, merges=inputs.hierarchy),
-        _outlier_note(inputs),
-    )
-
-
-def heatmap_page(inputs: ReportInputs) -> str:
-    return _figure_page(
-        inputs,
-        "heatmap",
-        "Topic similarity",
-        f"Cosine similarity between every pair of topics ({inputs.vectors.similarity_basis()}), rows in the "
-        "hierarchy's order so groups of related topics form blocks.",
-        visualize_heatmap(inputs.topics, inputs.vectors),
-        _outlier_note(inputs),
+def figure_page(inputs: ReportInputs, page: ReportPage) -> str:
+    """A page of one figure, from its registry entry (registry.FigurePage)."""
+    spec = page.figure
+    keywords = {keyword: getattr(inputs, field) for keyword, field in spec.inputs}
+    figure = resolve(spec.figure)(inputs.topics, inputs.vectors, **keywords)
+    return render_page(
+        "figure.html",
+        page=page.name,
+        page_title=spec.heading,
+        report_title=inputs.title,
+        footer=_footer(inputs),
+        data_json=page_data(figure),
+        heading=spec.heading,
+        intro=spec.intro.format(basis=inputs.vectors.similarity_basis()),
+        note=_outlier_note(inputs),
     )
 
 

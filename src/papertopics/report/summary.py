@@ -8,7 +8,7 @@ import pandas as pd
 
 from papertopics.report.colors import topic_color
 from papertopics.report.inputs import ReportInputs, split_listings
-from papertopics.report.listings import listing_counts, listing_totals, single_listing_topics
+from papertopics.report.listing_shares import listing_counts, listing_totals, single_listing_topics
 from papertopics.report.text import headline
 
 N_REPRESENTATIVES = 3

@@ -1,0 +1,145 @@
+/* papertopics report, search: the document map's search box and listing filter, the matches
+ * drawn on the map and listed below it. */
+(function (PT) {
+  'use strict';
+
+  function listMatches(found, show) {
+    var section = document.getElementById('matches');
+    var list = document.getElementById('match-list');
+    list.textContent = '';
+    if (!found) { section.hidden = true; return; }
+    section.hidden = false;
+    document.getElementById('matches-heading').textContent =
+      found.length ? (found.length > 100 ? 'First 100 of ' + found.length + ' matches' : found.length + ' matching documents')
+                   : 'No document matches';
+    found.slice(0, 100).forEach(function (row) {
+      var item = document.createElement('li');
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = show.headline(row);
+      button.addEventListener('click', function () { show.document(row); });
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+  }
+
+  // `map`: the document map's shared state (see map.js).
+  class DocumentSearch {
+    constructor(map) {
+      this.map = map;
+      this.drawn = { listing: '', matches: 0 };
+      this.reading = false;
+      // Until its data file is read, a document is searched by its headline (title or first
+      // words) and id, so a search answers at once on a big listing and refines as files arrive.
+      this.headHay = new Array(map.n);
+    }
+
+    inListing(row) {
+      var listing = this.map.state.listing;
+      return listing === '' || this.map.docs.listings[row].indexOf(Number(listing)) !== -1;
+    }
+
+    matches(row, terms) {
+      var docs = this.map.docs;
+      var hay = this.map.store.haystack[row];
+      if (hay === undefined) {
+        hay = this.headHay[row] || (this.headHay[row] = (docs.headline[row] + '\n' + docs.doc_id[row]).toLowerCase());
+      }
+      for (var k = 0; k < terms.length; k++) {
+        if (hay.indexOf(terms[k]) === -1) { return false; }
+      }
+      return true;
+    }
+
+    // Reads every data file for a search, redrawing the matches about twice a second meanwhile.
+    readForSearch() {
+      if (this.reading) { return; }
+      var store = this.map.store, state = this.map.state, chunks = this.map.docs.n_chunks;
+      this.reading = true;
+      var last = performance.now();
+      for (var k = 0; k < chunks; k++) {
+        store.load(k).then(() => {
+          if (performance.now() - last > 500 && store.loaded < chunks) {
+            last = performance.now();
+            if (state.query.trim()) { this.apply(); }
+          }
+        }, function () {});
+      }
+      store.loadAll().then(() => {
+        this.reading = false;
+        if (state.query.trim()) { this.apply(); }
+      }, () => { this.reading = false; });
+    }
+
+    // The listing filter: points of other listings are hidden (null coordinates).
+    drawListing() {
+      var map = this.map;
+      if (map.state.listing === this.drawn.listing) { return; }
+      var xs = [], ys = [];
+      map.topicTraces.forEach((index) => {
+        var o = map.original[index];
+        var x = new Array(o.x.length), y = new Array(o.y.length);
+        for (var j = 0; j < o.rows.length; j++) {
+          var keep = this.inListing(o.rows[j]);
+          x[j] = keep ? o.x[j] : null;
+          y[j] = keep ? o.y[j] : null;
+        }
+        xs.push(x); ys.push(y);
+      });
+      Plotly.restyle(map.gd, { x: xs, y: ys }, map.topicTraces);
+      this.drawn.listing = map.state.listing;
+    }
+
+    drawMatches(found) {
+      var map = this.map;
+      if (map.matchTrace < 0 || !(found.length || this.drawn.matches)) { return; }
+      this.drawn.matches = found.length;
+      Plotly.restyle(map.gd, {
+        x: [found.map(function (row) { return map.packed.xs[row]; })],
+        y: [found.map(function (row) { return map.packed.ys[row]; })],
+        customdata: [found]
+      }, [map.matchTrace]);
+    }
+
+    statusText(shown, found, searching, partial) {
+      var store = this.map.store;
+      var text = shown + ' of ' + this.map.n + ' documents shown';
+      if (searching) { text += ' \u00b7 ' + found.length + (found.length === 1 ? ' match' : ' matches'); }
+      if (partial && store.error) {
+        text += ' in the titles \u00b7 ' + store.error;
+      } else if (partial) {
+        text += ' so far (titles; reading the abstracts: ' + store.loaded + ' of ' + this.map.docs.n_chunks + ' files)\u2026';
+      }
+      return text;
+    }
+
+    // Redraws the map, the status line and the list of matches for the controls' state.
+    apply() {
+      var map = this.map, n = map.n;
+      var terms = map.state.query.toLowerCase().split(/\s+/).filter(Boolean);
+      var searching = terms.length > 0;
+      var partial = searching && map.store.loaded < map.docs.n_chunks;
+      if (partial) { this.readForSearch(); }
+      var shown = 0;
+      for (var r = 0; r < n; r++) { if (this.inListing(r)) { shown++; } }
+      this.drawListing();
+      map.topics.styleTraces();
+      var found = [];
+      if (searching) {
+        for (var row = 0; row < n; row++) {
+          if (this.inListing(row) && this.matches(row, terms)) { found.push(row); }
+        }
+      }
+      this.drawMatches(found);
+      map.status.textContent = this.statusText(shown, found, searching, partial);
+      map.container.setAttribute('data-matches', String(found.length));
+      map.container.setAttribute('data-shown', String(shown));
+      listMatches(searching ? found : null, {
+        headline: function (row) { return map.docs.headline[row]; },
+        document: function (row) { map.panel.show(row); }
+      });
+    }
+  }
+
+  PT.DocumentSearch = DocumentSearch;
+}(window.papertopicsReport = window.papertopicsReport || {}));
