@@ -1,7 +1,10 @@
 """Does an int8 OpenVINO model keep the topics? The quality gate of issue 24, on labelled corpora.
 
-    pip install --target /tmp/nncf --no-deps nncf==3.4.0 ninja==1.13.2 pydot==4.0.1 pyparsing==3.3.3
-    PYTHONPATH=/tmp/nncf .venv/bin/python bench/int8_quality.py [--corpora bbc arxiv6k mixed]
+Optional: it needs NNCF, which papertopics does not depend on (no default uses int8). Install it
+into the virtualenv first, without its dependencies (they would move torch's and numpy's pins):
+
+    .venv/bin/pip install --no-deps nncf==3.4.0 ninja==1.13.2 pydot==4.0.1 pyparsing==3.3.3
+    .venv/bin/python bench/int8_quality.py [--corpora bbc arxiv6k mixed]
         [--variants ptq wc] [--calibration 300] [--seed 42]
 
 For each labelled corpus (OCTIS BBC News; arXiv 6k stratified; arXiv mixed, as bench/grouping.py
@@ -28,7 +31,9 @@ speed of each path is bench/embed_throughput.py's job.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -139,6 +144,11 @@ def main() -> None:
     parser.add_argument("--calibration", type=int, default=300)
     parser.add_argument("--seed", type=int, default=42)
     args = parser.parse_args()
+    if importlib.util.find_spec("nncf") is None:
+        sys.exit(
+            "int8_quality.py needs NNCF (optional, not a papertopics dependency): "
+            ".venv/bin/pip install --no-deps nncf==3.4.0 ninja==1.13.2 pydot==4.0.1 pyparsing==3.3.3"
+        )
     from sklearn.metrics import adjusted_rand_score
 
     from papertopics.evaluate.agreement import label_agreement

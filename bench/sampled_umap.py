@@ -4,7 +4,8 @@
         [--seeds 42] [--no-full]
 
 arXiv 6k: the stratified sample of bench/_common_eval.py (embeddings from BENCH_EMBED_CACHE);
-arXiv 75k: /work/team/arxiv75k.npz (vectors, cats; ARXIV75K overrides the path). For each
+arXiv 75k: every record of ../shared's arxiv-daily, embedded once into the same vector cache (or
+ARXIV75K, an .npz with `vectors` and `cats`, when it exists). For each
 seed: the 5-D reduction fitted on all documents and on samples of each size (the rest placed
 by transform), HDBSCAN with the shipped `auto` sizes, then the shipped nearest-topic assignment
 (`clustering.assign_min_confidence`), NMI/ARI of the topics against primary_category (outliers
@@ -48,8 +49,15 @@ def load(corpus: str) -> tuple[np.ndarray, list[str]]:
 
         texts, cats = load_arxiv_sample()
         return np.asarray(embed(texts), dtype=np.float32), cats
-    data = np.load(os.environ.get("ARXIV75K", "/work/team/arxiv75k.npz"), allow_pickle=True)
-    return data["vectors"].astype(np.float32), data["cats"].tolist()
+    archive = Path(os.environ.get("ARXIV75K", "/work/team/arxiv75k.npz"))
+    if archive.exists():
+        data = np.load(archive, allow_pickle=True)
+        return data["vectors"].astype(np.float32), data["cats"].tolist()
+    from _common_eval import arxiv_records, embed  # every record, embedded once into the vector cache
+
+    records = arxiv_records()
+    texts = [record["abstract"] for record in records]
+    return np.asarray(embed(texts), dtype=np.float32), [record["primary_category"] for record in records]
 
 
 def main() -> None:

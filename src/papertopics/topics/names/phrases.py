@@ -157,7 +157,7 @@ _SECOND_COVER = 0.3
 # Researchers name a field by the phrases paper titles use ("reinforcement learning", "graph
 # neural networks"), not by what abstracts say in passing ("efficiency", "unlabeled data",
 # "capabilities"). How often arXiv titles use a phrase per abstract using it (TITLE_USE, built by
-# bench/build_title_use.py from 74,728 arXiv abstracts of 2025-26) weighs a candidate by
+# tools/build_title_use.py from 74,728 arXiv abstracts of 2025-26) weighs a candidate by
 # (ratio / _TITLE_NEUTRAL) ** _TITLE_POWER within [_TITLE_MIN, _TITLE_MAX]. A listing's own
 # counts say little of a small topic (two of five abstracts) and enough of a large one, so the
 # weight counts with the power _TITLE_EVIDENCE / (_TITLE_EVIDENCE + the topic's size): most of

@@ -10,18 +10,23 @@ many of those uses an object follows ("exploring the": a verb; NameIndex._prior)
 NameIndex._title_weight and _prior read it; rerun this after a change to how NameIndex folds
 words (singular, _lower_words), then the names bench:
 
-    PYTHONPATH=src .venv/bin/python bench/build_title_use.py
+    .venv/bin/python tools/build_title_use.py   # PYTHONPATH=src in a checkout sharing another's venv
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
+from pathlib import Path
 
 import numpy as np
-from _pipeline import DATA, REPO  # bench/ is on sys.path when this file runs as a script
 
 from papertopics.topics.names.phrases import TITLE_USE, NameIndex
+
+REPO = Path(__file__).resolve().parents[1]
+# A worktree sits beside other worktrees, not beside shared/: PAPERTOPICS_SHARED points there.
+DATA = Path(os.environ.get("PAPERTOPICS_SHARED", REPO.parent / "shared")) / "data"
 
 MIN_USES = 20  # titles and abstracts together: rarer phrases weigh 1
 
