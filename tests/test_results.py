@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -53,6 +55,129 @@ def test_load_reads_text_as_text_and_numbers_as_numbers(tmp_path):
     assert results.topic_of_model == {-1: -1, 0: 3}
     with pytest.raises(ResultsError, match="no results/topics/topics.csv; run `papertopics run"):
         papertopics.load(tmp_path / "elsewhere")
+
+
+# --- transform says outlier where the pipeline would (issue 45, case 4) ------------------------
+
+
+def _with_vectors(folder: Path, model) -> Path:
+    """The run's document embeddings and the clustering's assignment threshold beside _tables."""
+    documents = pd.read_csv(folder / "results/topics/document_topics.csv", keep_default_na=False)
+    vectors = model.encode(documents["text"].tolist())
+    (folder / "results/embed").mkdir(parents=True)
+    pd.DataFrame(
+        {"doc_id": documents["doc_id"], "vector": [list(map(float, v)) for v in vectors]}
+    ).to_parquet(folder / "results/embed/embeddings.parquet")
+    (folder / "results/cluster").mkdir(parents=True)
+    (folder / "results/cluster/params.json").write_text('{"assign_min_confidence": 0.05}')
+    return folder
+
+
+def test_transform_says_outlier_where_the_pipeline_would(tmp_path, monkeypatch):
+    results = papertopics.load(_tables(tmp_path))
+    empty = results.transform([])
+    assert len(empty) == 0 and list(empty.columns)[:3] == ["text", "topic", "name"]
+
+    def no_model():
+        raise AssertionError("text without a word is never embedded")
+
+    monkeypatch.setattr(results, "embedding_model", no_model)
+    nothing = results.transform(["", "   ", None, "the", "The of and."])
+    assert nothing["topic"].tolist() == [-1] * 5
+    assert set(nothing["assignment"]) == {"outlier"} and set(nothing["name"]) == {"Outliers (no topic)"}
+    assert nothing["model_topic"].tolist() == [-1] * 5
+    monkeypatch.undo()
+
+    model = results.embedding_model()
+    _with_vectors(tmp_path, model)
+    results = papertopics.load(tmp_path)
+    monkeypatch.setattr(results, "embedding_model", lambda: model)
+    answer = results.transform(["First abstract.", "x" * 10_000])
+    # the core member's own text is as central as the topic's most central member: its topic;
+    # 10,000 x's are farther than every core member (the pipeline's 5 % rule): an outlier
+    assert answer["topic"].tolist() == [3, -1]
+    assert answer["assignment"].tolist() == ["nearest", "outlier"]
+    assert answer["confidence"].iloc[0] == pytest.approx(1.0) and answer["confidence"].iloc[1] < 0.05
+    assert answer["similarity"].iloc[0] == pytest.approx(1.0, abs=1e-3)
+    assert answer["name"].tolist() == ["NA", "Outliers (no topic)"] and answer["model_topic"].tolist() == [
+        0,
+        -1,
+    ]
+    # the run kept every outlier as one (no threshold): the rule at its default, not "never"
+    (tmp_path / "results/cluster/params.json").write_text('{"assign_min_confidence": null}')
+    assert papertopics.load(tmp_path)._min_confidence() == 0.05
+
+
+# --- load never mixes two runs and says what is wrong in one line (cases 5 and 8) -------------
+
+
+def test_a_truncated_or_mismatched_table_is_an_error_not_a_smaller_table(tmp_path):
+    folder = _tables(tmp_path)
+    topics = folder / "results/topics/topics.csv"
+    text = topics.read_text(encoding="utf-8")
+    topics.write_text(text[: len(text) - 9], encoding="utf-8")  # cut mid-line
+    with pytest.raises(ResultsError, match=r"topics.csv: cut short \(its last line is incomplete\)"):
+        _ = papertopics.load(folder).topics
+    topics.write_text(text.split("\n", 2)[0] + "\n" + text.split("\n", 2)[1] + "\n", encoding="utf-8")
+    with pytest.raises(
+        ResultsError, match=r"topics.csv: 1 topics of 1 documents, but document_topics.csv has 3"
+    ):
+        _ = papertopics.load(folder).topics  # cut at a line's end: one row, caught by the counts
+    topics.write_text(text, encoding="utf-8")
+    metrics = folder / "results/metrics.json"
+    metrics.write_text(json.dumps({"n_topics": 12, "n_documents": 3}))
+    with pytest.raises(
+        ResultsError, match=r"metrics.json says n_topics 12 but results/topics/topics.csv has 1"
+    ):
+        _ = papertopics.load(folder).metrics
+    metrics.write_text('{"n_topics": 1, "n_docu')
+    with pytest.raises(ResultsError, match=r"metrics.json: damaged \(.*\); rerun `papertopics run` there"):
+        _ = papertopics.load(folder).metrics
+    metrics.write_text(json.dumps({"n_topics": 1, "n_documents": 3}))
+    assert papertopics.load(folder).metrics["n_topics"] == 1
+
+
+def test_load_while_a_run_works_in_the_folder_refuses(tmp_path):
+    """A rerun replaces the tables one by one: reading them meanwhile would mix two runs."""
+    folder = _tables(tmp_path)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from papertopics.runtime.recovery import hold_folder; "
+            "hold_folder(sys.argv[1]); print('held', flush=True); time.sleep(60)",
+            str(folder),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        results = papertopics.load(folder)
+        for table in ("topics", "documents", "metrics"):
+            with pytest.raises(
+                ResultsError, match=rf"^another run is working in {folder} \(pid {holder.pid}"
+            ):
+                getattr(results, table)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert len(papertopics.load(folder).topics) == 2  # the run is over: it loads
+
+
+def test_older_or_incomplete_folders_are_one_line(tmp_path):
+    folder = _tables(tmp_path)
+    with pytest.raises(
+        ResultsError, match=r"results/topics/model: no saved model there; rerun `papertopics run`"
+    ):
+        papertopics.load(folder).model()
+    topics = folder / "results/topics/topics.csv"
+    older = pd.read_csv(topics, keep_default_na=False).drop(columns=["model_topic"])
+    older.to_csv(topics, index=False)
+    with pytest.raises(
+        ResultsError, match=r"topics.csv: no model_topic column \(written by an older papertopics\)"
+    ):
+        _ = papertopics.load(folder).topic_of_model
 
 
 def test_workbook_keeps_hostile_text_as_text_and_drops_illegal_characters(tmp_path):
@@ -156,8 +281,10 @@ def test_the_notebook_runs_on_a_finished_run(seed_run):
     assert len(results.topics.query("topic >= 0")) == metrics["n_topics"]
     assert len(results.documents) == metrics["n_documents"] == len(results.map)
     new = namespace["new"]
-    assert len(new) == 2 and set(new["topic"]) <= set(results.topics["topic"])
-    assert new["name"].tolist() == [results.topics.set_index("topic").loc[t, "name"] for t in new["topic"]]
+    assert len(new) == 2 and set(new["topic"]) <= set(results.topics["topic"]) | {-1}
+    names = {**dict(zip(results.topics["topic"], results.topics["name"])), -1: "Outliers (no topic)"}
+    assert new["name"].tolist() == [names[t] for t in new["topic"]]
+    assert new["assignment"].tolist() == ["nearest" if t >= 0 else "outlier" for t in new["topic"]]
     # the model's own numbers map to topics.csv's ids
     assert set(results.topic_of_model.values()) == set(results.topics["topic"])
     words = namespace["model"].get_topic(namespace["model_topic"])

@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from papertopics.errors import PapertopicsError
@@ -35,7 +36,7 @@ _INTEGERS = {
     "topics": ("topic", "model_topic", "size", "region"),
     "hierarchy": ("node", "parent", "level", "size"),
     "neighbours": ("rank",),
-    "changes": ("topic", "prev_size", "new_size"),
+    "changes": ("topic", "prev_size", "new_size", "left", "joined"),
 }
 _FLOATS = {
     "documents": ("confidence",),
@@ -54,8 +55,15 @@ def read_table(path: str | Path, kind: str) -> pd.DataFrame:
     path = Path(path)
     try:
         table = read_text_table(path)
+        ends = _last_byte(path)
     except FileNotFoundError:
         raise ResultsError(f"{path}: not found; has `papertopics run` finished in this folder?") from None
+    except (OSError, ValueError) as error:  # pandas' ParserError is a ValueError
+        raise ResultsError(
+            f"{path}: unreadable ({_first_line(error)}); rerun `papertopics run` there"
+        ) from None
+    if ends not in (b"", b"\n"):  # every table the pipeline writes ends with a newline
+        raise ResultsError(f"{path}: cut short (its last line is incomplete); rerun `papertopics run` there")
     for column in _INTEGERS.get(kind, ()):
         if column in table.columns:
             values = pd.to_numeric(table[column].replace("", None), errors="coerce")
@@ -64,6 +72,46 @@ def read_table(path: str | Path, kind: str) -> pd.DataFrame:
         if column in table.columns:
             table[column] = pd.to_numeric(table[column].replace("", None), errors="coerce").astype(float)
     return table
+
+
+def _last_byte(path: Path) -> bytes:
+    with open(path, "rb") as handle:
+        handle.seek(0, 2)
+        if handle.tell() == 0:
+            return b""
+        handle.seek(-1, 2)
+        return handle.read(1)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0][:200] if text else type(error).__name__
+
+
+def _check_not_running(folder: Path) -> None:
+    """A ResultsError while a run works in the folder: its tables are being replaced one by
+    one, so reading them now would mix two runs (9 topics while metrics.json says 12)."""
+    import fcntl
+    import os
+
+    from papertopics.runtime.recovery import _HELD, RUN_LOCK, _busy_message, _read_holder
+
+    path = folder / RUN_LOCK
+    if str(path) in _HELD or not path.is_file():
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        message = _busy_message(folder, _read_holder(fd)).split("; ")[0]
+        raise ResultsError(
+            f"{message}; its results are being rewritten: load them once it has finished"
+        ) from None
+    finally:
+        os.close(fd)
 
 
 @dataclass
@@ -81,6 +129,7 @@ class Results:
     def documents(self) -> pd.DataFrame:
         """document_topics.csv: doc_id, listings, topic, topic_label, title, text, metadata, assignment,
         confidence; with `name` (the topic's name, as topic_label)."""
+        _check_not_running(self.folder)
         table = read_table(self.results / "topics" / "document_topics.csv", "documents")
         table.insert(table.columns.get_loc("topic") + 1, "name", table["topic_label"])
         return table
@@ -88,7 +137,19 @@ class Results:
     @cached_property
     def topics(self) -> pd.DataFrame:
         """topics.csv with `name` (its label), `share` of the documents and `terms` as a list."""
-        table = read_table(self.results / "topics" / "topics.csv", "topics")
+        _check_not_running(self.folder)
+        path = self.results / "topics" / "topics.csv"
+        table = read_table(path, "topics")
+        documents = self.documents
+        missing = sorted(set(documents["topic"].astype(int)) - set(table["topic"].astype(int)))
+        if missing or int(table["size"].sum()) != len(documents):
+            raise ResultsError(
+                f"{path}: {len(table)} topics of {int(table['size'].sum())} documents, but "
+                f"document_topics.csv has {len(documents)} documents"
+                + (f" in topics {', '.join(map(str, missing[:5]))} it lacks" if missing else "")
+                + "; the two are not from one finished run (cut short, or a run stopped between "
+                "them): rerun `papertopics run` there"
+            )
         table.insert(table.columns.get_loc("label") + 1, "name", table["label"])
         n = int(table["size"].sum())
         table.insert(table.columns.get_loc("size") + 1, "share", table["size"] / n if n else 0.0)
@@ -122,11 +183,31 @@ class Results:
     @cached_property
     def metrics(self) -> dict:
         """metrics.json: topic counts, outlier share, coherence, stability, ..."""
+        _check_not_running(self.folder)
         path = self.results / "metrics.json"
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            metrics = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ResultsError(f"{path}: not found; has `papertopics run` finished in this folder?") from None
+        except (OSError, ValueError) as error:
+            raise ResultsError(
+                f"{path}: damaged ({_first_line(error)}); rerun `papertopics run` there to rebuild it"
+            ) from None
+        if not isinstance(metrics, dict):
+            raise ResultsError(f"{path}: not the metrics of a run; rerun `papertopics run` there")
+        topics = self.topics
+        counts = {
+            "n_topics": int((topics["topic"] >= 0).sum()),
+            "n_documents": int(topics["size"].sum()),
+        }
+        for key, found in counts.items():
+            said = metrics.get(key)
+            if isinstance(said, int) and said != found:
+                raise ResultsError(
+                    f"{path} says {key} {said} but results/topics/topics.csv has {found}: they are "
+                    "from different runs (one stopped part way); rerun `papertopics run` there"
+                )
+        return metrics
 
     @cached_property
     def config(self) -> dict:
@@ -171,38 +252,152 @@ class Results:
         if self._model is None:
             from bertopic import BERTopic
 
-            self._model = BERTopic.load(
-                str(self.results / "topics" / "model"), embedding_model=self.embedding_model()
-            )
+            folder = self.results / "topics" / "model"
+            if not (folder / "config.json").is_file():
+                raise ResultsError(
+                    f"{folder}: no saved model there; rerun `papertopics run` in {self.folder} to write it"
+                )
+            try:
+                self._model = BERTopic.load(str(folder), embedding_model=self.embedding_model())
+            except (OSError, ValueError) as error:
+                raise ResultsError(
+                    f"{folder}: the saved model does not load ({_first_line(error)}); rerun "
+                    f"`papertopics run` in {self.folder} to write it again"
+                ) from None
         return self._model
 
     @property
     def topic_of_model(self) -> dict[int, int]:
         """The model's topic number -> topics.csv's stable id."""
+        if "model_topic" not in self.topics.columns:
+            raise ResultsError(
+                f"{self.results / 'topics' / 'topics.csv'}: no model_topic column (written by an older "
+                f"papertopics); rerun `papertopics run` in {self.folder} to map the model's topics"
+            )
         return dict(zip(self.topics["model_topic"].astype(int), self.topics["topic"].astype(int)))
 
     def transform(self, abstracts: list[str]) -> pd.DataFrame:
-        """The topic of each new abstract, as the pipeline would give it: cleaned like a listing
-        (papertopics.ingest.clean), embedded, nearest topic by the model. Columns: text, topic (stable
-        id), name, similarity (cosine to the topic's embedding), model_topic."""
-        from papertopics.ingest.clean import clean_text
+        """The topic of each new abstract, as the pipeline would give it, by topics.csv's ids.
 
-        if isinstance(abstracts, str):
+        The text is cleaned like a listing (papertopics.ingest.clean) and embedded with the run's
+        model. A new abstract is not part of the run's clustering, so it is what the pipeline
+        calls an outlier of it, and the pipeline's own rule decides (cluster/assign.py,
+        `assign_nearest`): it gets its nearest topic (cosine to the centroid of the topic's core
+        members) when it is at least as close as `clustering.assign_min_confidence` of them
+        (the run's value; 0.05 where the run kept every outlier; every one with
+        `topics.reduce_outliers`), else the outliers (-1). Text that is empty, whitespace, None or
+        has no word outside the stop words is an outlier without being embedded.
+
+        Columns: text, topic (stable id; -1 for an outlier), name, assignment (`nearest` or
+        `outlier`), confidence (share of the topic's core members no closer than it), similarity
+        (cosine to the nearest topic's centroid), model_topic.
+        """
+        from papertopics.cluster.assign import assign_nearest
+        from papertopics.constants import ASSIGNED_CORE, OUTLIER, OUTLIER_LABEL, UNASSIGNED
+        from papertopics.ingest.clean import clean_text
+        from papertopics.vectors import centroids, normalise, topic_ids
+
+        if abstracts is None or isinstance(abstracts, str):
             abstracts = [abstracts]
-        texts = [clean_text(a) for a in abstracts]
-        model_topics, similarity = self.model().transform(texts)
-        stable = self.topic_of_model
-        names = dict(zip(self.topics["topic"], self.topics["name"]))
-        ids = [stable.get(int(t), int(t)) for t in model_topics]
+        abstracts = list(abstracts)
+        columns = ["text", "topic", "name", "assignment", "confidence", "similarity", "model_topic"]
+        if not abstracts:
+            return pd.DataFrame({column: [] for column in columns})
+        texts = [clean_text(a) if isinstance(a, str) else "" for a in abstracts]
+        worded = [i for i, text in enumerate(texts) if _has_words(text)]
+        n = len(texts)
+        topic = np.full(n, OUTLIER)
+        assignment = np.full(n, UNASSIGNED, dtype=object)
+        confidence = np.zeros(n)
+        similarity = np.full(n, np.nan)
+        if worded:
+            documents = self.documents
+            if "assignment" in documents.columns:
+                core = documents[documents["assignment"] == ASSIGNED_CORE]
+            else:
+                core = documents[documents["topic"] >= 0]
+            vectors = self._vectors(core["doc_id"])
+            labels = core["topic"].astype(int).to_numpy()
+            new = np.asarray(self.embedding_model().encode([texts[i] for i in worded]), dtype=np.float32)
+            topics, assigned, conf = assign_nearest(
+                np.vstack([vectors, new]),
+                np.concatenate([labels, np.full(len(worded), OUTLIER)]),
+                min_confidence=self._min_confidence(),
+            )
+            ids = topic_ids(labels)
+            if ids:
+                sims = normalise(new) @ centroids(normalise(vectors), labels, ids).T
+                similarity[worded] = sims.max(axis=1)
+            topic[worded] = topics[len(labels) :]
+            assignment[worded] = assigned[len(labels) :]
+            confidence[worded] = conf[len(labels) :]
+        names = dict(zip(self.topics["topic"].astype(int), self.topics["name"]))
+        model_of = (
+            dict(zip(self.topics["topic"].astype(int), self.topics["model_topic"].astype(int)))
+            if "model_topic" in self.topics.columns
+            else {}
+        )
         return pd.DataFrame(
             {
-                "text": list(abstracts),
-                "topic": ids,
-                "name": [names.get(t, "") for t in ids],
-                "similarity": [float(s) for s in similarity] if similarity is not None else None,
-                "model_topic": [int(t) for t in model_topics],
-            }
+                "text": abstracts,
+                "topic": [int(t) for t in topic],
+                "name": [names.get(int(t)) or (OUTLIER_LABEL if t == OUTLIER else "") for t in topic],
+                "assignment": list(assignment),
+                "confidence": confidence,
+                "similarity": similarity,
+                "model_topic": pd.array(
+                    [model_of.get(int(t), OUTLIER if t == OUTLIER else None) for t in topic], dtype="Int64"
+                ),
+            },
+            columns=columns,
         )
+
+    def _vectors(self, doc_ids) -> np.ndarray:
+        """The run's document embeddings (results/embed/embeddings.parquet) of doc_ids, in order."""
+        path = self.results / "embed" / "embeddings.parquet"
+        try:
+            table = pd.read_parquet(path)
+        except FileNotFoundError:
+            raise ResultsError(f"{path}: not found; rerun `papertopics run` in {self.folder}") from None
+        except Exception as error:  # noqa: BLE001 - any reader failure: the file is unusable
+            raise ResultsError(
+                f"{path}: damaged ({_first_line(error)}); rerun `papertopics run` there"
+            ) from None
+        by_id = dict(zip(table["doc_id"], table["vector"]))
+        missing = [d for d in doc_ids if d not in by_id]
+        if missing:
+            raise ResultsError(
+                f"{path} lacks {len(missing)} of the documents of document_topics.csv (e.g. {missing[0]}): "
+                "they are from different runs; rerun `papertopics run` there"
+            )
+        return np.asarray([by_id[d] for d in doc_ids], dtype=np.float32)
+
+    def _min_confidence(self) -> float:
+        """The assignment threshold the run used (results/cluster/params.json, else config.yaml)."""
+        from papertopics.config import default_config
+
+        if str((self.config.get("topics") or {}).get("reduce_outliers", "none")) != "none":
+            return 0.0  # BERTopic's reduce_outliers gave every remaining outlier a topic
+        try:
+            params = json.loads((self.results / "cluster" / "params.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            params = None
+        if isinstance(params, dict) and "assign_min_confidence" in params:
+            value = params["assign_min_confidence"]
+        else:
+            value = (self.config.get("clustering") or {}).get("assign_min_confidence")
+        if value is None:  # the run kept every outlier: the rule at its default
+            value = default_config()["clustering"]["assign_min_confidence"]
+        return float(value)
+
+
+def _has_words(text: str) -> bool:
+    """Whether the text has a word (two or more letters or digits) outside English stop words."""
+    import re
+
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return any(word not in ENGLISH_STOP_WORDS for word in re.findall(r"\w\w+", text.lower()))
 
 
 def load(folder: str | Path = ".") -> Results:
