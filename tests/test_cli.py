@@ -349,3 +349,72 @@ def test_two_runs_in_one_folder_the_second_refuses_with_one_line(tmp_path):
         first.wait()
     recovery.hold_folder(tmp_path)  # free again: the OS dropped the dead run's lock
     recovery.release_folder(tmp_path)
+
+
+def test_cores_zero_is_refused_with_one_line(tmp_path, capsys):
+    shutil.copy(SEEDS[0], tmp_path / "a.txt")
+    for cores in ("0", "-2", "four"):
+        assert cli.main(["run", str(tmp_path / "a.txt"), "-d", str(tmp_path), "--cores", cores]) == 1
+        assert capsys.readouterr().err.strip().splitlines() == [
+            f"papertopics error: --cores {cores}: give a number of CPU cores of at least 1, "
+            "or 'all' for every core"
+        ]
+    assert cli._cores("all") == "all" and cli._cores(" 8 ") == "8"
+    assert not (tmp_path / "config.yaml").exists()
+
+
+def test_a_listing_its_file_name_cannot_name_is_named_by_the_command(tmp_path):
+    """`a;b.csv`, and lib.bib beside lib.ris, run from the command line (no hand-written config)."""
+    assert cli.named_entries(
+        ["a;b.txt", "lib.bib", "lib.ris", "x/acc.csv", "y/acc.csv", "*.txt", "c.txt"]
+    ) == [
+        {"path": "a;b.txt", "name": "a_b"},
+        {"path": "lib.bib", "name": "lib.bib"},
+        {"path": "lib.ris", "name": "lib.ris"},
+        "x/acc.csv",  # same file name in two folders: the folders tell them apart (x-acc, y-acc)
+        "y/acc.csv",
+        "*.txt",
+        "c.txt",
+    ]
+    shutil.copy(SEEDS[0], tmp_path / "a;b.txt")
+    shutil.copy(FIXTURES / "zotero.bib", tmp_path / "lib.bib")
+    shutil.copy(FIXTURES / "scopus.ris", tmp_path / "lib.ris")
+    result = papertopics_command(tmp_path, "run", "a;b.txt", "lib.bib", "lib.ris", "--dry-run", timeout=120)
+    assert result.returncode == 0, lines_of(result)[-5:]
+    assert "papertopics: a;b.txt is the listing 'a_b' (change its `name:` in config.yaml to rename it)" in (
+        result.stderr
+    )
+    assert "parse_listing" in result.stdout + result.stderr
+    assert (
+        (tmp_path / "config.yaml")
+        .read_text(encoding="utf-8")
+        .endswith(
+            "listings:\n- path: a;b.txt\n  name: a_b\n- path: lib.bib\n  name: lib.bib\n"
+            "- path: lib.ris\n  name: lib.ris\n"
+        )
+    )
+    again = papertopics_command(tmp_path, "run", "a;b.txt", "--dry-run", timeout=120)  # named: runs
+    assert again.returncode == 0, lines_of(again)[-5:]
+
+
+def test_a_profile_of_the_users_own_in_the_folder_does_not_replace_the_packages(tmp_path):
+    shutil.copy(SEEDS[0], tmp_path / "a.txt")
+    own = tmp_path / "profiles/default"
+    own.mkdir(parents=True)
+    (own / "config.yaml").write_text("age: 33\n", encoding="utf-8")  # not Snakemake's at all
+    result = papertopics_command(tmp_path, "run", "a.txt", "--dry-run", timeout=120)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-3000:]
+    assert "unrecognized arguments" not in output
+    assert f"Using workflow specific profile {REPO / 'profiles/default'} " in output
+    assert (
+        f"papertopics: runs with its own profile {REPO / 'profiles/default'}, not {own} (to use that one: "
+        f"papertopics run -- --workflow-profile {own})"
+    ) in output
+    (own / "config.yaml").write_text("cores: 1\n", encoding="utf-8")
+    chosen = papertopics_command(
+        tmp_path, "run", "--dry-run", "--", "--workflow-profile", str(own), timeout=120
+    )
+    assert (
+        chosen.returncode == 0 and f"Using workflow specific profile {own} " in chosen.stdout + chosen.stderr
+    )

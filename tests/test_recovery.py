@@ -375,6 +375,25 @@ def test_failed_jobs_are_read_from_snakemakes_complete_log(tmp_path, monkeypatch
     assert failed_jobs([str(tmp_path / "missing.log")]) == {}
 
 
+def test_ctrl_c_is_reported_as_interrupted_not_as_a_failed_step(tmp_path):
+    job_log = tmp_path / "reduce_embeddings.log"
+    job_log.write_text("2026-12-05 08:00:00,000 INFO reduce_embeddings: fitting UMAP\n")
+    log = tmp_path / "snakemake.log"
+    log.write_text(
+        "Terminating processes on user request, this might take some time.\n"
+        "Error in rule reduce_embeddings:\n    jobid: 7\n"
+        f"    log: {job_log} (check log file(s) for error details)\n"
+    )
+    failed = failed_jobs(str(log))
+    assert list(failed) == ["reduce_embeddings"] and failed.interrupted
+    assert error_lines(failed) == [
+        "papertopics: interrupted (Ctrl-C) while reduce_embeddings ran; rerun the same command to finish "
+        "(the steps already done are kept)"
+    ]
+    log.write_text(log.read_text().split("\n", 1)[1])  # a real failure: its step and last line
+    assert error_lines(failed_jobs(str(log)))[0].startswith("papertopics error: reduce_embeddings failed: ")
+
+
 def test_warnings_are_one_clean_line(tmp_path):
     with scripting.script_run(fake_job(tmp_path)):
         format_warning = warnings.formatwarning

@@ -174,8 +174,9 @@ def run(
     elif not folder.is_dir():
         raise CliError(f"{folder}: no such folder" if not folder.exists() else f"{folder}: not a folder")
     argv = ["--snakefile", str(root / "Snakefile"), "--directory", str(folder)]
+    argv += _profile_options(folder, root, snakemake_args)
     if cores is not None:
-        argv += ["--cores", str(cores)]
+        argv += ["--cores", _cores(cores)]
     if dry_run:
         argv.append("--dry-run")
     argv += list(snakemake_args)
@@ -194,12 +195,47 @@ def run(
     written = None
     if overrides:
         written = _write_overrides(folder, overrides, own=busy is not None)
-        argv[4:4] = ["--configfile", str(written)]
+        argv += ["--configfile", str(written)]
     try:
         return _snakemake(argv, folder, root)
     finally:
         if busy is not None and written is not None:
             written.unlink(missing_ok=True)
+
+
+def _cores(cores: str) -> str:
+    """--cores as Snakemake takes it: a number of at least 1, or 'all'."""
+    text = str(cores).strip()
+    if text.lower() == "all":
+        return "all"
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise CliError(f"--cores {cores}: give a number of CPU cores of at least 1, or 'all' for every core")
+    return str(number)
+
+
+PROFILE_OPTIONS = ("--profile", "--workflow-profile")
+
+
+def _profile_options(folder: Path, root: Path, snakemake_args: Sequence[str]) -> list[str]:
+    """The package's own profile (profiles/default beside the Snakefile), named explicitly:
+    Snakemake would otherwise read a profiles/default/ of the corpus folder first, and a user's
+    own one there would replace it (drop rerun-incomplete, or fail on its unknown keys). A
+    --profile or --workflow-profile after `--` is the user's choice and is left as given."""
+    if any(arg.split("=")[0] in PROFILE_OPTIONS for arg in snakemake_args):
+        return []
+    package = root / "profiles" / "default"
+    own = folder / "profiles" / "default"
+    if own.is_dir() and own.resolve() != package.resolve():
+        print(
+            f"papertopics: runs with its own profile {package}, not {own} (to use that one: "
+            f"papertopics run -- --workflow-profile {own})",
+            file=sys.stderr,
+        )
+    return ["--workflow-profile", str(package)] if (package / "config.yaml").is_file() else []
 
 
 def _make_folder(folder: Path) -> None:
@@ -243,6 +279,37 @@ def _listing_entry(item: str, folder: Path) -> str:
         return str(full)
 
 
+def named_entries(entries: Sequence[str | dict]) -> list[str | dict]:
+    """Each listing as config.yaml names it: its path, or `{path, name}` where the name its file
+    name gives cannot be used: one with ';' or '\\' (`a;b.csv` -> `a_b`), or one that two listings
+    share (`lib.bib` beside `lib.ris` -> `lib.bib` and `lib.ris`). Globs are left as they are."""
+    import re
+    from collections import Counter
+
+    from papertopics.ingest.listings import listing_name
+
+    plain = [e for e in entries if isinstance(e, str) and not glob.has_magic(e)]
+    stems = {e: listing_name(e) for e in plain}
+    counts = Counter(stems.values())
+    out: list[str | dict] = []
+    for entry in entries:
+        if entry not in stems:
+            out.append(entry)
+            continue
+        name = stems[entry]
+        if counts[name] > 1:
+            clashing = [Path(e).name for e in plain if stems[e] == name]
+            if len(set(clashing)) == len(clashing):  # same stem, other extensions: the file names
+                name = Path(entry).name
+        name = re.sub(r"[;/\\{}]", "_", name).strip("_ ") or "listing"
+        out.append(entry if name == stems[entry] else {"path": entry, "name": name})
+    return out
+
+
+def _shown(entry: str | dict) -> str:
+    return entry["path"] if isinstance(entry, dict) else entry
+
+
 def prepare_config(folder: Path, entries: list[str]) -> Path:
     """Write folder/config.yaml naming `entries` when there is none; else check that it names
     each of them. An existing config.yaml is never rewritten."""
@@ -250,6 +317,7 @@ def prepare_config(folder: Path, entries: list[str]) -> Path:
     from papertopics.ingest.listings import format_for, resolve_listings
 
     path = folder / "config.yaml"
+    entries = named_entries(entries)
     wanted = resolve_listings(entries, folder) if entries else []
     for spec in wanted:
         if spec.format is None:
@@ -266,6 +334,13 @@ def prepare_config(folder: Path, entries: list[str]) -> Path:
             f" (edit it to tune the run; papertopics never rewrites it)",
             file=sys.stderr,
         )
+        for entry in entries:
+            if isinstance(entry, dict):
+                print(
+                    f"papertopics: {entry['path']} is the listing '{entry['name']}' (change its `name:` "
+                    "in config.yaml to rename it)",
+                    file=sys.stderr,
+                )
         return path
     if not wanted:
         return path
@@ -276,8 +351,13 @@ def prepare_config(folder: Path, entries: list[str]) -> Path:
     for entry in entries:  # each entry resolved on its own, so the message names the right one
         for spec in resolve_listings([entry], folder):
             if os.path.realpath(spec.path) not in have:
+                line = (
+                    _shown(entry)
+                    if isinstance(entry, str)
+                    else f"{{path: {entry['path']}, name: {entry['name']}}}"
+                )
                 raise CliError(
-                    f"{path} does not name {entry}; add `  - {entry}` under `listings:` there (an "
+                    f"{path} does not name {_shown(entry)}; add `  - {line}` under `listings:` there (an "
                     f"existing config.yaml is never rewritten), or run in another folder"
                 )
     return path
@@ -286,7 +366,9 @@ def prepare_config(folder: Path, entries: list[str]) -> Path:
 def _write_new_config(path: Path, entries: list[str]) -> None:
     import yaml
 
-    listing_lines = yaml.safe_dump({"listings": entries}, allow_unicode=True, default_flow_style=False)
+    listing_lines = yaml.safe_dump(
+        {"listings": entries}, allow_unicode=True, default_flow_style=False, sort_keys=False
+    )
     text = (
         "# papertopics corpus folder, written by `papertopics run`; edit freely (it is never rewritten).\n"
         "# Every other key takes its default: see config.yaml in the papertopics repository, where\n"
@@ -358,6 +440,7 @@ def _write_overrides(folder: Path, overrides: dict, own: bool = False) -> Path:
 def _snakemake(argv: list[str], folder: Path, root: Path) -> int:
     """Snakemake's own command line in this process, as the `snakemake` command runs it."""
     from papertopics.runtime import runtime_environment
+    from papertopics.runtime.run_summary import interrupted_line
 
     runtime_environment(root)
     from snakemake.cli import main as snakemake_main
@@ -368,6 +451,9 @@ def _snakemake(argv: list[str], folder: Path, root: Path) -> int:
     saved, sys.argv = sys.argv, ["snakemake", *argv]
     try:
         snakemake_main(argv)
+    except KeyboardInterrupt:  # Ctrl-C before Snakemake's scheduler ran (it reports its own)
+        print(interrupted_line({}), file=sys.stderr, flush=True)
+        return 130
     except SystemExit as done:
         code = done.code
         if isinstance(code, int):

@@ -24,12 +24,37 @@ MAX_WARNINGS = 20
 _RE_WARNING = re.compile(r"^\S+ \S+ WARNING (\S+): (.*)$")
 
 
+# What Snakemake logs when Ctrl-C (SIGINT) stops its scheduler (9.27, scheduling/job_scheduler.py)
+USER_STOP = "Terminating processes on user request"
+
+
+class FailedJobs(dict):
+    """failed_jobs' answer: job name -> log files, and whether the user stopped the run."""
+
+    interrupted: bool = False
+
+
+def interrupted_line(failed: dict) -> str:
+    stopped = ", ".join(name.split(" ")[0] for name in failed) if failed else ""
+    return (
+        "papertopics: interrupted (Ctrl-C)"
+        + (f" while {stopped} ran" if stopped else "")
+        + "; rerun the same command to finish (the steps already done are kept)"
+    )
+
+
 def error_lines(failed: dict[str, list[str]]) -> list[str]:
     """One line per failed job: its `papertopics error:` lines, else its log's last line.
 
     `failed` maps a job's name to its log files. A job that died without a papertopics error
     (a traceback, a kill) gets its last log line and the log's path, so the cause is one look away.
+    A run the user stopped (Ctrl-C: failed_jobs saw Snakemake's line for it, or a job's log ends
+    in KeyboardInterrupt) is one line saying so, not its jobs as failures.
     """
+    if getattr(failed, "interrupted", False) or any(
+        _last_line(logs) == "KeyboardInterrupt" for logs in failed.values()
+    ):
+        return [interrupted_line(failed)]
     lines: list[str] = []
     for job, logs in failed.items():
         found, last, where = [], "", None
@@ -52,6 +77,18 @@ def error_lines(failed: dict[str, list[str]]) -> list[str]:
                 f"({', '.join(map(str, logs)) or 'no log'})"
             )
     return lines
+
+
+def _last_line(logs: list[str]) -> str:
+    for path in reversed(list(logs)):
+        try:
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        tail = [line.strip() for line in text.splitlines() if line.strip()]
+        if tail:
+            return tail[-1]
+    return ""
 
 
 def success_lines(
@@ -86,17 +123,18 @@ def success_lines(
     return lines
 
 
-def failed_jobs(snakemake_logs: str | list[str]) -> dict[str, list[str]]:
+def failed_jobs(snakemake_logs: str | list[str]) -> FailedJobs:
     """The failed jobs in a complete Snakemake log (the `log` an onerror handler gets: a path,
     or a list of paths since Snakemake 8): each "Error in rule NAME:" entry's name, wildcards and
     log files, as error_lines reads them."""
     paths = [snakemake_logs] if isinstance(snakemake_logs, str | os.PathLike) else list(snakemake_logs or [])
-    failed: dict[str, list[str]] = {}
+    failed = FailedJobs()
     for path in paths:
         try:
             text = Path(path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
+        failed.interrupted = failed.interrupted or USER_STOP in text
         for entry in re.finditer(r"^Error in rule (\S+):\n((?:[ \t]+.*\n?)*)", text, re.M):
             fields = dict(re.findall(r"^\s+(\w+): (.*)$", entry.group(2), re.M))
             name = entry.group(1) + (f" {fields['wildcards']}" if fields.get("wildcards") else "")
