@@ -324,7 +324,7 @@ def test_two_runs_in_one_folder_the_second_refuses_with_one_line(tmp_path):
     try:
         lock = tmp_path / recovery.RUN_LOCK
         for _ in range(300):  # until the first run holds the folder
-            if lock.is_file() and f'"pid": {first.pid}' in lock.read_text():
+            if (tmp_path / "config.yaml").is_file() and f'"pid": {first.pid}' in lock.read_text():
                 break
             time.sleep(0.1)
         assert first.poll() is None
@@ -418,3 +418,37 @@ def test_a_profile_of_the_users_own_in_the_folder_does_not_replace_the_packages(
     assert (
         chosen.returncode == 0 and f"Using workflow specific profile {own} " in chosen.stdout + chosen.stderr
     )
+
+
+@pytest.mark.slow
+def test_ctrl_c_is_reported_as_interrupted(tmp_path):
+    """SIGINT to the run's process group, as Ctrl-C in a terminal sends it, while a job runs."""
+    for seed in SEEDS:
+        shutil.copy(seed, tmp_path / seed.name)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "papertopics", "run", *(seed.name for seed in SEEDS), "--cores", "1"],
+        cwd=tmp_path,
+        env=snakemake_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as a terminal's foreground job
+    )
+    try:
+        for _ in range(3000):
+            if list((tmp_path / "results/logs/embed_shard").glob("*.log")):
+                break
+            time.sleep(0.1)
+        time.sleep(1)
+        os.killpg(run.pid, signal.SIGINT)
+        output, _ = run.communicate(timeout=300)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    lines = output.strip().splitlines()
+    assert run.returncode != 0
+    assert lines[-1].startswith("papertopics: interrupted (Ctrl-C)"), lines[-5:]
+    assert lines[-1].endswith("; rerun the same command to finish (the steps already done are kept)")
+    assert not any(line.startswith("papertopics error:") for line in lines), lines[-8:]
