@@ -115,3 +115,83 @@ def test_math_keeps_meaningful_symbols_but_no_command_names():
 def test_deep_nesting_does_not_crash():
     assert clean_text("{" * 5000 + "x" + "}" * 5000) == "x"
     assert "√x)" in clean_text("\\sqrt " * 3000 + "x")
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        (r"We use \texttt{LLaMA} and \textsc{Bert} with \emph{care}", "We use LLaMA and Bert with care"),
+        (r"fine-tune \texttt{LLaMA-2} with \ours{} and \name", "fine-tune LLaMA-2 with ours and name"),
+        (
+            r"baselines \citep{x}, and code at \href{https://x.org}{our site}.",
+            "baselines, and code at our site.",
+        ),
+        (
+            r"{{Animal level}} risk in Schr{\"o}dinger's \& Pok\'emon",
+            "Animal level risk in Schrödinger's & Pokémon",
+        ),
+        (
+            r"Fig.~3 keeps $\ell_1$ and $\frac{a}{b}$ as written",
+            r"Fig. 3 keeps $\ell_1$ and $\frac{a}{b}$ as written",
+        ),
+    ],
+)
+def test_decode_latex_keeps_a_commands_words_and_leaves_math(raw, expected):
+    from papertopics.ingest.clean import decode_latex
+
+    assert decode_latex(raw) == expected
+
+
+@pytest.mark.parametrize(
+    "raw, abstract, notice",
+    [
+        (
+            "We test it. © 2023 Elsevier Inc. All rights reserved.",
+            "We test it.",
+            "© 2023 Elsevier Inc. All rights reserved.",
+        ),
+        (
+            "We test it. © The Author(s), 2023. Published by Cambridge University Press on behalf of X.",
+            "We test it.",
+            "© The Author(s), 2023. Published by Cambridge University Press on behalf of X.",
+        ),
+        ("We test it.\nCopyright © 2022 IEEE.", "We test it.", "Copyright © 2022 IEEE."),
+        ("We test it. (C) 2019 Elsevier B.V.", "We test it.", "(C) 2019 Elsevier B.V."),
+        # an enumeration and a sentence about copyright are text
+        ("We show (a) this, (b) that. (c) We prove it.", "We show (a) this, (b) that. (c) We prove it.", ""),
+        (
+            "Copyright law shapes training data. We study it.",
+            "Copyright law shapes training data. We study it.",
+            "",
+        ),
+        ("[No abstract available]", "", ""),
+        ("No abstract available.", "", ""),
+        ("Abstract not available", "", ""),
+        ("N/A", "", ""),
+    ],
+)
+def test_split_abstract_drops_placeholders_and_publisher_notices(raw, abstract, notice):
+    from papertopics.ingest.clean import split_abstract
+
+    assert split_abstract(raw) == (abstract, notice)
+
+
+def test_structured_abstract_headings_are_not_text():
+    raw = (
+        "BACKGROUND: Sepsis is common. METHODS: We pooled 12 trials. RESULTS: Mortality fell. "
+        "CONCLUSIONS: Early antibiotics help."
+    )
+    assert clean_text(raw) == "Sepsis is common. We pooled 12 trials. Mortality fell. Early antibiotics help."
+    emerald = "Purpose - This paper studies X. Design/methodology/approach - A survey of 300 firms."
+    assert clean_text(emerald) == "This paper studies X. A survey of 300 firms."
+    # a colon inside a sentence is no heading
+    assert clean_text("Our results: a 5% gain.") == "Our results: a 5% gain."
+
+
+def test_display_text_for_titles_and_authors():
+    from papertopics.ingest.clean import display_text
+
+    assert (
+        display_text("Risk in <i>E. coli</i> &amp; cattle:\n   a   review")
+        == "Risk in E. coli & cattle: a review"
+    )

@@ -115,3 +115,58 @@ def test_read_listing_returns_documents_or_raises_listing_error(case):
         assert not re.search(r"[\x00-\x1f\x7f\u200b\ufeff\ue000-\ue00f]", text), repr(text)
     for column in df.columns:  # storable in parquet: strings without lone surrogates
         assert all(isinstance(v, str) and v.encode("utf-8") is not None for v in df[column])
+
+
+_FIXTURES = Path(__file__).resolve().parent / "fixtures"
+_EXPORTS = [
+    "zotero.bib",
+    "scopus.bib",
+    "wos.bib",
+    "scopus.ris",
+    "savedrecs.txt",
+    "savedrecs_tab.txt",
+    "pubmed.nbib",
+    "ieee.csv",
+    "scopus.csv",
+    "openalex.json",
+    "openreview.json",
+]
+
+
+@st.composite
+def damaged_export(draw):
+    """A real-looking export with lines dropped, doubled, cut or garbled: what a user gets from
+    a download that stopped, a hand edit, or two exports pasted together."""
+    name = draw(st.sampled_from(_EXPORTS))
+    lines = (_FIXTURES / name).read_text(encoding="utf-8").split("\n")
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, max(len(lines) - 1, 0)))
+        action = draw(st.sampled_from(["drop", "double", "cut", "garble"]))
+        if action == "drop" and lines:
+            del lines[at]
+        elif action == "double" and lines:
+            lines.insert(at, lines[at])
+        elif action == "cut" and lines:
+            lines[at] = lines[at][: draw(st.integers(0, len(lines[at])))]
+        else:
+            lines.insert(
+                at, draw(st.sampled_from(["@", "{", '"', "}", "ER", "PT J", "TY  - ", "\t", "@article{ ,"]))
+            )
+    return name, "\n".join(lines).encode("utf-8")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+@given(damaged_export())
+def test_damaged_exports_give_documents_or_one_line_errors(case):
+    name, data = case
+    path = _TMP / name
+    path.write_bytes(data)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ListingWarning)
+            df = read_listing(ListingSpec("fuzz", path), max_chars=2000)
+    except ListingError as e:
+        msg = str(e)
+        assert msg.startswith(str(path) + ": ") and "\n" not in msg, msg
+        return
+    assert len(df) >= 1 and df["text"].str.len().min() > 0

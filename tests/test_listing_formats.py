@@ -232,3 +232,297 @@ def test_resolve_accepts_sheet_and_new_formats(tmp_path):
         ConfigError, match="one of text, csv, tsv, json, jsonl, bibtex, ris, wos, wos-tab, medline"
     ):
         resolve_listings([{"path": "c.xlsx", "format": "xml"}], tmp_path)
+
+
+# --- exports as the tools write them ---------------------------------------------------------
+
+
+def test_scopus_bibtex_keys_with_commas_placeholder_abstracts_and_copyright_lines():
+    path = FIXTURES / "scopus.bib"
+    table, warned = read(path)
+    assert table["id"].tolist() == ["Ribeiro, Jr2022", "Müller2023"]  # the key as Scopus wrote it
+    assert table["authors"].tolist()[0] == "José Ribeiro Jr; Ana Paula Silva; Bruno Costa"
+    first = table.iloc[0]
+    assert first["title"] == "Machine learning for soybean yield prediction from satellite time series"
+    assert first["text"].endswith("predicts yield two months before harvest with 8% mean absolute error.")
+    assert "©" not in first["text_raw"] and "Elsevier" not in first["text"]
+    assert table["copyright"].tolist() == [
+        "© 2022 Elsevier B.V. All rights reserved.",
+        "© The Author(s), 2023. Published by Springer Nature on behalf of BioMed Central Ltd.",
+    ]
+    # "[No abstract available]" is an empty abstract, counted, never a document
+    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: line 24 (Nguyen2023)"]
+
+
+def test_web_of_science_bibtex_empty_keys_double_braces_and_hard_wraps():
+    path = FIXTURES / "wos.bib"
+    table, warned = read(path)
+    assert warned == []
+    assert table["title"].tolist() == [
+        "Animal level risk factors for bovine tuberculosis in dairy herds of the Mediterranean region",
+        "Wildlife reservoirs of Mycobacterium bovis in Iberian ecosystems",
+    ]
+    assert table["authors"].tolist() == ["John Smith; Jane Doe", "María García; Ali Öztürk"]
+    assert table["doi"].tolist() == ["10.1016/j.prevetmed.2021.105318", "10.1111/tbed.14500"]
+    assert table["id"].tolist() == ["", ""]
+    for raw in table["text_raw"]:
+        assert "{" not in raw and "\n" not in raw and "  " not in raw
+    assert table["text"].iloc[0].endswith("raised the risk of a positive skin test.")
+    assert table["copyright"].tolist() == ["(C) 2021 Elsevier B.V. All rights reserved.", ""]
+
+
+def test_hand_written_bibtex_keeps_markup_words_and_survives_bad_entries(tmp_path):
+    path = tmp_path / "neurips.bib"
+    path.write_text(
+        r"""@string{nips = "Advances in Neural Information Processing Systems"}
+@inproceedings{a,
+  title = {We use \texttt{LLaMA} and \textsc{Bert} with \emph{care}},
+  abstract = {We fine-tune \texttt{LLaMA-2} with \ours{}, compare \name against
+              baselines \citep{x}, and release code at \href{https://github.com/x/y}{our repository}.},
+  booktitle = nips,
+}
+@inproceedings{broken,
+  title = {A title, then nothing closes this entry
+@inproceedings{a,
+  title = "Part A: " # {Estimating} # " uncertainty",
+  abstract = "Ensembles give e" # {xperimental} # " error bars for " # nips # ".",
+}
+@inproceedings{c d,
+  title = {Keys with spaces},
+  abstract = {Keys with spaces or commas are no reason to lose a paper.},
+}
+""",
+        encoding="utf-8",
+    )
+    table, warned = read(path)
+    assert table["title"].tolist() == [
+        "We use LLaMA and Bert with care",
+        "Part A: Estimating uncertainty",
+        "Keys with spaces",
+    ]
+    assert table["text"].iloc[0] == (
+        "We fine-tune LLaMA-2 with ours, compare name against baselines, and release code at our repository."
+    )
+    assert table["text"].iloc[1] == (
+        "Ensembles give experimental error bars for Advances in Neural Information Processing Systems."
+    )
+    assert table["booktitle"].iloc[0] == "Advances in Neural Information Processing Systems"
+    assert table["id"].tolist() == ["a", "a", "c d"]
+    assert len(warned) == 1 and warned[0].startswith(
+        f"{path}: skipped 1 BibTeX record(s) that do not parse: line 8 ("
+    )
+
+
+def test_the_same_paper_as_bibtex_and_ris_is_one_document(tmp_path):
+    bib = tmp_path / "a.bib"
+    bib.write_text(
+        "@misc{k, title={\\texttt{LLaMA} at scale},"
+        " abstract={We scale \\texttt{LLaMA-2} with \\ours{} on \\emph{many} GPUs.}}\n",
+        encoding="utf-8",
+    )
+    ris = tmp_path / "a.ris"
+    ris.write_text(
+        "TY  - CONF\nTI  - LLaMA at scale\nAB  - We scale LLaMA-2 with ours on many GPUs.\nER  - \n",
+        encoding="utf-8",
+    )
+    a, _ = read(bib)
+    b, _ = read(ris)
+    assert a["doc_id"].tolist() == b["doc_id"].tolist()
+    assert a["title"].tolist() == b["title"].tolist() == ["LLaMA at scale"]
+
+
+def test_web_of_science_plain_text_is_read_as_wos_not_as_paragraphs(tmp_path, caplog):
+    path = FIXTURES / "savedrecs.txt"
+    table, warned = read(path)
+    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: line 53"]
+    assert table["id"].tolist() == ["WOS:000641000000001", "WOS:000700000000002"]
+    first = table.iloc[0]
+    assert first["title"] == (
+        "Animal level risk factors for bovine tuberculosis in dairy herds of the Mediterranean region"
+    )
+    assert first["authors"] == "Smith, John; Doe, Jane"
+    assert first["keywords"] == "bovine tuberculosis; risk factors; dairy cattle; mixed-effects models"
+    assert first["year"] == "2021" and first["journal"] == "PREVENTIVE VETERINARY MEDICINE"
+    assert first["text"].startswith(
+        "Bovine tuberculosis remains endemic in dairy cattle of the Mediterranean"
+    )
+    assert first["text"].endswith("positive skin test.") and first["copyright"].startswith("(C) 2021")
+    assert "\n" not in first["text_raw"]
+    # the same file named .ciw, or given as format: wos
+    ciw = tmp_path / "savedrecs.ciw"
+    ciw.write_bytes(path.read_bytes())
+    assert read(ciw)[0]["id"].tolist() == table["id"].tolist()
+    assert read(path, format="wos")[0]["id"].tolist() == table["id"].tolist()
+
+
+def test_web_of_science_tab_delimited_reads_quotes_as_text():
+    path = FIXTURES / "savedrecs_tab.txt"
+    table, warned = read(path)
+    assert warned == []
+    assert table["title"].tolist()[1] == '"Wild" boar as reservoirs of Mycobacterium bovis'
+    assert 'the "hotspots lie near water points' in table["text"].iloc[1]  # a lone quote is text
+    assert table["authors"].tolist() == ["Smith, John; Doe, Jane", "Garcia, Maria; Ozturk, Ali"]
+    assert table["id"].tolist() == ["WOS:000641000000001", "WOS:000700000000002"]
+
+
+def test_pubmed_medline_continuation_lines_doi_and_structured_abstract_headings(tmp_path):
+    path = FIXTURES / "pubmed.nbib"
+    table, warned = read(path)
+    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: line 65"]
+    first = table.iloc[0]
+    assert first["id"] == "36600001"
+    assert first["title"] == (
+        "Physical activity and depressive symptoms in older adults: a systematic review and meta-analysis."
+    )
+    assert first["authors"] == "Kim, Min-Ji; Lee, Sung"
+    assert first["doi"] == "10.1186/s12889-022-14912-1" and first["year"] == "2023"
+    assert first["keywords"] == "depression; older adults"
+    assert first["text"].startswith("Depression is common in later life")
+    for heading in ("BACKGROUND", "METHODS", "RESULTS", "CONCLUSIONS"):
+        assert heading not in first["text"] and f"{heading}:" in first["text_raw"]
+    second = table.iloc[1]
+    assert second["doi"] == "10.1016/j.sleep.2023.01.001"
+    assert second["text"].endswith("executive function.")
+    assert second["copyright"] == "Copyright © 2023 Elsevier Inc. All rights reserved."
+    # PubMed's "Save > PubMed format" writes .txt: read by its content
+    txt = tmp_path / "pubmed-depression-set.txt"
+    txt.write_bytes(path.read_bytes())
+    assert read(txt)[0]["id"].tolist() == ["36600001", "36600002"]
+
+
+def test_ieee_xplore_csv_document_title_and_entities():
+    table, warned = read(FIXTURES / "ieee.csv")
+    assert warned == []
+    assert table["title"].tolist() == [
+        "Federated Learning With Non-IID Data for Edge Intelligence",
+        "Energy-Efficient Scheduling for LoRa Networks",
+    ]
+    assert "devices' data" in table["text"].iloc[0]
+    assert "&#x" not in table["text_raw"].iloc[0]
+    assert table["Author Keywords"].iloc[0] == "Federated learning;non-IID data;edge intelligence"
+
+
+def test_openalex_abstract_from_its_inverted_index():
+    path = FIXTURES / "openalex.json"
+    table, warned = read(path)
+    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: record 2"]
+    assert table["text"].tolist() == [
+        "Language models of protein sequences predict structure of proteins from metagenomes; "
+        "these models protein scale."
+    ]
+    assert table["authors"].tolist() == ["Zeming Lin; Alexander Rives"]
+    assert table["venue"].tolist() == ["Nature"] and table["year"].tolist() == ["2023"]
+    assert "referenced_works" not in table.columns
+
+
+def test_openreview_api_notes_v2_and_v1():
+    v2, _ = read(FIXTURES / "openreview.json")
+    assert v2["title"].tolist() == [
+        "Sparse Autoencoders Find Interpretable Features in Language Models",
+        "Diffusion Models Erase Concepts Poorly",
+    ]
+    assert v2["keywords"].iloc[0] == "interpretability; sparse autoencoders"
+    assert v2["primary_area"].iloc[0] == "interpretability and explainable AI"
+    assert "such as DNA sequences" in v2["text"].iloc[0]
+    v1, _ = read(FIXTURES / "openreview_v1.jsonl")
+    assert v1["title"].tolist() == ["Learning to Prune Filters", "Graph Attention Without Softmax"]
+    assert v1["id"].tolist() == ["rJxA1", "rJxA2"]
+
+
+def test_scopus_csv_placeholders_are_empty_and_copyright_lines_kept_apart():
+    path = FIXTURES / "scopus.csv"
+    table, warned = read(path)
+    assert warned == [f"{path}: skipped 2 record(s) with an empty abstract: line 3, line 4"]
+    assert [t.endswith("municipalities in Brazil.") for t in table["text"]] == [True, False]
+    assert table["copyright"].tolist() == [
+        "© 2022 Elsevier B.V.",
+        "© The Author(s), 2023. Published by Springer Nature on behalf of BioMed Central Ltd.",
+    ]
+
+
+def test_web_of_science_xls_via_xlrd(tmp_path):
+    path = FIXTURES / "savedrecs.xls"
+    table, warned = read(path)
+    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: row 4"]
+    assert table["title"].tolist() == [
+        "Animal level risk factors for bovine tuberculosis in dairy herds of the Mediterranean region",
+        "Wildlife reservoirs of Mycobacterium bovis in Iberian ecosystems",
+    ]
+    assert table["Publication Year"].tolist() == ["2021", "2022"]
+    # an .xls saved under .xlsx is read all the same (the engine follows the bytes)
+    renamed = tmp_path / "savedrecs.xlsx"
+    renamed.write_bytes(path.read_bytes())
+    assert read(renamed)[0]["title"].tolist() == table["title"].tolist()
+
+
+def test_excel_header_below_a_blank_or_merged_row_and_records_on_another_sheet(tmp_path):
+    blank = _workbook(tmp_path / "blank.xlsx", {"S": [[None, None], ["title", "abstract"], ["T", A1]]})
+    table, _ = read(blank)
+    assert table["title"].tolist() == ["T"]
+    merged = tmp_path / "merged.xlsx"
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.append(["Accepted papers, NeurIPS 2026", None, None])
+    sheet.merge_cells("A1:C1")
+    for row in (["Paper", "Abstract", "Track"], ["One", A1, "Main"], ["Two", A2, "D&B"]):
+        sheet.append(row)
+    book.save(merged)
+    table, _ = read(merged, columns={"title": "Paper"})
+    assert table["title"].tolist() == ["One", "Two"] and table["Track"].tolist() == ["Main", "D&B"]
+    second = _workbook(
+        tmp_path / "second.xlsx",
+        {
+            "Notes": [["exported by the committee tool"]],
+            "Papers": [["title", "abstract"], ["T", A1], ["U", A2]],
+        },
+    )
+    assert error(second) == (
+        f"{second}: sheet 'Notes': header row but no records; sheets with records: 'Papers' (2 rows):"
+        f" set 'sheet' in the listing entry"
+    )
+    assert read(second, sheet="Papers")[0]["title"].tolist() == ["T", "U"]
+
+
+def test_csv_sep_line_quoted_header_and_a_quote_that_swallows_a_record(tmp_path):
+    sep = tmp_path / "excel.csv"
+    sep.write_text(f'sep=;\ntitle;abstract\nT;{A1}\nU;"{A2}"\n', encoding="utf-8")
+    assert read(sep)[0]["title"].tolist() == ["T", "U"]
+    quoted = tmp_path / "quoted.csv"
+    quoted.write_text(f'"Title, as published",abstract\nT,"{A1}"\n', encoding="utf-8")
+    assert read(quoted)[0]["Title, as published"].tolist() == ["T"]
+    tsv = tmp_path / "stray.tsv"
+    rows = [f"T{i}\tAbstract number {i} about topic {i}." for i in range(1, 6)]
+    rows[1] = 'T2\t"Abstract number 2 about a quoted term'
+    rows[2] = 'T3\tAbstract number 3 ends with a quote."'
+    tsv.write_text("title\tabstract\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    assert error(tsv) == (
+        f'{tsv}: line 3: a quote (") opens a field here and closes in line 4 or later, taking the line'
+        f' break and the next record into one field; remove the stray quote, or double it ("") if it'
+        f" belongs to the text"
+    )
+    # an abstract of two paragraphs in one quoted field is no stray quote
+    two = tmp_path / "two.csv"
+    two.write_text(f'title,abstract,year\nT1,"{A1}\n\n{A2}, with, commas",2023\n', encoding="utf-8")
+    assert read(two)[0]["text"].tolist() == [f"{A1} {A2}, with, commas"]
+
+
+def test_every_format_is_allowed_by_the_config_schema():
+    import yaml
+
+    from papertopics.ingest.formats import FORMATS
+
+    schema = yaml.safe_load((FIXTURES.parents[1] / "src/papertopics/schemas/config.schema.yaml").read_text())
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "format" in node and isinstance(node["format"], dict) and "enum" in node["format"]:
+                found.append(node["format"]["enum"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(schema)
+    assert found == [list(FORMATS)]

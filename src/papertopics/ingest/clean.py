@@ -21,7 +21,7 @@ HANGUL = "\uac00-\ud7af"  # hangul syllables
 CJK_LETTERS = KANA + HAN + HANGUL
 CJK_PUNCTUATION = "\u3000-\u303f\uff00-\uffef"  # CJK symbols and punctuation, full-width forms
 
-__all__ = ["clean_text", "decode_latex", "display_text", "split_abstract"]
+__all__ = ["clean_text", "decode_latex", "display_text", "split_abstract", "unescape_entities"]
 
 # --- character-level tables -------------------------------------------------------------
 
@@ -613,6 +613,11 @@ def split_abstract(raw: str) -> tuple[str, str]:
     return raw[: m.start()].rstrip(), " ".join(m.group(1).split())
 
 
+def unescape_entities(text: str) -> str:
+    """HTML entities decoded (`&amp;` -> `&`, `&#x2019;` -> `'`), as IEEE and PubMed write them."""
+    return _RE_ENTITY.sub(_entity, text)
+
+
 def display_text(text: str) -> str:
     """A title or author list as shown: one line, HTML entities decoded (`&amp;` -> `&`),
     inline HTML tags (`<i>E. coli</i>`) and invisible characters gone."""
@@ -638,11 +643,31 @@ _HEADINGS = (
     "originality/value|originality|value|limitations|relevance|trial registration|"
     "clinical trial registration|evidence|importance|exposures|summary"
 )
-_RE_HEADING = re.compile(rf"(?:^|(?<=[.!?])\s+)(?:{_HEADINGS})\s*(?::|\s-\s|\s–\s|\s—\s)\s*(?=\S)", re.I)
+_HEADING_NAMES = frozenset(_HEADINGS.split("|"))
+_RE_HEADING_MARK = re.compile(r":| - ")  # "METHODS:", "Purpose - " (dashes are "-" by now)
 
 
 def _drop_headings(s: str) -> str:
-    return _RE_HEADING.sub(lambda m: " " if m.start() else "", s)
+    """`s` without the headings of a structured abstract: a known heading word or phrase
+    between the text's (or a sentence's) start and a colon or spaced dash. Found from the
+    colons (a few per abstract), not by a regex tried at every position."""
+    out: list[str] = []
+    last = 0
+    for m in _RE_HEADING_MARK.finditer(s):
+        end = m.start()
+        window = max(0, end - 50)
+        cut = max(s.rfind(". ", window, end), s.rfind("! ", window, end), s.rfind("? ", window, end))
+        start = cut + 2 if cut >= 0 else (0 if window == 0 else -1)
+        if start < last or s[start:end].strip().lower() not in _HEADING_NAMES:
+            continue
+        after = m.end()
+        while after < len(s) and s[after] == " ":
+            after += 1
+        if after == len(s):
+            continue
+        out.append(s[last:start])
+        last = after
+    return "".join(out) + s[last:] if out else s
 
 
 # --- public ---------------------------------------------------------------------------------
@@ -672,7 +697,7 @@ def decode_latex(text: str) -> str:
     if "$" in s or "\\(" in s or "\\[" in s or "\\begin" in s:
         s = _RE_MATH.sub(_stash, s)
     s = _RE_TILDE.sub(" ", s.replace("``", '"').replace("''", '"'))
-    s = _latex(s, math=False)
+    s = _RE_SPACE_BEFORE_PUNCT.sub(r"\1", _latex(s, math=False))  # "baselines \citep{x}, and"
     if maths:
         s = _RE_MATH_PH.sub(lambda m: maths[int(m.group(1))], s)
     return s.replace("\ue002", "\\$").replace("\ue003", "_").replace("\ue004", "*")

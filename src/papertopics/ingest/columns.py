@@ -68,7 +68,7 @@ def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: d
     `known`: the roles the format names ({"text": "text"}), taken unless `mapping` says otherwise."""
     roles: dict[str, str | None] = {}
     extras: list[tuple[str, str]] = []
-    shown = ", ".join(map(str, found[:30])) + (" ..." if len(found) > 30 else "")
+    shown = ", ".join(" ".join(str(c).split()) for c in found[:30]) + (" ..." if len(found) > 30 else "")
     for out, src in mapping.items():
         col = _find(found, src, path)
         if col is None:

@@ -25,7 +25,14 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
     import pandas as pd
 
 from papertopics.errors import ListingError
-from papertopics.ingest.clean import CJK_LETTERS, clean_text, display_text, split_abstract, strip_invisible
+from papertopics.ingest.clean import (
+    CJK_LETTERS,
+    clean_text,
+    display_text,
+    split_abstract,
+    strip_invisible,
+    unescape_entities,
+)
 from papertopics.ingest.columns import BASE_COLUMNS, plan_columns, value_text
 from papertopics.ingest.formats import FORMATS, REGISTRY, ListingWarning, by_extension, sniffed
 from papertopics.ingest.formats._common import listing_of
@@ -249,7 +256,7 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
                 if col != text_cols[0]:
                     fell_back[col] = fell_back.get(col, 0) + 1
                 break
-        raw, notice = split_abstract(raw)
+        raw, notice = split_abstract(unescape_entities(raw) if "&" in raw else raw)
         if len(raw) > max_chars:
             truncated.append(f"{where} ({len(raw):,} chars)")
             raw = raw[:max_chars]

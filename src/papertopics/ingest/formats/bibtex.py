@@ -55,7 +55,12 @@ def read_bibtex(text: str, path: Path) -> Parsed:
     try:
         library = bibtexparser.parse_string(
             text,
-            append_middleware=[mw.SeparateCoAuthors(), mw.SplitNameParts(), mw.MergeNameParts(style="first")],
+            append_middleware=[
+                mw.NormalizeFieldKeys(),  # Web of Science writes `Author =`, `Title =`
+                mw.SeparateCoAuthors(),
+                mw.SplitNameParts(),
+                mw.MergeNameParts(style="first"),
+            ],
         )
     except Exception as e:  # the library's own errors are not one type
         raise ListingError(
@@ -109,8 +114,8 @@ def _value(value, strings: dict[str, str], name: str, enclosing: str | None) -> 
     value = str(value)
     if enclosing in ("no-enclosing", None):  # None: an entry the middleware did not finish
         value = _concatenate(value, strings)
-    if name in _VERBATIM:
-        return value.strip()
+    if name in _VERBATIM:  # WoS writes DOI = {{10.1016/...}}
+        return value.replace("{", "").replace("}", "").strip()
     return " ".join(decode_latex(value).split())
 
 

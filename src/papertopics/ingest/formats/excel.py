@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import logging
+import warnings
 from pathlib import Path
 
 from papertopics.errors import ListingError
@@ -27,6 +28,15 @@ def read_excel(
 ) -> Parsed:
     """Records are named by their row in Excel ("row 2" is the first below a header in row 1)."""
     engine, kind = ("xlrd", ".xls") if data.startswith(_OLE2) else ("openpyxl", ".xlsx")
+    with warnings.catch_warnings():
+        # pandas 3.1 deprecates its xlrd engine for pandas 4 (python-calamine); pyproject keeps pandas<4
+        warnings.filterwarnings(
+            "ignore", message="The xlrd engine is deprecated", category=DeprecationWarning
+        )
+        return _read_excel(data, path, sheet, text_column, engine, kind)
+
+
+def _read_excel(data, path, sheet, text_column, engine, kind) -> Parsed:
     sheets = _read_sheets(data, path, engine, kind, sheet)
     name, rows = next(iter(sheets.items()))
     found = _header_row(rows, text_column)
