@@ -526,3 +526,16 @@ def test_every_format_is_allowed_by_the_config_schema():
 
     walk(schema)
     assert found == [list(FORMATS)]
+
+
+def test_acm_digital_library_bibtex():
+    table, warned = read(FIXTURES / "acm.bib")
+    assert warned == []
+    assert table["id"].tolist() == ["10.1145/3580305.3599256", "10.1145/3624010"]
+    assert table["title"].tolist() == [
+        "Graph Contrastive Learning for Fraud Detection at Scale",
+        "A Survey on Evaluating Large Language Models",
+    ]
+    assert table["authors"].tolist() == ["Wei Chen; Priya Kumar", "Anna Müller; João Santos"]
+    assert "on 0.1% of labelled accounts; it finds 18% more fraud" in table["text"].iloc[0]
+    assert table["series"].iloc[0] == "KDD '23" and table["month"].iloc[1] == "jan"

@@ -57,9 +57,7 @@ def read_bibtex(text: str, path: Path) -> Parsed:
             text,
             append_middleware=[
                 mw.NormalizeFieldKeys(),  # Web of Science writes `Author =`, `Title =`
-                mw.SeparateCoAuthors(),
-                mw.SplitNameParts(),
-                mw.MergeNameParts(style="first"),
+                mw.SeparateCoAuthors(),  # names as written; _name turns them around
             ],
         )
     except Exception as e:  # the library's own errors are not one type
@@ -71,7 +69,7 @@ def read_bibtex(text: str, path: Path) -> Parsed:
     entries = list(library.entries)
     skipped: list[str] = []
     for block in library.failed_blocks:
-        if isinstance(block, MiddlewareErrorBlock):  # names it could not split: read as written
+        if isinstance(block, MiddlewareErrorBlock):  # a middleware gave up on it: read as written
             entries.append(block.ignore_error_block)
             continue
         error = block.error
@@ -109,8 +107,9 @@ def _original_key(key: str, keys: list[str]) -> str:
 
 
 def _value(value, strings: dict[str, str], name: str, enclosing: str | None) -> str:
-    if isinstance(value, list):  # authors, editors: one decoded name each
-        return "; ".join(v for v in (_value(x, strings, name, "{") for x in value) if v)
+    if isinstance(value, list):  # authors, editors: one decoded name each, "First Last"
+        names = ([_value(p, strings, name, "{") for p in _split_top(str(x), ",")] for x in value)
+        return "; ".join(v for v in map(_name, names) if v)
     value = str(value)
     if enclosing in ("no-enclosing", None):  # None: an entry the middleware did not finish
         value = _concatenate(value, strings)
@@ -119,17 +118,32 @@ def _value(value, strings: dict[str, str], name: str, enclosing: str | None) -> 
     return " ".join(decode_latex(value).split())
 
 
-def _split_top(value: str) -> list[str]:
-    """`"Part A: " # {...}`: the parts joined by `#` outside braces and quotes."""
-    parts, depth, quoted, start = [], 0, False, 0
+def _name(parts: list[str]) -> str:
+    """BibTeX's "Last, First" and "Last, Jr, First" (split at commas outside braces, each part
+    decoded) as "First Last Jr". Not bibtexparser's SplitNameParts: it reads the `~` of
+    `Jo\\~{a}o` as a space."""
+    parts = [p.strip() for p in parts]
+    if len(parts) == 2 and all(parts):
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) >= 3 and parts[0] and parts[-1]:
+        return " ".join(p for p in (", ".join(parts[2:]), parts[0], parts[1]) if p)
+    return ", ".join(p for p in parts if p)
+
+
+def _split_top(value: str, sep: str = "#") -> list[str]:
+    """`"Part A: " # {...}`: the parts joined by `sep` outside braces and quotes."""
+    parts, depth, quoted, start, escaped = [], 0, False, 0, False
     for i, ch in enumerate(value):
+        if escaped or ch == "\\":  # `\"o`, `\#`: an accent or escape, not a delimiter
+            escaped = not escaped
+            continue
         if ch == "{":
             depth += 1
         elif ch == "}":
             depth -= 1
         elif ch == '"' and depth == 0:
             quoted = not quoted
-        elif ch == "#" and depth == 0 and not quoted:
+        elif ch == sep and depth == 0 and not quoted:
             parts.append(value[start:i])
             start = i + 1
     return [*parts, value[start:]]
