@@ -469,6 +469,14 @@ def test_excel_header_below_a_blank_or_merged_row_and_records_on_another_sheet(t
     book.save(merged)
     table, _ = read(merged, columns={"title": "Paper"})
     assert table["title"].tolist() == ["One", "Two"] and table["Track"].tolist() == ["Main", "D&B"]
+    titled = _workbook(
+        tmp_path / "titled.xlsx", {"S": [[None], ["Papers 2026"], ["Paper", "Summary text"], ["T", A1]]}
+    )
+    assert error(titled) == (
+        f"{titled}: sheet 'S': no row of the first 20 names a text column (looked for abstract, text,"
+        f" summary); took row 2 as the header: Papers 2026; set 'columns: {{text: ...}}'"
+    )
+    assert read(titled, columns={"text": "Summary text", "title": "Paper"})[0]["title"].tolist() == ["T"]
     second = _workbook(
         tmp_path / "second.xlsx",
         {

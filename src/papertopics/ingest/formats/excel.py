@@ -42,11 +42,18 @@ def _read_excel(data, path, sheet, text_column, engine, kind) -> Parsed:
     found = _header_row(rows, text_column)
     if found is None or not any(any(c.strip() for c in row) for row in rows[found + 1 :]):
         raise ListingError(_no_records(path, name, rows, found, sheet, data, engine, text_column))
+    header = [c.strip() for c in rows[found]]
+    if found and not text_column and not set(TEXT_NAMES) & {c.casefold() for c in header}:
+        shown = ", ".join(" ".join(c.split()) for c in header if c)[:200]
+        raise ListingError(
+            f"{path}: sheet {name!r}: no row of the first {HEADER_SEARCH_ROWS} names a text column "
+            f"(looked for {', '.join(TEXT_NAMES)}); took row {found + 1} as the header: {shown}; "
+            f"set 'columns: {{text: ...}}'"
+        )
     if found:
         _LOG.info(
             "%s: sheet %r: the header is row %d (rows above it are blank or a title)", path, name, found + 1
         )
-    header = [c.strip() for c in rows[found]]
     header = [c or f"Unnamed: {i}" for i, c in enumerate(header)]
     records = []
     for i, row in enumerate(rows[found + 1 :], found + 2):
