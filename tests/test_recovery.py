@@ -81,6 +81,36 @@ def test_lock_taken_on_another_host_is_kept_and_the_command_given(tmp_path):
     )
 
 
+def test_a_run_holding_the_folder_is_named_and_the_folder_left_alone(tmp_path):
+    """recover() (the Snakefile, plain snakemake) refuses with one line while another process
+    holds the folder's run lock; on another host the line gives no `kill`."""
+    lock = make_lock(tmp_path)  # the live run's Snakemake lock: not stale, must stay
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from papertopics.runtime.recovery import hold_folder; "
+            "hold_folder(sys.argv[1]); print('held', flush=True); time.sleep(60)",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(SystemExit) as stopped:
+            recovery.recover(tmp_path, say=lambda line: None)
+        assert str(stopped.value.code).startswith(
+            f"papertopics error: another run is working in {tmp_path.resolve()} (pid {holder.pid}, started "
+        )
+        assert f"kill {holder.pid}" in str(stopped.value.code) and lock.exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    elsewhere = recovery._busy_message(tmp_path, {"host": "login-node-7", "pid": 12})
+    assert "on host login-node-7" in elsewhere and "kill" not in elsewhere
+
+
 # --- 7. damaged intermediates are removed (rebuilt), a damaged history reads as none ----------
 
 

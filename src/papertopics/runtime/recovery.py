@@ -13,6 +13,7 @@ other commands that only look leave the folder as it is.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -162,10 +163,12 @@ def hold_folder(workdir: Path) -> None:
         ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except OSError as error:
         holder = _read_holder(fd)
         os.close(fd)
-        raise FolderBusy(_busy_message(workdir, holder)) from None
+        if error.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise FolderBusy(_busy_message(workdir, holder)) from None
+        return  # a filesystem without locks (ENOLCK): Snakemake's own lock files still apply
     record = {
         "host": socket.gethostname(),
         "pid": os.getpid(),
@@ -210,7 +213,8 @@ def _busy_message(workdir: Path, holder: dict) -> str:
         who += f", started {holder['started']}"
     if holder.get("command"):
         who += f": {holder['command']}"
-    stop = f" (or stop it: kill {pid})" if pid else ""
+    here = holder.get("host") in (None, socket.gethostname())
+    stop = f" (or stop it: kill {pid})" if pid and here else ""
     return (
         f"another run is working in {workdir} ({who}); wait for it to finish{stop}, then rerun "
         f"(two runs in one folder would overwrite each other's results)"
