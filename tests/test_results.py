@@ -135,6 +135,14 @@ def test_a_truncated_or_mismatched_table_is_an_error_not_a_smaller_table(tmp_pat
         _ = papertopics.load(folder).metrics
     metrics.write_text(json.dumps({"n_topics": 1, "n_documents": 3}))
     assert papertopics.load(folder).metrics["n_topics"] == 1
+    # a rerun finishing between two reads: the second read refuses rather than mix the runs
+    results = papertopics.load(folder)
+    assert len(results.documents) == 3
+    documents = folder / "results/topics/document_topics.csv"
+    documents.write_text(documents.read_text(encoding="utf-8").replace("First abstract.", "Rerun."))
+    with pytest.raises(ResultsError, match=r"document_topics.csv: rewritten since this folder was loaded"):
+        _ = results.topics
+    assert len(papertopics.load(folder).topics) == 2  # loaded again: one run's tables
 
 
 def test_load_while_a_run_works_in_the_folder_refuses(tmp_path):

@@ -88,6 +88,14 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0][:200] if text else type(error).__name__
 
 
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
+
+
 def _check_not_running(folder: Path) -> None:
     """A ResultsError while a run works in the folder: its tables are being replaced one by
     one, so reading them now would mix two runs (9 topics while metrics.json says 12)."""
@@ -120,6 +128,24 @@ class Results:
 
     folder: Path
     _model: Any = field(default=None, repr=False)
+    _seen: dict = field(default_factory=dict, repr=False)  # file -> (mtime_ns, size) when read
+
+    def _table(self, relative: str, kind: str | None = None) -> Path:
+        """The path of a results file about to be read: refused while a run works in the folder,
+        or once a file read before has changed since (a rerun finished meanwhile): tables of two
+        runs are never mixed. The file is noted as read."""
+        _check_not_running(self.folder)
+        for seen, stamp in self._seen.items():
+            if _stamp(seen) != stamp:
+                raise ResultsError(
+                    f"{seen}: rewritten since this folder was loaded (a run finished meanwhile); "
+                    f"call papertopics.load({str(self.folder)!r}) again to read the new results together"
+                )
+        path = self.results / relative
+        stamp = _stamp(path)
+        if stamp is not None:
+            self._seen[path] = stamp
+        return path
 
     @property
     def results(self) -> Path:
@@ -129,18 +155,16 @@ class Results:
     def documents(self) -> pd.DataFrame:
         """document_topics.csv: doc_id, listings, topic, topic_label, title, text, metadata, assignment,
         confidence; with `name` (the topic's name, as topic_label)."""
-        _check_not_running(self.folder)
-        table = read_table(self.results / "topics" / "document_topics.csv", "documents")
+        table = read_table(self._table("topics/document_topics.csv"), "documents")
         table.insert(table.columns.get_loc("topic") + 1, "name", table["topic_label"])
         return table
 
     @cached_property
     def topics(self) -> pd.DataFrame:
         """topics.csv with `name` (its label), `share` of the documents and `terms` as a list."""
-        _check_not_running(self.folder)
-        path = self.results / "topics" / "topics.csv"
-        table = read_table(path, "topics")
         documents = self.documents
+        path = self._table("topics/topics.csv")
+        table = read_table(path, "topics")
         missing = sorted(set(documents["topic"].astype(int)) - set(table["topic"].astype(int)))
         if missing or int(table["size"].sum()) != len(documents):
             raise ResultsError(
@@ -159,32 +183,33 @@ class Results:
     @cached_property
     def hierarchy(self) -> pd.DataFrame:
         """hierarchy.csv: node, parent, level, topics (';'-joined ids), size, label."""
-        return read_table(self.results / "topics" / "hierarchy.csv", "hierarchy")
+        return read_table(self._table("topics/hierarchy.csv"), "hierarchy")
 
     @cached_property
     def neighbours(self) -> pd.DataFrame:
         """neighbours.csv: doc_id, rank, neighbour_id, similarity (cosine)."""
-        return read_table(self.results / "topics" / "neighbours.csv", "neighbours")
+        return read_table(self._table("topics/neighbours.csv"), "neighbours")
 
     @cached_property
     def changes(self) -> pd.DataFrame:
         """changes.csv: each topic against the last finished run."""
-        return read_table(self.results / "topics" / "changes.csv", "changes")
+        return read_table(self._table("topics/changes.csv"), "changes")
 
     @cached_property
     def map(self) -> pd.DataFrame:
         """The document map's coordinates: doc_id, x, y (with topic and title for plotting)."""
-        path = self.results / "reduce" / "map2d.parquet"
+        documents = self.documents
+        path = self._table("reduce/map2d.parquet")
         if not path.is_file():
             raise ResultsError(f"{path}: not found; has `papertopics run` finished in this folder?")
         coords = pd.read_parquet(path)
-        return coords.merge(self.documents[["doc_id", "topic", "name", "title"]], on="doc_id", how="left")
+        return coords.merge(documents[["doc_id", "topic", "name", "title"]], on="doc_id", how="left")
 
     @cached_property
     def metrics(self) -> dict:
         """metrics.json: topic counts, outlier share, coherence, stability, ..."""
-        _check_not_running(self.folder)
-        path = self.results / "metrics.json"
+        topics = self.topics
+        path = self._table("metrics.json")
         try:
             metrics = json.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -195,7 +220,6 @@ class Results:
             ) from None
         if not isinstance(metrics, dict):
             raise ResultsError(f"{path}: not the metrics of a run; rerun `papertopics run` there")
-        topics = self.topics
         counts = {
             "n_topics": int((topics["topic"] >= 0).sum()),
             "n_documents": int(topics["size"].sum()),
@@ -354,7 +378,7 @@ class Results:
 
     def _vectors(self, doc_ids) -> np.ndarray:
         """The run's document embeddings (results/embed/embeddings.parquet) of doc_ids, in order."""
-        path = self.results / "embed" / "embeddings.parquet"
+        path = self._table("embed/embeddings.parquet")
         try:
             table = pd.read_parquet(path)
         except FileNotFoundError:
