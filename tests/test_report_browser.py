@@ -856,6 +856,27 @@ def test_names_on_the_map_regions_then_topics_never_overlapping(browser, map_rep
 
 
 @pytest.mark.browser
+def test_region_names_never_overlap_whatever_the_font_draws(browser, map_report, tmp_path):
+    """The names are placed by the boxes the browser draws, not by an estimate: with a wider
+    letter spacing (a font or stylesheet that draws wider than a canvas measures), no two
+    region names' drawn texts intersect."""
+    _, folder = map_report
+    copy = tmp_path / "report"
+    shutil.copytree(folder, copy)
+    with (copy / "report.css").open("a", encoding="utf-8") as css:
+        css.write("\n.map-label.region { letter-spacing: 0.2em; }\n")
+    page, _ = open_page(browser, copy, "documents")
+    try:
+        assert page.evaluate("document.getElementById('figure').dataset.labelLevel") == "regions"
+        boxes = label_boxes(page)
+        assert len(boxes) >= 3 and {box["kind"] for box in boxes} == {"region"}
+        assert overlapping(boxes) == []
+        assert page.errors == [], page.errors
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
 def test_topic_finder_finds_and_highlights_a_topic(browser, map_report):
     inputs, folder = map_report
     page, _ = open_page(browser, folder, "documents")
