@@ -94,7 +94,8 @@ def seed_stability(
 
     On a full corpus the reference is the run's own labels; on a sample it is the refit with
     the run's own seed, so every labelling compared was made the same way. The reference
-    labelling is returned too: its ids are not the run's topic ids (see topic_stability).
+    labelling is returned too: its ids are not the run's topic ids (see
+    reproducibility.jaccard_per_run_topic).
     """
     seeds = sorted(set(refits["seed"].tolist())) if len(refits) else []
     if not seeds:
@@ -126,7 +127,7 @@ def seed_stability(
     result["n_documents"] = int(len(first))
     result["seeds"] = [seed for seed in seeds if seed != random_state]
     result["measured_by"] = "seeds"
-    # per_topic is keyed by the reference's labels; evaluation.topic_stability maps them to topics.
+    # per_topic is keyed by the reference's labels; reproducibility.jaccard_per_run_topic maps them to topics.
     result["reference"] = {"doc_ids": first.tolist(), "labels": [int(x) for x in reference]}
     return result
 
@@ -174,7 +175,7 @@ def subsample_stability(
         "n_documents": size,
         "seeds": [random_state + k for k in range(1, runs + 1)],
         "measured_by": f"subsamples of {share:.0%}",
-        # the run's own clusters: evaluation.topic_stability maps them to the run's topic ids
+        # the run's own clusters: reproducibility.jaccard_per_run_topic maps them to the run's topic ids
         "reference": {"doc_ids": list(doc_ids), "labels": [int(x) for x in labels]},
     }
 
