@@ -1020,3 +1020,24 @@ def test_report_js_is_the_registrys_feature_scripts_joined_each_short(tmp_path):
                     if lines[j].strip().startswith("}") and len(lines[j]) - len(lines[j].lstrip()) == indent
                 )
                 assert end - i <= 80, (name, i + 1, end - i)
+
+
+def test_pages_compiled_from_the_template_cache_are_the_same_and_a_read_only_cache_is_no_error(
+    tmp_path, monkeypatch
+):
+    """The pages' templates are compiled once into the per-user cache (jinja/): a page built
+    from the cache is byte for byte the page compiled afresh, and a cache folder that cannot
+    be created only means compiling each time."""
+    from papertopics.report import html
+
+    inputs = sample_inputs(40, n_topics=3)
+    pages = {}
+    (tmp_path / "file").write_text("not a folder")
+    for name, cache in (("fresh", "cache"), ("cached", "cache"), ("none", "file")):
+        cache = tmp_path / cache
+        monkeypatch.setenv("PAPERTOPICS_CACHE_DIR", str(cache))
+        html.environment.cache_clear()
+        pages[name] = render_report(inputs, tmp_path / name)["index"].read_text(encoding="utf-8")
+    html.environment.cache_clear()
+    assert list((tmp_path / "cache" / "jinja").glob("*.cache"))
+    assert pages["fresh"] == pages["cached"] == pages["none"]
