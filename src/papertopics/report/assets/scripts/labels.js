@@ -68,6 +68,9 @@
       this.measured = {};  // kind:id -> the name's drawn width and height in pixels
       this.frame = 0;
       this.schedule = this.schedule.bind(this);
+      if (document.fonts && document.fonts.ready) {  // a font that arrives later draws other sizes
+        document.fonts.ready.then(() => { this.measured = {}; this.schedule(); });
+      }
     }
 
     visibleTopic(topic) {
