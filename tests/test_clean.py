@@ -186,6 +186,14 @@ def test_structured_abstract_headings_are_not_text():
     assert clean_text(emerald) == "This paper studies X. A survey of 300 firms."
     # a colon inside a sentence is no heading
     assert clean_text("Our results: a 5% gain.") == "Our results: a 5% gain."
+    # after any sentence end, with a space before the colon; a ratio's colon, a dash inside a
+    # sentence and a heading with nothing after it stay
+    assert clean_text("Methods : we did. Results - fine! Conclusion: ok") == "we did. fine! ok"
+    assert (
+        clean_text("The ratio was 3:1. Results: the method works - mostly.")
+        == "The ratio was 3:1. the method works - mostly."
+    )
+    assert clean_text("Summary:") == "Summary:"
 
 
 def test_display_text_for_titles_and_authors():

@@ -644,23 +644,29 @@ _HEADINGS = (
     "clinical trial registration|evidence|importance|exposures|summary"
 )
 _HEADING_NAMES = frozenset(_HEADINGS.split("|"))
-_RE_HEADING_MARK = re.compile(r":| - ")  # "METHODS:", "Purpose - " (dashes are "-" by now)
+_HEADING_MARKS = (":", " - ")  # "METHODS:", "Purpose - " (dashes are "-" by now)
 
 
 def _drop_headings(s: str) -> str:
     """`s` without the headings of a structured abstract: a known heading word or phrase
-    between the text's (or a sentence's) start and a colon or spaced dash. Found from the
-    colons (a few per abstract), not by a regex tried at every position."""
+    between the text's (or a sentence's) start and a colon or spaced dash. The marks are found
+    with str.find (a C scan, several times faster than a regex's scan of an abstract), a few
+    per abstract, and only the 50 characters before each are looked at (bench/parse_time.py)."""
+    marks = []
+    for mark in _HEADING_MARKS:
+        i = s.find(mark)
+        while i >= 0:
+            marks.append((i, i + len(mark)))
+            i = s.find(mark, i + len(mark))
+    marks.sort()
     out: list[str] = []
     last = 0
-    for m in _RE_HEADING_MARK.finditer(s):
-        end = m.start()
+    for end, after in marks:
         window = max(0, end - 50)
         cut = max(s.rfind(". ", window, end), s.rfind("! ", window, end), s.rfind("? ", window, end))
         start = cut + 2 if cut >= 0 else (0 if window == 0 else -1)
         if start < last or s[start:end].strip().lower() not in _HEADING_NAMES:
             continue
-        after = m.end()
         while after < len(s) and s[after] == " ":
             after += 1
         if after == len(s):
@@ -766,7 +772,7 @@ def clean_text(raw: str) -> str:
         touched = True
         s = _RE_URL.sub("", s)
     s = " ".join(s.split())
-    if ":" in s or " - " in s:
+    if ":" in s or " - " in s:  # the cheap test: a heading needs one of these
         s = _drop_headings(s)
     if touched:  # removed markup can leave "word ." or "( x"
         s = _RE_SPACE_BEFORE_PUNCT.sub(r"\1", s)
