@@ -399,7 +399,50 @@ def test_ieee_xplore_csv_document_title_and_entities():
     ]
     assert "devices' data" in table["text"].iloc[0]
     assert "&#x" not in table["text_raw"].iloc[0]
-    assert table["Author Keywords"].iloc[0] == "Federated learning;non-IID data;edge intelligence"
+    # IEEE's own column names carried under the names every other format gives them
+    first = table.iloc[0]
+    assert first["authors"] == "W. Zhang; L. Chen; M. Rossi"
+    assert first["url"] == "https://ieeexplore.ieee.org/stamp/stamp.jsp?arnumber=10070000"
+    assert (first["year"], first["doi"]) == ("2023", "10.1109/TMC.2023.3250000")
+    assert first["journal"] == "IEEE Transactions on Mobile Computing"
+    assert first["keywords"] == "Federated learning;non-IID data;edge intelligence"
+    assert first["Author Affiliations"].startswith("Dept. of EE")  # the rest under their own names
+
+
+@pytest.mark.parametrize(
+    "name, authors, url",
+    [
+        (
+            "ieee.csv",
+            "W. Zhang; L. Chen; M. Rossi",
+            "https://ieeexplore.ieee.org/stamp/stamp.jsp?arnumber=10070000",
+        ),
+        (
+            "scopus.csv",
+            "Ribeiro Jr. J.; Silva A.P.",
+            "https://www.scopus.com/inward/record.uri?eid=2-s2.0-85130100000",
+        ),
+        ("savedrecs.xls", "Smith, John; Doe, Jane", None),
+        ("savedrecs_tab.txt", "Smith, John; Doe, Jane", None),
+    ],
+)
+def test_database_exports_show_authors_and_links_in_the_workbook(name, authors, url):
+    """The workbook's documents sheet (and document_topics.csv) has the export's authors and links."""
+    import numpy as np
+
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.report.workbook import workbook_sheets
+    from papertopics.topics.representation import document_table
+
+    table, _ = read(FIXTURES / name)
+    corpus, _ = build_corpus([table])
+    documents = document_table(corpus, np.zeros(len(corpus), dtype=int), {0: "Topic"})
+    topics = pd.DataFrame({"topic": [0], "label": ["Topic"], "size": [len(corpus)], "top_terms": ["a;b"]})
+    sheet = workbook_sheets(topics, documents)["documents"]
+    assert sheet["authors"].iloc[0] == authors
+    if url:
+        assert sheet["url"].iloc[0] == url
+    assert list(sheet.columns)[:2] == ["title", "authors"]
 
 
 def test_openalex_abstract_from_its_inverted_index():
@@ -438,6 +481,18 @@ def test_scopus_csv_placeholders_are_empty_and_copyright_lines_kept_apart():
         "© 2022 Elsevier B.V.",
         "© The Author(s), 2023. Published by Springer Nature on behalf of BioMed Central Ltd.",
     ]
+    first = table.iloc[0]
+    assert (first["id"], first["authors"]) == ("2-s2.0-85130100000", "Ribeiro Jr. J.; Silva A.P.")
+    assert first["url"] == "https://www.scopus.com/inward/record.uri?eid=2-s2.0-85130100000"
+    assert (first["year"], first["doi"], first["keywords"]) == (
+        "2022",
+        "10.1016/j.compag.2022.107014",
+        "Crop yield; Machine learning",
+    )
+    # a mapping under columns: wins: the full names are the authors, Scopus's "Authors" stays so
+    mapped, _ = read(path, columns={"authors": "Author full names"})
+    assert mapped["authors"].iloc[0].startswith("Ribeiro, Jr, José")
+    assert mapped["Authors"].iloc[0] == "Ribeiro Jr. J.; Silva A.P."
 
 
 def test_web_of_science_xls_via_xlrd(tmp_path):
@@ -448,7 +503,10 @@ def test_web_of_science_xls_via_xlrd(tmp_path):
         "Animal level risk factors for bovine tuberculosis in dairy herds of the Mediterranean region",
         "Wildlife reservoirs of Mycobacterium bovis in Iberian ecosystems",
     ]
-    assert table["Publication Year"].tolist() == ["2021", "2022"]
+    assert table["year"].tolist() == ["2021", "2022"]
+    # as WoS's plain text: id from UT, the full names as authors
+    assert table["id"].iloc[0] == "WOS:000641000000001"
+    assert table["authors"].iloc[0] == "Smith, John; Doe, Jane"
     # an .xls saved under .xlsx is read all the same (the engine follows the bytes)
     renamed = tmp_path / "savedrecs.xlsx"
     renamed.write_bytes(path.read_bytes())

@@ -274,11 +274,12 @@ def _csv(rows, delimiter=","):
 )
 def test_formats_detect_columns_case_insensitively(tmp_path, fname, content):
     df = read_listing(spec(write(tmp_path / fname, content(_rows()))))
-    assert list(df.columns) == COLUMNS + ["id", "Authors"]
+    # "Authors" is carried as "authors", the column the workbook and the report show
+    assert list(df.columns) == COLUMNS + ["id", "authors"]
     assert df["title"].tolist() == ["Sparse autoencoders", "Concept erasure"]
     assert df["text"].tolist() == [A1, A2]
     assert df["id"].tolist() == ["p1", "p2"]
-    assert df["Authors"].tolist() == ["Ann; Bob", "Cy"]
+    assert df["authors"].tolist() == ["Ann; Bob", "Cy"]
     assert (df["listing"] == "l").all()
 
 
@@ -312,6 +313,20 @@ def test_column_mapping_with_extras_and_list_values(tmp_path):
     assert df["title"].tolist() == ["T1", "T2"]
     assert df["src_text"].tolist() == ["not the abstract", ""]
     assert df["n"].tolist() == ["3", ""] and df["meta"].tolist() == ['{"a": 1}', ""]
+
+
+def test_metadata_names_in_other_capitals_and_a_mapping_that_keeps_them(tmp_path):
+    rows = [{"Abstract": A1, "Authors": "Ann", "URL": "https://a.org/1", "Year": "2024", "Track": "ml"}]
+    df = read_listing(spec(write(tmp_path / "l.csv", _csv(rows))))
+    assert list(df.columns) == COLUMNS + ["authors", "url", "Year", "Track"]
+    # a column already named so keeps the name: the other capitals stay as written
+    rows = [{"abstract": A1, "authors": "Ann", "Authors": "A."}]
+    df = read_listing(spec(write(tmp_path / "both.csv", _csv(rows))))
+    assert df["authors"].tolist() == ["Ann"] and df["Authors"].tolist() == ["A."]
+    # a name under columns: wins
+    rows = [{"Abstract": A1, "Authors": "A. B.", "Full names": "Ann Bee"}]
+    df = read_listing(spec(write(tmp_path / "m.csv", _csv(rows)), columns={"authors": "Full names"}))
+    assert df["authors"].tolist() == ["Ann Bee"] and df["Authors"].tolist() == ["A. B."]
 
 
 def test_parsed_listing_round_trips_through_parquet(tmp_path):

@@ -11,13 +11,26 @@ from typing import Any
 
 from papertopics.errors import ListingError
 
-__all__ = ["BASE_COLUMNS", "ID_COLUMNS", "TEXT_COLUMNS", "TITLE_COLUMNS", "plan_columns", "value_text"]
+__all__ = [
+    "BASE_COLUMNS",
+    "ID_COLUMNS",
+    "METADATA_COLUMNS",
+    "TEXT_COLUMNS",
+    "TITLE_COLUMNS",
+    "plan_columns",
+    "value_text",
+]
 
 # auto-detected source columns, in order of preference (matched case-insensitively)
 TEXT_COLUMNS = ("abstract", "text", "summary")
 TITLE_COLUMNS = ("title", "document title", "article title")
 ID_COLUMNS = ("id", "uid")
 BASE_COLUMNS = ("doc_id", "listing", "title", "text_raw", "text")
+# metadata columns the outputs read by name (the workbook's authors and url columns, the
+# report's links): a source column named so in other capitals ("Authors", "URL") is carried
+# under that name; any other column keeps its own ("Year" stays "Year")
+METADATA_COLUMNS = ("authors", "url")
+_ROLES = ("text", "title", "id")
 _RESERVED = frozenset(BASE_COLUMNS) | {"listings", "id"}
 
 
@@ -65,7 +78,8 @@ def _find(columns: list[str], wanted: str, path: Path | None = None) -> str | No
 def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: dict[str, str] | None = None):
     """-> (text_col, title_col, id_col, [(out_name, src_col)]) for the source columns; text_col
     is a list (first non-empty wins, per record) when several text columns were detected.
-    `known`: the roles the format names ({"text": "text"}), taken unless `mapping` says otherwise."""
+    `known`: the columns the format names ({"text": "text"}, {"url": "PDF Link"}), taken
+    unless `mapping` names that output or that column."""
     roles: dict[str, str | None] = {}
     extras: list[tuple[str, str]] = []
     shown = ", ".join(" ".join(str(c).split()) for c in found[:30]) + (" ..." if len(found) > 30 else "")
@@ -79,9 +93,16 @@ def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: d
             roles[out] = col
         else:
             extras.append((out, col))
+    mapped = {c for c in roles.values() if c} | {c for _, c in extras}
+    named = {o for o, _ in extras}  # output names the mapping gives
+    renamed: dict[str, str] = {}  # source column -> the metadata name the format knows it by
     for role, col in (known or {}).items():
-        if role not in roles and col in found:
-            roles[role] = col
+        if col not in found or col in mapped:
+            continue
+        if role in _ROLES:
+            roles.setdefault(role, col)
+        elif role not in named and role not in found and role not in renamed.values() and col not in renamed:
+            renamed[col] = role
     text_fallbacks: list[str] = []
     if "text" not in roles:
         # detected: the first of abstract/text/summary found, and per record the next ones when
@@ -99,10 +120,14 @@ def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: d
         )
     used = {c for c in roles.values() if c} | {c for _, c in extras}
     taken = {o for o, _ in extras}
+    claimed = taken | set(renamed.values()) | {str(c) for c in found}
     for col in found:
         if col in used:
             continue
-        out = str(col).strip() or "column"
+        out = renamed.get(col) or str(col).strip() or "column"
+        if col not in renamed and out.casefold() in METADATA_COLUMNS and out.casefold() not in claimed:
+            out = out.casefold()  # "Authors" -> "authors", as the workbook and report read it
+            claimed.add(out)
         if out in _RESERVED or out in taken:
             out = f"src_{out}"
         while out in _RESERVED or out in taken:

@@ -64,8 +64,9 @@ class Parsed(NamedTuple):
     """What a reader returns. columns: the source's column names in order; records: one
     (where, {column: value}) per record, `where` naming it in messages ("line 12", "row 3");
     title: the listing's own title (the text format's header line); roles: the columns a
-    format knows to be the abstract, title or id ({"title": "Document Title"}), used unless
-    config.yaml maps them."""
+    format knows to be the abstract ("text"), title or id, or a metadata column under the
+    name the other formats give it ({"title": "Document Title", "url": "PDF Link"}), used
+    unless config.yaml maps that name or that column."""
 
     columns: list[str]
     records: Records

@@ -1,4 +1,5 @@
-"""CSV and TSV (Excel, Scopus, IEEE Xplore, Google Sheets exports): the first row is the header.
+"""CSV and TSV (Excel, Scopus, IEEE Xplore, Google Sheets exports): the first row is the header;
+a database's export names its metadata columns as the other formats do (_exports.py).
 
 The delimiter of a CSV is Excel's `sep=;` first line when there is one, else the one of `,`
 `;` TAB `|` that splits the header into the most fields (a quoted header holding a comma
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from papertopics.errors import ListingError
 from papertopics.ingest.formats._common import Format, Parsed
+from papertopics.ingest.formats._exports import export_roles
 from papertopics.ingest.formats.text import tabular_note
 
 _RE_SEP_LINE = re.compile(r"\Asep=(.)[ \t]*\r?\n", re.I)
@@ -84,7 +86,7 @@ def read_delimited(
         raise ListingError(f"{path}: empty file")
     if not records:
         raise ListingError(f"{path}: header row but no records")
-    return Parsed(header, records)
+    return Parsed(header, records, roles=export_roles(header))
 
 
 def _refuse_swallowed_record(row, header, delimiter, path, start, kind) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from papertopics.errors import ListingError
 from papertopics.ingest.formats._common import Format, Parsed, one_line
+from papertopics.ingest.formats._exports import export_roles
 
 _LOG = logging.getLogger(__name__)
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the .xls (BIFF) container
@@ -60,7 +61,7 @@ def _read_excel(data, path, sheet, text_column, engine, kind) -> Parsed:
         if not any(c.strip() for c in row):
             continue
         records.append((f"row {i}", dict(zip(header, row))))
-    return Parsed(header, records)
+    return Parsed(header, records, roles=export_roles(header))
 
 
 def _read_sheets(data, path, engine, kind, sheet) -> dict[str, list[list[str]]]:
