@@ -48,6 +48,15 @@ def test_help_lists_what_a_researcher_needs(capsys):
     text = capsys.readouterr().out
     for needed in ("LISTING", "--cores", "--config KEY=VALUE", "--directory", "--dry-run", ".bib", ".xlsx"):
         assert needed in text, needed
+    # every format of the ingest registry with its extensions (PubMed's .nbib, WoS's .xls, ...)
+    from papertopics.ingest.formats import REGISTRY
+
+    flat = " ".join(text.split())
+    for fmt in REGISTRY.values():
+        assert f"{fmt.name} (" in flat, fmt.name
+        for ext in filter(None, fmt.extensions):
+            assert ext in flat, ext
+    assert "medline (.nbib .medline; .txt by content)" in flat
     with pytest.raises(SystemExit):
         cli.main(["open", "--help"])
     assert "results/report/index.html" in capsys.readouterr().out

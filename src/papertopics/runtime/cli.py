@@ -23,6 +23,24 @@ from papertopics.errors import PapertopicsError
 REPORT = Path("results") / "report" / "index.html"
 CLI_CONFIG = Path(".snakemake") / "papertopics" / "cli-config.yaml"
 
+
+def _listing_formats() -> str:
+    """The listing formats as the ingest registry has them (its names and extensions)."""
+    import textwrap
+
+    from papertopics.ingest.formats import REGISTRY
+
+    items = []
+    for fmt in REGISTRY.values():
+        shown = " ".join(e for e in fmt.extensions if e)
+        by_content = "/".join(REGISTRY[c].extensions[0] for c in fmt.claims if REGISTRY[c].extensions)
+        if by_content:
+            shown += ("; " if shown else "") + f"{by_content} by content"
+        items.append(f"{fmt.name} ({shown})")
+    line = "Listing formats (from the extension, optionally .gz): " + ", ".join(items)
+    return textwrap.fill(line + "; docs/listings.md has the rules.", width=90, break_on_hyphens=False)
+
+
 _RUN_EPILOG = """\
 examples:
   papertopics run my-library.bib                  # Zotero: File > Export Library > BibTeX
@@ -30,14 +48,13 @@ examples:
   papertopics run *.csv --config random_state=7 clustering.method=agglomerative
   papertopics run -- --dry-run                    # anything after -- goes to snakemake
 
-Listing formats (from the extension, optionally .gz): .txt/.md (one abstract per paragraph),
-.csv, .tsv, .json, .jsonl, .bib, .ris, .xlsx, .parquet; docs/listings.md has the rules.
+{formats}
 The folder gets a config.yaml naming the listings when it has none; edit it to rename
 listings, map columns (columns: {text: Abstract}), pick an Excel sheet or tune any step
 (every key is commented in the repository's config.yaml). An existing config.yaml is used
 as it is and never rewritten; listings given here must be among those it names.
 Results go to FOLDER/results/; the last lines name the report (papertopics open shows it).
-"""
+""".replace("{formats}", _listing_formats())
 
 
 class CliError(PapertopicsError):
