@@ -146,9 +146,16 @@ def test_invisible_characters_never_reach_the_tables(tmp_path):
         "abstract": "We\u200d study\x00 " + A1,
         "authors": "A\ufeffB\x07",
     }
-    df = read_listing(spec(write(tmp_path / "a.jsonl", json.dumps(rec))))
-    assert df["title"].tolist() == ["Sparse autoencoders"]
-    assert df["text_raw"].tolist() == ["We study " + A1] and df["authors"].tolist() == ["AB"]
+    # all ASCII: a DEL, NUL or ESC among line breaks and tabs, which are kept
+    ascii_rec = {
+        "title": "Plain\x7f title",
+        "abstract": "Line one\nline\x00 two\twith " + A2,
+        "authors": "C\x1bD",
+    }
+    df = read_listing(spec(write(tmp_path / "a.jsonl", json.dumps(rec) + "\n" + json.dumps(ascii_rec))))
+    assert df["title"].tolist() == ["Sparse autoencoders", "Plain title"]
+    assert df["text_raw"].tolist() == ["We study " + A1, "Line one\nline two\twith " + A2]
+    assert df["authors"].tolist() == ["AB", "CD"]
 
 
 def test_titles_that_look_missing_survive_the_readme_recipe(tmp_path):

@@ -55,6 +55,16 @@ for _c in "\u2028\u2029\u0085":
 for _i in range(0xE000, 0xE010):
     _CHAR_MAP[_i] = ""
 
+
+def _finder(table: dict[int, str | None]) -> re.Pattern:
+    """A regex finding any character of a translate table: a text without one is left as it
+    is, since str.translate with a dict looks up every character (twice a regex scan's time)."""
+    return re.compile("[" + "".join(re.escape(chr(k)) for k in sorted(table)) + "]")
+
+
+_RE_CHAR_MAP = _finder(_CHAR_MAP)
+_RE_INVISIBLE = _finder(_INVISIBLE)
+
 # JSON strings written without escaping the backslash turn "\textbf" into TAB + "extbf",
 # "\beta" into BACKSPACE + "eta", "\footnote" into FORM FEED + "ootnote" (seen in real
 # listings). Repaired only when the result is a LaTeX command we know.
@@ -682,7 +692,9 @@ def _drop_headings(s: str) -> str:
 def strip_invisible(text: str) -> str:
     """`text` without NUL, other control characters (tab and line breaks kept) and zero-width
     or bidi format characters: what a listing's raw abstract, title or metadata keeps."""
-    return text.translate(_INVISIBLE)
+    if text.isascii() and text.isprintable():  # no control character: most titles and ids
+        return text
+    return text.translate(_INVISIBLE) if _RE_INVISIBLE.search(text) else text
 
 
 def decode_latex(text: str) -> str:
@@ -723,7 +735,8 @@ def clean_text(raw: str) -> str:
         s = _RE_HTML_BLOCK.sub(" ", s)
     if "&" in s:
         s = _RE_ENTITY.sub(_entity, s)
-    s = s.translate(_CHAR_MAP)
+    if not (s.isascii() and s.isprintable()) and _RE_CHAR_MAP.search(s):
+        s = s.translate(_CHAR_MAP)
     if "-\n" in s or "- \n" in s:
         s = _RE_HYPHEN_BREAK.sub(r"\1-", s)
     if "\\" in s or "$" in s or "{" in s:
