@@ -37,4 +37,5 @@ localrules:
     all,
     build_corpus,
     gather_embeddings,
+    curate_topics,
     advance_history,

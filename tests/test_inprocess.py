@@ -121,6 +121,8 @@ def test_every_light_rule_calls_a_job_function_of_the_module_it_names_as_input()
         "cluster_documents",
         "assess_stability",
         "fit_topics",
+        "curate_topics",
+        "pin_topics",
         "evaluate_topics",
         "render_report",
         "advance_history",

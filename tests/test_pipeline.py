@@ -160,6 +160,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
         config.write_text(original + "representation:\n  label_terms: 2\n")
         assert planned_rules(seed_run) == {
             "fit_topics",
+            "curate_topics",
             "evaluate_topics",
             "render_report",
             "advance_history",
@@ -170,6 +171,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "cluster_documents",
             "assess_stability",
             "fit_topics",
+            "curate_topics",
             "evaluate_topics",
             "render_report",
             "advance_history",
@@ -178,9 +180,18 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
         # the history's marker follows every report; it finds the history at this run already
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
         assert planned_rules(seed_run) == {"render_report", "advance_history"}
+        # a rename (topics.names) puts the name on the fitted tables: no refit, no metrics
+        config.write_text(original + "topics:\n  names: {0: my name}\n")
+        assert planned_rules(seed_run) == {
+            "curate_topics",
+            "render_report",
+            "advance_history",
+            "write_workbook",
+        }
         # min_df counts topics: the per-corpus term counts stay; a tokenising change recounts them
         fit_and_after = {
             "fit_topics",
+            "curate_topics",
             "evaluate_topics",
             "render_report",
             "advance_history",

@@ -388,7 +388,7 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
         assert all(re.fullmatch(r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+", href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
-        assert ('<script src="plotly.min.js">' in page) == (name not in ("index", "changes"))
+        assert ('<script src="plotly.min.js">' in page) == (name not in ("index", "changes", "pinned"))
         # No inline script: every <script> is JSON data or a file.
         for tag in re.findall(r"<script[^>]*>", page):
             assert 'type="application/json"' in tag or "src=" in tag, tag

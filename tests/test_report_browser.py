@@ -49,7 +49,7 @@ CHROMIUM_FLAGS = [
     "--mute-audio",
     "--hide-scrollbars",
 ]
-NO_PLOTLY = ("index", "changes")  # pages of tables only: they never load plotly.js
+NO_PLOTLY = ("index", "changes", "pinned")  # pages of tables only: they never load plotly.js
 # A page drawn later than this is broken (a loop, a file waited for in vain), not slow: how fast
 # pages open is measured by bench/report_size.py (docs/report.md), not asserted here, because this
 # machine's speed varies by the hour (the same 3,584-document map: 1.5 to 3.6 s on one day).
@@ -458,6 +458,7 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
                 "barchart",
                 "hierarchy",
                 "heatmap",
+                "pinned",
             )
         ]
         if name not in NO_PLOTLY:

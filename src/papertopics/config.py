@@ -64,6 +64,76 @@ def _cross_field_problem(config: dict) -> str | None:
             f"vectorizer.ngram_range: {ngram} has its lower bound above its upper; "
             f"use [{ngram[1]}, {ngram[0]}]"
         )
+    return _curation_problem(config.get("topics") or {})
+
+
+def _topic_id(key: Any) -> int | None:
+    """A topic id as config.yaml may write it (12 or "12"); None when it is not one."""
+    if isinstance(key, bool):
+        return None
+    if isinstance(key, int):
+        return key if key >= 0 else None
+    text = str(key).strip()
+    return int(text) if text.isdigit() else None
+
+
+def _curation_problem(topics: dict) -> str | None:
+    """topics.names: keys are topic ids, names are not blank (one line naming the key)."""
+    for key, name in (topics.get("names") or {}).items():
+        if _topic_id(key) is None:
+            return (
+                f"topics.names: {key!r} is not a topic id; use the number in the topic column "
+                f'of results/topics/topics.csv (e.g. 12: "my name")'
+            )
+        if not str(name).strip():
+            return f"topics.names.{key}: the name is empty; write topic {key}'s name, or remove the line"
+    seen: dict[int, int] = {}
+    for i, group in enumerate(topics.get("merge") or []):
+        for topic in group if isinstance(group, list) else []:
+            if topic in seen and seen[topic] != i:
+                return (
+                    f"topics.merge[{i}]: topic {topic} is also in topics.merge[{seen[topic]}]; "
+                    f"write the two lists as one"
+                )
+            seen[topic] = i
+    names: dict[str, int] = {}
+    for i, entry in enumerate(topics.get("pinned") or []):
+        key = f"topics.pinned[{i}]"
+        problem = _pinned_problem(entry, key)
+        if problem:
+            return problem
+        name = " ".join(str(entry if isinstance(entry, str) else entry["name"]).split()).casefold()
+        if name in names:
+            return f"{key}: {name!r} is pinned twice (also topics.pinned[{names[name]}]); keep one"
+        names[name] = i
+    return None
+
+
+PINNED_KEYS = ("name", "description", "examples")
+
+
+def _pinned_problem(entry: Any, key: str) -> str | None:
+    """A pinned topic is a phrase or {name, description, examples}: one line naming the key."""
+    if isinstance(entry, str):
+        return None if entry.strip() else f"{key}: the phrase is empty; write the pinned topic's name"
+    unknown = sorted(set(map(str, entry)) - set(PINNED_KEYS))
+    if unknown:
+        allowed = ", ".join(PINNED_KEYS)
+        return f"{key}: unknown key {', '.join(map(repr, unknown))} (allowed: {allowed})"
+    if not isinstance(entry.get("name"), str) or not entry["name"].strip():
+        example = '{name: "graph neural networks", description: ..., examples: my-papers.bib}'
+        return f"{key}: a pinned topic needs a name: {example}"
+    if not isinstance(entry.get("description", ""), (str, type(None))):
+        return f"{key}.description: expected a sentence (text), got {entry['description']!r}"
+    examples = entry.get("examples", [])
+    examples = [examples] if isinstance(examples, str) else examples
+    if examples is None:
+        return None
+    if not isinstance(examples, list) or not all(isinstance(e, str) and e.strip() for e in examples):
+        return (
+            f"{key}.examples: expected a listing file (or a list of them) of papers that define "
+            f"the topic, e.g. my-papers.bib"
+        )
     return None
 
 

@@ -65,8 +65,9 @@ rule evaluate_topics:
         reduced="results/reduce/reduced.parquet",
         cluster_params="results/cluster/params.json",
         stability="results/evaluation/stability.json",
-        documents="results/topics/document_topics.csv",
-        topics="results/topics/topics.csv",
+        # the fitted tables: the metrics need no names, so a rename never reruns this job
+        documents="results/topics/fit/document_topics.csv",
+        topics="results/topics/fit/topics.csv",
     output:
         metrics="results/metrics.json",
     log:

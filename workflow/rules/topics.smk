@@ -1,3 +1,6 @@
+from papertopics.topics.curate import fit_settings
+
+
 rule fit_topics:
     """c-TF-IDF on the given clusters (BERTopic's, from per-corpus term counts), names, stable
     ids; the BERTopic model folder and the tables."""
@@ -11,11 +14,12 @@ rule fit_topics:
         phrases="results/embed/phrase_vectors.parquet",
     output:
         model=directory("results/topics/model"),
-        documents="results/topics/document_topics.csv",
-        topics="results/topics/topics.csv",
-        changes="results/topics/changes.csv",
+        # the fitted tables; curate_topics puts the reader's names on them (results/topics/*.csv)
+        documents="results/topics/fit/document_topics.csv",
+        topics="results/topics/fit/topics.csv",
+        changes="results/topics/fit/changes.csv",
         snapshot=directory("results/topics/snapshot"),
-        hierarchy="results/topics/hierarchy.csv",
+        hierarchy="results/topics/fit/hierarchy.csv",
     log:
         "results/logs/fit_topics.log",
     benchmark:
@@ -23,7 +27,7 @@ rule fit_topics:
     params:
         vectorizer=config["vectorizer"],
         representation=config["representation"],
-        topics=config["topics"],
+        topics=fit_settings(config["topics"]),  # not topics.names: a rename never refits
         mixed_cohesion=config["clustering"]["mixed_cohesion"],
         embedding_model=config["embedding"]["model"],
         history="results/topics/history",
@@ -31,6 +35,36 @@ rule fit_topics:
         from papertopics.topics.fit import fit_topics_job
 
         run_job(fit_topics_job, input, output, params, threads, log)
+
+
+rule curate_topics:
+    """The reader's curation (config.yaml topics.names, the pinned topics' names) on the fitted
+    tables, and pinned.csv: a light job, so a rename reruns it and the report, never the fit. A
+    name whose topic is gone is a warning."""
+    input:
+        code=job_module("papertopics.topics.curate"),  # an edit reruns the job
+        topics="results/topics/fit/topics.csv",
+        documents="results/topics/fit/document_topics.csv",
+        changes="results/topics/fit/changes.csv",
+        hierarchy="results/topics/fit/hierarchy.csv",
+        clusters="results/cluster/clusters.parquet",  # the pinned papers' similarities
+    output:
+        topics="results/topics/topics.csv",
+        documents="results/topics/document_topics.csv",
+        changes="results/topics/changes.csv",
+        hierarchy="results/topics/hierarchy.csv",
+        pinned="results/topics/pinned.csv",  # topics.pinned: each pinned topic's papers, nearest first
+    log:
+        "results/logs/curate_topics.log",
+    benchmark:
+        "results/benchmarks/curate_topics.tsv"
+    params:
+        names=config["topics"]["names"],
+        pinned=config["topics"]["pinned"],
+    run:
+        from papertopics.topics.curate import curate_topics_job
+
+        run_job(curate_topics_job, input, output, params, threads, log)
 
 
 rule write_workbook:
@@ -42,6 +76,7 @@ rule write_workbook:
     input:
         topics="results/topics/topics.csv",
         documents="results/topics/document_topics.csv",
+        pinned="results/topics/pinned.csv",
     output:
         workbook="results/topics/topics.xlsx",
     log:

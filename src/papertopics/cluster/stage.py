@@ -16,6 +16,7 @@ import pandas as pd
 from papertopics.artifacts import load_embeddings, write_json
 from papertopics.cluster.assign import assign_nearest
 from papertopics.cluster.clustering import cluster_documents
+from papertopics.cluster.pinned import pin_and_cluster
 from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
 from papertopics.params import hdbscan_clamp_note, resolve_clustering
 
@@ -120,13 +121,21 @@ def cluster_documents_job(job, log) -> None:
     reduced = pd.read_parquet(job.input.reduced)
     assert reduced["doc_id"].tolist() == doc_ids, "reduced and embeddings disagree on order"
     config = {"clustering": p.clustering, "hdbscan": p.hdbscan, "agglomerative": p.agglomerative}
-    clusters, resolved = cluster_corpus(
-        doc_ids,
-        vectors,
-        reduced.drop(columns="doc_id").to_numpy(),
-        config,
-        threads=job.threads,
-        use_cuml=p.clustering["cuml"],
-    )
+
+    def cluster(ids, embeddings, space):
+        return cluster_corpus(
+            ids, embeddings, space, config, threads=job.threads, use_cuml=p.clustering["cuml"]
+        )
+
+    space = reduced.drop(columns="doc_id").to_numpy()
+    pinned_input = list(getattr(job.input, "pinned", None) or [])  # none without topics.pinned
+    if pinned_input:  # topics.pinned: the pinned topics gather their papers, the rest is clustered
+        names, pinned = load_embeddings(pinned_input[0])
+        whole = resolve_clustering(config, len(doc_ids))  # params.json when nothing is left to cluster
+        clusters, resolved = pin_and_cluster(
+            doc_ids, vectors, space, names, pinned, p.pinned_min_similarity, cluster, whole
+        )
+    else:
+        clusters, resolved = cluster(doc_ids, vectors, space)
     clusters.to_parquet(job.output.clusters, index=False)
     write_json(job.output.params, resolved)

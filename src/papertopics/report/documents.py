@@ -35,6 +35,7 @@ from papertopics.report.inputs import (
     normalise_neighbours,
     split_listings,
 )
+from papertopics.report.pinned import PIN, pinned_topic_ids
 from papertopics.report.text import headline, truncate
 from papertopics.topics.tree import region_count
 
@@ -245,10 +246,11 @@ def document_payload(
     )
     anchors = topic_anchors(documents, map2d, topics)
     region_of, regions = topic_regions(topics, anchors)
+    pins = set(pinned_topic_ids(topics))  # topics.pinned: marked on the map
     topic_list = [
         {
             "topic": int(row.topic),
-            "label": str(row.label),
+            "label": (PIN if int(row.topic) in pins else "") + str(row.label),
             "size": int(row.size),
             "color": topic_color(int(row.topic)),
             "region": int(region_of.get(int(row.topic), -1)),

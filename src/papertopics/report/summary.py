@@ -298,6 +298,9 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
                 ),
                 "listing_shares": shares,
                 "only_in": only_in.get(topic),
+                # the reader named it (config.yaml topics.names; topics.csv named_by)
+                "named_by_you": str(row.get("named_by", "")) == "config.yaml",
+                "pinned": bool(str(row.get("pinned", "") or "").strip()) and topic >= 0,
                 "scores": [
                     {"name": name, "value": format_value(name, values[topic])}
                     for name, values in scores

@@ -53,6 +53,12 @@ The folder gets a config.yaml naming the listings when it has none; edit it to r
 listings, map columns (columns: {text: Abstract}), pick an Excel sheet or tune any step
 (every key is commented in the repository's config.yaml). An existing config.yaml is used
 as it is and never rewritten; listings given here must be among those it names.
+Steer the map from config.yaml, kept across reruns by topic id (README "Steer the map"):
+  topics:
+    names: {12: "my name for topic 12"}   # a rename reruns only the report
+    merge: [[4, 17]]                      # topics 4 and 17 become topic 4
+    pinned: ["graph neural networks", {name: ..., description: ..., examples: my-papers.bib}]
+    pinned_min_similarity: auto           # or a cosine 0-1; 0: every paper to its nearest pinned topic
 Results go to FOLDER/results/; the last lines name the report (papertopics open shows it).
 """.replace("{formats}", _listing_formats())
 

@@ -18,8 +18,10 @@ import pandas as pd
 
 from papertopics.artifacts import load_embeddings
 from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesion
+from papertopics.cluster.pinned import pinned_topics
 from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
 from papertopics.embed.model import resolve_model_path
+from papertopics.topics.curate import merge_changes, merge_clusters, pin_previous, pinned_ids
 from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
 from papertopics.topics.names.hierarchy import topic_hierarchy
@@ -186,11 +188,21 @@ def fit_topics_job(job, log) -> None:
     assert corpus["doc_id"].tolist() == doc_ids == clusters["doc_id"].tolist(), (
         "stage outputs disagree on order"
     )
+    # topics.merge (topics.curate): the lists' clusters joined, the ids matched as one topic
+    previous = load_snapshot(p.history)
+    joined, matched_against, merged, warnings = merge_clusters(
+        doc_ids, clusters["cluster"].to_numpy(), previous, p.topics.get("merge")
+    )
+    for line in warnings:
+        log.warning("%s", line)
+    # topics.pinned (cluster.pinned): a pinned topic keeps its id however far its papers moved
+    pinned = clusters["pinned"].fillna("").to_numpy(dtype=object) if "pinned" in clusters else None
+    matched_against = pin_previous(matched_against, doc_ids, pinned)
     fitted = fit_topic_tables(
         corpus,
         vectors,
-        clusters["cluster"].to_numpy(),
-        load_snapshot(p.history),
+        joined,
+        matched_against,
         vectorizer=p.vectorizer,
         representation=p.representation,
         topics=p.topics,
@@ -201,6 +213,14 @@ def fit_topics_job(job, log) -> None:
         index=NameIndex.load(job.input.names),
         phrase_vectors=dict(zip(*load_embeddings(job.input.phrases))),
     )
+    if merged:
+        fitted.meta["merged"] = {str(first): ids for first, ids in merged.items()}
+        fitted.changes = merge_changes(previous, fitted)
+    if pinned is not None:  # which topic is which pinned one: curate_topics names them
+        names = [topic.name for topic in pinned_topics(p.topics.get("pinned"))]
+        ids = pinned_ids(fitted.documents, doc_ids, pinned, previous, names)
+        fitted.meta["pinned"] = ids
+        fitted.topics["pinned"] = fitted.topics["topic"].map({t: n for n, t in ids.items()}).fillna("")
     # config.json names the model's folder (not the package), so BERTopic.load finds it offline
     fitted.model.save(
         out.model,
