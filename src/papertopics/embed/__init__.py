@@ -19,11 +19,13 @@ papertopics.embed.user_cache, shared by every corpus folder):
 
 Chunks are written to a hidden temp file and renamed, every `cache_flush_docs` vectors or
 `cache_flush_seconds`, so `kill -9` loses at most the vectors since the last chunk and never
-leaves a torn file. Every backend batches only texts of the same token length (no padding),
-which makes each vector independent of its batch-mates and of the batch's size (measured
-bit-identical on CPU for OpenVINO bf16/fp32 and torch fp32/bf16; not measured on CUDA): cached
-vectors are the bits a fresh run computes, so topics do not depend on what the shared cache
-held, and a resumed run gives the same output.
+leaves a torn file. Every backend runs batches of one fixed shape per length bucket (token
+length rounded up to a multiple of 32, padded under a zero attention mask; short batches filled
+with the empty text up to batch_size rows: papertopics.embed.encode), which makes each vector
+independent of its batch-mates and of how many batches a corpus made (tested bit-identical on
+CPU for every backend and precision at every instruction-set level CI runs, docs/cpus.md; not
+measured on CUDA): cached vectors are the bits a fresh run computes, so topics do not depend on
+what the shared cache held, and a resumed run gives the same output.
 """
 
 from papertopics import lazy_exports

@@ -2,8 +2,9 @@
 
 Kept apart from the cache logic: a run whose abstracts are all cached loads no model and
 imports neither transformers nor openvino (only torch, to ask whether CUDA is there).
-The OpenVINO encoder takes batches of token ids of one exact length (no padding), so a text's
-vector does not depend on which other texts share its batch:
+Every encoder takes batches of one fixed shape per length bucket (papertopics.embed.encode:
+(batch_size, width) token ids and attention mask, short batches filled with the empty text), so
+a text's vector does not depend on which other texts share its batch nor on how many they are:
 the cache then mixes vectors from different runs without changing a single bit.
 """
 
@@ -135,6 +136,11 @@ class Tokenizer:
             self._fast = None
             self._hf = AutoTokenizer.from_pretrained(str(path))
 
+    @property
+    def filler(self) -> list[int]:
+        """The empty text's ids ([CLS] [SEP] for BERT): the rows that fill a short batch."""
+        return self([""])[0]
+
     def __call__(self, texts: list[str]) -> list[list[int]]:
         if self._fast is not None:
             return [e.ids for e in self._fast.encode_batch(list(texts))]
@@ -146,18 +152,21 @@ class Encoder:
     """Turns batches of token ids into L2-normalised float32 vectors."""
 
     backend = "?"
-    # Every backend gets batches of texts of one token length only: no padding, and then each
-    # text gets the same bits whatever its batch-mates and however many share its batch
-    # (measured on CPU: OpenVINO bf16/fp32 and torch fp32/bf16, batches of 1-32, 1-2 threads).
-    # Padded batches moved a vector by ~1e-7 (fp32) to ~6e-4 (bf16) with its batch-mates, so
-    # the shared cache made topics depend on which other corpora had filled it (issue 27).
-    # Eager torch on CPU is slower with so many small batches (~3x measured); correctness first.
+    # Every backend gets batches of one fixed shape per length bucket: (batch_size, width), the
+    # rows right-padded to the bucket's width under a zero attention mask and short batches
+    # filled with filler rows. CPU kernels pick their blocking (and so their rounding) by the
+    # shape of the whole batch: padded batches of varying shape moved a vector by ~1e-7 (fp32)
+    # to ~6e-4 (bf16) with its batch-mates (issue 27), and exact-length batches of varying size
+    # still did on Sapphire Rapids (torch fp32 1.5e-7, bf16 1.1e-3) and under emulated bf16
+    # (issue 42). With one shape per bucket, a text's bits depend on its own tokens only, so
+    # the shared cache cannot make topics depend on which other corpora filled it.
 
     def __init__(self, spec: ModelSpec, precision: str, device: str, threads: int | None):
         self.spec, self.precision, self.device, self.threads = spec, precision, device, threads
         self.lock = threading.Lock()
 
-    def encode(self, texts: list[str], ids: list[list[int]]) -> np.ndarray:
+    def encode(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """(rows, dim) float32 vectors for (rows, width) int64 token ids and attention mask."""
         raise NotImplementedError
 
     def apply_threads(self) -> None:
@@ -166,17 +175,6 @@ class Encoder:
             import torch
 
             torch.set_num_threads(self.threads)
-
-
-def _as_arrays(ids: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
-    """Right-padded ids and attention mask (no padding at all for exact-length batches)."""
-    width = max(len(x) for x in ids)
-    input_ids = np.zeros((len(ids), width), dtype=np.int64)
-    mask = np.zeros((len(ids), width), dtype=np.int64)
-    for row, x in enumerate(ids):
-        input_ids[row, : len(x)] = x
-        mask[row, : len(x)] = 1
-    return input_ids, mask
 
 
 def _pool_module(hf_model, pooling: tuple[str, ...]):
@@ -250,9 +248,8 @@ class TorchEncoder(Encoder):
         self.module.model.to(device=device, dtype=dtype)
         self._torch = torch
 
-    def encode(self, texts, ids):
+    def encode(self, input_ids, mask):
         torch = self._torch
-        input_ids, mask = _as_arrays(ids)
         self.apply_threads()
         with torch.inference_mode():
             out = self.module(
@@ -277,16 +274,18 @@ class SentenceTransformersEncoder(Encoder):
     def set_max_seq_length(self, n: int) -> None:
         self.model.max_seq_length = n
 
-    def encode(self, texts, ids):
+    def encode(self, input_ids, mask):
+        """The model's own modules (sentence-transformers' forward), on our fixed-shape batch
+        rather than `encode`'s, which pads each batch to its longest text."""
+        import torch
+
         self.apply_threads()
-        vecs = self.model.encode(
-            list(texts),
-            batch_size=max(1, len(texts)),
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
-        return np.asarray(vecs, dtype=np.float32)
+        features = {"input_ids": torch.from_numpy(input_ids), "attention_mask": torch.from_numpy(mask)}
+        features = {k: v.to(self.model.device) for k, v in features.items()}
+        with torch.inference_mode():
+            vecs = self.model(features)["sentence_embedding"].float()
+            vecs = torch.nn.functional.normalize(vecs, p=2, dim=1)
+        return vecs.cpu().numpy()
 
 
 class OpenVINOEncoder(Encoder):
@@ -320,8 +319,7 @@ class OpenVINOEncoder(Encoder):
             raise BackendUnavailable(f"OpenVINO's CPU plugin refuses this CPU ({_last_line(exc)})") from exc
         self.request = self.compiled.create_infer_request()
 
-    def encode(self, texts, ids):
-        input_ids, mask = _as_arrays(ids)
+    def encode(self, input_ids, mask):
         with self.lock:
             self.request.infer({"input_ids": input_ids, "attention_mask": mask})
             return np.array(self.request.get_output_tensor(0).data, dtype=np.float32, copy=True)

@@ -23,7 +23,11 @@ COMPACT_ABOVE = 64  # chunk files in one vector folder before they are merged in
 CACHE_FORMAT = 1
 
 
-def vector_dir(cache_dir, model_id, path, max_seq_length, backend, precision, device) -> pathlib.Path:
+def vector_dir(
+    cache_dir, model_id, path, max_seq_length, backend, precision, device, batches
+) -> pathlib.Path:
+    """The folder of the vectors made with these settings. `batches` names the batch shapes
+    (papertopics.embed.encode.batch_scheme): a vector's bits depend on them."""
     device_type = device.split(":")[0]
     meta = {
         "format": CACHE_FORMAT,
@@ -34,11 +38,10 @@ def vector_dir(cache_dir, model_id, path, max_seq_length, backend, precision, de
         "device": device_type,
         # An upgrade of a library that computes, converts or tokenizes starts a new cache.
         "libraries": library_versions(),
+        # Exact-length batches of varying size (before issue 42) made vectors that depended on
+        # their batch-mates on some CPUs: a new batch scheme starts a new cache.
+        "batches": batches,
     }
-    if backend != "openvino":
-        # torch and sentence-transformers padded their batches before: those vectors depended on
-        # their batch-mates, so they go; OpenVINO's were made from exact-length batches already.
-        meta["batches"] = "exact-length"
     digest = hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest()[:16]
     folder = cache_dir / "vectors" / f"{backend}-{precision}-{device_type}-seq{max_seq_length}-{digest}"
     if not (folder / "meta.json").exists():

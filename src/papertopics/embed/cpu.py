@@ -8,6 +8,11 @@ Apple Silicon or other ARM, torch is the measured, safe choice). Every caller as
 PAPERTOPICS_CPU_BF16=0 or 1 overrides the bf16 detection: CI runs the embedding and pipeline
 tests a second time with it set to 0, so the path of CPUs without bf16 (most laptops) is tested
 on a machine that has bf16, and a user can compare the two paths on one machine.
+
+ONEDNN_MAX_CPU_ISA caps the instructions of the kernels of oneDNN (torch) and of OpenVINO's CPU
+plugin, which is how CI runs the tests as on an older CPU (docs/cpus.md). A cap below
+AVX512_CORE_BF16 leaves those kernels no bf16 instructions, so the detection then says no bf16,
+as it would on such a CPU.
 """
 
 from __future__ import annotations
@@ -21,6 +26,20 @@ import platform
 from papertopics.errors import ConfigError
 
 BF16_ENV = "PAPERTOPICS_CPU_BF16"
+ISA_ENV = "ONEDNN_MAX_CPU_ISA"
+# oneDNN's ISA names whose kernels have bf16 dot products (AVX512_CORE_BF16 and above;
+# AVX2_VNNI_2 converts bf16 but has no bf16 dot product). Unset, ALL or DEFAULT: no cap.
+_BF16_ISAS = {
+    "AVX512_CORE_BF16",
+    "AVX512_CORE_FP16",
+    "AVX10_1_512",
+    "AVX512_CORE_AMX",
+    "AVX10_1_512_AMX",
+    "AVX512_CORE_AMX_FP16",
+    "AVX10_1_512_AMX_FP16",
+    "AVX10_2_512",
+    "AVX10_2_512_AMX_2",
+}
 _X86 = {"x86_64", "amd64", "x64", "i386", "i686"}
 
 
@@ -39,15 +58,31 @@ def bf16_override() -> bool | None:
 def cpu_has_bf16() -> bool:
     """True where bf16 matmuls run natively; PAPERTOPICS_CPU_BF16 overrides the detection."""
     forced = bf16_override()
-    return detected_bf16() if forced is None else forced
+    if forced is None:
+        return isa_cap_allows_bf16() and detected_bf16()
+    return forced
 
 
 def bf16_source() -> str:
     """How cpu_has_bf16 knew: for the log line and the notes a user reads."""
     forced = bf16_override()
     if forced is None:
+        if not isa_cap_allows_bf16():
+            return f"{ISA_ENV}={isa_cap()} caps the kernels below bf16, so bf16 would be emulated"
         return "detected" if detected_bf16() else "this CPU lacks avx512_bf16/AMX, so bf16 would be emulated"
     return f"{BF16_ENV}={int(forced)}"
+
+
+def isa_cap() -> str | None:
+    """ONEDNN_MAX_CPU_ISA as set (upper case), None when unset, empty, ALL or DEFAULT."""
+    value = os.environ.get(ISA_ENV, "").strip().upper()
+    return None if value in ("", "ALL", "DEFAULT") else value
+
+
+def isa_cap_allows_bf16() -> bool:
+    """False when ONEDNN_MAX_CPU_ISA caps the kernels below AVX512_CORE_BF16."""
+    cap = isa_cap()
+    return cap is None or cap in _BF16_ISAS
 
 
 def cpu_is_x86() -> bool:

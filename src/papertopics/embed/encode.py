@@ -23,6 +23,8 @@ from papertopics.embed.user_cache import cache_errors
 from papertopics.errors import ConfigError
 
 PROGRESS_SECONDS = 5.0
+# Batches are padded to the next multiple of this many tokens (papertopics.embed.encode.bucket_width).
+BUCKET_TOKENS = 32
 
 _LOG = logging.getLogger("papertopics.embedding")
 _ENCODERS: dict[tuple, tuple[eb.Encoder, eb.Tokenizer]] = {}
@@ -114,7 +116,14 @@ def _embed_texts(
         if cache_dir is None or not cache_vectors:
             return None, {}
         folder = cache.vector_dir(
-            pathlib.Path(cache_dir), model_id, path, max_seq_length, backend, precision, device
+            pathlib.Path(cache_dir),
+            model_id,
+            path,
+            max_seq_length,
+            backend,
+            precision,
+            device,
+            batch_scheme(batch_size),
         )
         return folder, cache.read_cached(folder, set(first), spec.dim, log)
 
@@ -219,10 +228,12 @@ def _encode(keys: list[str], texts: list[str], encoder, tokenizer, batch_size: i
     """key -> vector for texts not in the cache; each batch goes to the cache writer as it is done."""
     found: dict[str, np.ndarray] = {}
     ids = tokenizer(texts)
+    filler = tokenizer.filler
     progress = _Progress(log, len(keys))
     try:
-        for batch in _plan_batches(ids, batch_size):
-            vecs = encoder.encode([texts[j] for j in batch], [ids[j] for j in batch])
+        for width, batch in _plan_batches(ids, batch_size, tokenizer.max_seq_length):
+            input_ids, mask = _fixed_shape([ids[j] for j in batch], width, batch_size, filler)
+            vecs = encoder.encode(input_ids, mask)[: len(batch)]
             batch_keys = [keys[j] for j in batch]
             found.update(zip(batch_keys, vecs))
             if writer is not None:
@@ -262,17 +273,42 @@ def _get_encoder(path, spec, backend, precision, max_seq_length, device, threads
     return _ENCODERS[key]
 
 
-def _plan_batches(ids: list[list[int]], batch_size: int) -> list[list[int]]:
-    """Longest first (the ETA errs on the long side); only texts of the same token length share
-    a batch (no padding, so a vector does not depend on its batch-mates)."""
-    by_length: dict[int, list[int]] = {}
+def batch_scheme(batch_size: int) -> str:
+    """The batch shapes, as the vector cache records them: vectors made with others differ."""
+    return f"fixed-shape: {batch_size} rows, widths in steps of {BUCKET_TOKENS} tokens"
+
+
+def bucket_width(length: int, max_seq_length: int) -> int:
+    """The padded width of a text of `length` tokens: the next multiple of BUCKET_TOKENS, at most
+    max_seq_length. A text's width depends on its own length only."""
+    return min(max_seq_length, -(-length // BUCKET_TOKENS) * BUCKET_TOKENS)
+
+
+def _plan_batches(ids: list[list[int]], batch_size: int, max_seq_length: int) -> list[tuple[int, list[int]]]:
+    """(width, row indices) per batch, widest first (the ETA errs on the long side). Texts share
+    a batch only with texts of their own length bucket; every batch is then run at the full
+    shape (batch_size, width) (papertopics.embed.encode._fixed_shape), so every forward pass of a
+    bucket has one shape whatever the corpus, and a vector never depends on its batch-mates,
+    their number, or how many batches the corpus made."""
+    by_width: dict[int, list[int]] = {}
     for j, row in enumerate(ids):
-        by_length.setdefault(len(row), []).append(j)
+        by_width.setdefault(bucket_width(len(row), max_seq_length), []).append(j)
     batches = []
-    for length in sorted(by_length, reverse=True):
-        group = by_length[length]
-        batches += [group[s : s + batch_size] for s in range(0, len(group), batch_size)]
+    for width in sorted(by_width, reverse=True):
+        group = by_width[width]
+        batches += [(width, group[s : s + batch_size]) for s in range(0, len(group), batch_size)]
     return batches
+
+
+def _fixed_shape(rows: list[list[int]], width: int, batch_size: int, filler: list[int]):
+    """(input_ids, attention_mask), both (batch_size, width) int64: the rows right-padded with
+    masked zeros, then filler rows (the model's empty text, its vector discarded) up to batch_size."""
+    input_ids = np.zeros((batch_size, width), dtype=np.int64)
+    mask = np.zeros((batch_size, width), dtype=np.int64)
+    for r, row in enumerate(rows + [filler] * (batch_size - len(rows))):
+        input_ids[r, : len(row)] = row
+        mask[r, : len(row)] = 1
+    return input_ids, mask
 
 
 class _Progress:
