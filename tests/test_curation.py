@@ -357,3 +357,28 @@ def test_what_every_paper_shares_does_not_draw_them_all_to_one_pinned_topic():
     assert (plain == 0).all()  # plain cosine: the broad name takes every paper
     assigned, _, _ = assign_pinned(docs.astype(np.float32), pinned, 0)
     assert (assigned[:20] == 0).all() and (assigned[20:] == 1).all()
+
+
+def test_pinned_topics_are_marked_on_the_map_and_listed_nearest_first_on_their_page():
+    from report_sample import sample_inputs
+
+    from papertopics.report.documents import document_payload
+    from papertopics.report.pinned import PIN
+    from papertopics.report.pinned_page import pinned_page
+
+    inputs = sample_inputs(40, n_topics=3)
+    topic = int(inputs.topics.loc[inputs.topics["topic"] >= 0, "topic"].iloc[0])
+    inputs.topics["pinned"] = ["my interest" if t == topic else "" for t in inputs.topics["topic"]]
+    members = inputs.documents["topic"] == topic
+    inputs.documents["confidence"] = 0.0
+    inputs.documents.loc[members, "confidence"] = np.linspace(0.2, 0.9, int(members.sum()))
+    payload = document_payload(inputs.documents, inputs.map2d, inputs.topics, inputs.listings)
+    labels = {entry["topic"]: entry["label"] for entry in payload["topics"]}
+    assert labels[topic].startswith(PIN) and not any(
+        v.startswith(PIN) for t, v in labels.items() if t != topic
+    )
+    page = pinned_page(inputs)
+    nearest = inputs.documents[members].sort_values("confidence", ascending=False)["doc_id"].tolist()
+    positions = [page.index(f"documents.html#doc={doc_id}") for doc_id in nearest]
+    assert positions == sorted(positions)  # nearest first
+    assert f"documents.html#topic={topic}" in page
