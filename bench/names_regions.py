@@ -130,7 +130,7 @@ def prepare(name: str, cache: Path) -> dict:
 
 
 def _fold(text: str) -> str:
-    from papertopics.topics.names.phrases import singular
+    from papertopics.topics.stopwords import singular
 
     return " " + " ".join(singular(w) for w in re.findall(r"[\w\-]+", text.lower())) + " "
 
@@ -200,7 +200,9 @@ def time_fit(name: str, data: dict, repeats: int) -> None:
 
     corpus = data["corpus"]
     index = name_index(data)
-    index._prior(), index._long_forms()  # what NameIndex.save computes before fit_topics loads it
+    from papertopics.topics.names.score import static_features
+
+    static_features(index)  # what NameIndex.save computes before fit_topics loads it
     terms = count_terms(corpus["text"].tolist(), default_config()["vectorizer"])
     seconds = []
     for _ in range(repeats):
@@ -215,7 +217,7 @@ def time_fit(name: str, data: dict, repeats: int) -> None:
 
 
 def _words(text: str) -> tuple[str, ...]:
-    from papertopics.topics.names.phrases import singular
+    from papertopics.topics.stopwords import singular
 
     return tuple(singular(w.replace("-", "")) for w in re.findall(r"[\w\-]+", text.lower()))
 
@@ -226,17 +228,16 @@ def name_phrases(name: str) -> list[tuple[str, ...]]:
 
 
 class TitleKeywords:
-    """Top-3 title phrases of a group of papers (a NameIndex of the titles alone, phrases it
-    would let be names), and whether a name holds one of them."""
+    """Top-3 title phrases of a group of papers (a NameIndex of the titles alone), and whether a
+    name holds one of them."""
 
     def __init__(self, titles: list[str]):
         from papertopics.topics.names.phrases import NameIndex
 
         self.index = NameIndex.build([t or "" for t in titles], min_df=1)
-        self.nameable = self.index._prior() > 0
 
     def top(self, docs: np.ndarray, k: int = 3) -> list[tuple[str, ...]]:
-        counts = np.asarray(self.index.incidence[docs].sum(axis=0)).ravel() * self.nameable
+        counts = np.asarray(self.index.incidence[docs].sum(axis=0)).ravel()
         order = np.argsort(-counts, kind="stable")
         if not len(order) or counts[order[0]] < 2:
             return []

@@ -8,9 +8,9 @@ OUTLIER_COLOR = "#a3a3a3"  # grey on every page; no topic colour is grey
 # cluster, an outlier of the clustering close enough to its nearest topic, or no topic (topic OUTLIER).
 ASSIGNED_CORE, ASSIGNED_NEAREST, UNASSIGNED = "core", "nearest", "outlier"
 
-# Version of the pickled topics.names.phrases.NameIndex (results/corpus/name_index.pkl): bump it when the
+# Version of the pickled topics.names.index.NameIndex (results/corpus/name_index.pkl): bump it when the
 # class changes, so that index_phrases reruns instead of fit_topics reading a stale pickle.
-NAME_INDEX_VERSION = 13
+NAME_INDEX_VERSION = 14
 # Candidate names embedded per corpus (rule embed_phrases), the most used first.
 PHRASE_VECTORS_MAX = 10_000
 

@@ -1,0 +1,138 @@
+"""How well a phrase names a group of documents: features, their weights, one score.
+
+Every candidate phrase of a group (topic or region) gets a few features, each one small function
+returning an array over the candidates; the score is their sum weighed by `Weights`, the one
+object holding every number the scoring uses. The weights are chosen on the labelled set (1,000
+ICLR 2026 submissions with their authors' keywords) by bench/names_fit.py, cross-validated: a
+name should be a keyword its papers' authors would write. A new feature is one function here, one
+field of `Weights` and one test.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+# phrase (folded words), arXiv titles using it, abstracts using it (and two columns no feature
+# reads); bench/build_title_use.py builds it from 74,728 arXiv abstracts of 2025-26
+TITLE_USE = "title_use.tsv.gz"
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Every number of the scoring and the selection (bench/names_fit.py chooses them)."""
+
+    # -- score = sum of weight x feature (the features below, over a group's candidates)
+    share: float = 1.0  # log share of the group's documents using the phrase (the score's scale)
+    lift: float = 0.25  # log of how many times more often the group uses it than the rest of the corpus
+    words: float = 0.5  # words beyond the first (hyphens split, up to three): fields have phrases
+    similarity: float = 4.0  # cosine of its embedding with the group's mean embedding (when given)
+    title: float = 0.5  # log of (arXiv titles + 1) / (arXiv abstracts + 5) using it: what titles name
+    # -- candidates
+    pseudo: float = 1.0  # documents added to the rest of the corpus (a phrase only the group uses)
+    min_docs: int = 2  # documents that must use a candidate (1 in a group of under 2 x this)
+    candidates: int = 12  # candidates kept per group (a kept name must stay among them)
+    # -- selection
+    second_cover: float = 0.4  # a name used by under this share of its group's documents ...
+    second_gain: float = 0.1  # ... takes a second phrase ("A & B") adding this share of the group
+    second_docs: int = 5  # ... and used by this many of its documents at least
+    second_score: float = 1.0  # ... scoring at most this much below the first
+    region_use: float = 0.1  # a topic "uses" a phrase that this share of its documents do
+    region_cover: float = 0.7  # a region's name covers this share of it, else it shows its topics' names
+
+
+WEIGHTS = Weights()
+
+
+@dataclass
+class Candidates:
+    """A group's candidate phrases (index groups `cols`) and what the features read."""
+
+    index: object  # the corpus's NameIndex
+    cols: np.ndarray  # candidate phrase groups
+    used: np.ndarray  # the group's documents using each
+    size: int  # the group's documents
+    rest: np.ndarray  # share of the other documents of the corpus using each
+    cosine: np.ndarray | None = None  # cosine with the group's mean embedding, when known
+
+    def where(self, keep: np.ndarray) -> Candidates:
+        """The candidates where `keep` is true."""
+        cosine = None if self.cosine is None else self.cosine[keep]
+        return Candidates(self.index, self.cols[keep], self.used[keep], self.size, self.rest[keep], cosine)
+
+
+def share(c: Candidates) -> np.ndarray:
+    return np.log(c.used / max(c.size, 1))
+
+
+def lift(c: Candidates) -> np.ndarray:
+    return np.log(c.used / max(c.size, 1)) - np.log(c.rest)
+
+
+def similarity(c: Candidates) -> np.ndarray:
+    return np.zeros(len(c.cols)) if c.cosine is None else c.cosine
+
+
+def _static(name: str) -> Callable[[Candidates], np.ndarray]:
+    def feature(c: Candidates) -> np.ndarray:
+        return static_features(c.index)[name][c.cols]
+
+    feature.__name__ = name
+    return feature
+
+
+# the features, in the order of `feature_matrix`'s columns; each name is a field of Weights
+FEATURES: tuple[Callable[[Candidates], np.ndarray], ...] = (
+    share,
+    lift,
+    _static("words"),
+    similarity,
+    _static("title"),
+)
+FEATURE_NAMES = tuple(f.__name__ for f in FEATURES)
+
+
+def feature_matrix(c: Candidates) -> np.ndarray:
+    """Candidates x FEATURES."""
+    return np.stack([f(c) for f in FEATURES], axis=1) if len(c.cols) else np.zeros((0, len(FEATURES)))
+
+
+def weight_vector(weights: Weights) -> np.ndarray:
+    return np.array([getattr(weights, name) for name in FEATURE_NAMES])
+
+
+def score(c: Candidates, weights: Weights = WEIGHTS) -> np.ndarray:
+    """The one score of topics and regions alike: weights . features, per candidate."""
+    return feature_matrix(c) @ weight_vector(weights)
+
+
+def static_features(index) -> dict[str, np.ndarray]:
+    """Per phrase group of the index, the features that depend on the phrase alone (computed once:
+    NameIndex.save stores them)."""
+    if index.static is not None:
+        return index.static
+    keys = index.keys
+    table = title_use()
+    counts = [table.get(key, (0, 0)) for key in keys]
+    title = np.array([np.log(titles + 1) - np.log(abstracts + 5) for titles, abstracts, *_ in counts])
+    index.static = {
+        "words": np.array([min(len(t.replace("-", " ").split()), 4) - 1.0 for t in index.display]),
+        "title": title,
+    }
+    return index.static
+
+
+@functools.cache
+def title_use() -> dict[tuple[str, ...], tuple[int, int, int, int]]:
+    """TITLE_USE: folded phrase -> (arXiv titles using it, abstracts using it, ...)."""
+    data = gzip.decompress((resources.files(__package__) / TITLE_USE).read_bytes()).decode("utf-8")
+    out = {}
+    for line in data.splitlines()[1:]:
+        phrase, *counts = line.split("\t")
+        out[tuple(phrase.split(" "))] = tuple(map(int, counts))
+    return out
