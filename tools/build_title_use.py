@@ -5,10 +5,9 @@ abstracts also say what no title does ("efficiency", "unlabeled data", "capabili
 phrase that NameIndex would count (its folded words: lower case, singular, no hyphens, acronyms
 spelled out by the abstracts' own definitions): how many of the 74,728 arXiv records of ../shared
 (2025-03 to 2026-07, CC0 metadata) use it in their title, and how many in their abstract, for the
-phrases used at least MIN_USES times in all; and how many times the abstracts use it, and how
-many of those uses an object follows ("exploring the": a verb; NameIndex._prior).
-NameIndex._title_weight and _prior read it; rerun this after a change to how NameIndex folds
-words (singular, _lower_words), then the names bench:
+phrases used at least MIN_USES times in all. The namer's `title` feature reads it
+(topics/names/score.py); rerun this after a change to how NameIndex folds words (singular,
+lower_words), then the names benches (bench/names_fit.py, bench/names_regions.py):
 
     .venv/bin/python tools/build_title_use.py   # PYTHONPATH=src in a checkout sharing another's venv
 """
@@ -42,9 +41,7 @@ def main() -> None:
     for index, at in ((in_titles, 0), (in_abstracts, 1)):
         df = np.asarray(index.incidence.sum(axis=0)).ravel()
         for key, used in zip(index.keys, df):
-            counts.setdefault(key, [0, 0, 0, 0])[at] = int(used)
-    for key, uses, objects in zip(in_abstracts.keys, in_abstracts.uses, in_abstracts.objects):
-        counts[key][2:] = [int(uses), int(objects)]
+            counts.setdefault(key, [0, 0])[at] = int(used)
     lines = sorted(
         "\t".join([" ".join(key), *map(str, row)])
         for key, row in counts.items()
@@ -52,7 +49,7 @@ def main() -> None:
     )
     out = REPO / "src" / "papertopics" / "topics" / "names" / TITLE_USE
     # mtime=0: the same table is the same bytes
-    table = "phrase\ttitles\tabstracts\tuses\tbefore_object\n" + "\n".join(lines) + "\n"
+    table = "phrase\ttitles\tabstracts\n" + "\n".join(lines) + "\n"
     out.write_bytes(gzip.compress(table.encode(), mtime=0))
     print(f"{out}: {len(lines)} phrases from {len(records)} abstracts")
 

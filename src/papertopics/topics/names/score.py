@@ -18,8 +18,8 @@ from importlib import resources
 
 import numpy as np
 
-# phrase (folded words), arXiv titles using it, abstracts using it (and two columns no feature
-# reads); bench/build_title_use.py builds it from 74,728 arXiv abstracts of 2025-26
+# phrase (folded words), arXiv titles using it, abstracts using it; tools/build_title_use.py
+# builds it from 74,728 arXiv abstracts of 2025-26
 TITLE_USE = "title_use.tsv.gz"
 
 
@@ -128,8 +128,8 @@ def static_features(index) -> dict[str, np.ndarray]:
 
 
 @functools.cache
-def title_use() -> dict[tuple[str, ...], tuple[int, int, int, int]]:
-    """TITLE_USE: folded phrase -> (arXiv titles using it, abstracts using it, ...)."""
+def title_use() -> dict[tuple[str, ...], tuple[int, ...]]:
+    """TITLE_USE: folded phrase -> (arXiv titles using it, abstracts using it)."""
     data = gzip.decompress((resources.files(__package__) / TITLE_USE).read_bytes()).decode("utf-8")
     out = {}
     for line in data.splitlines()[1:]:
