@@ -25,17 +25,20 @@ TITLE_USE = "title_use.tsv.gz"
 
 @dataclass(frozen=True)
 class Weights:
-    """Every number of the scoring and the selection (bench/names_fit.py chooses them)."""
+    """Every number of the scoring and the selection (bench/names_fit.py chooses them; similarity
+    and title ship below its optimum, 16 and 1, which names topics by what few of their papers
+    say: the seeds' agents topic became "Mixed: AI")."""
 
     # -- score = sum of weight x feature (the features below, over a group's candidates)
     share: float = 1.0  # log share of the group's documents using the phrase (the score's scale)
     lift: float = 0.25  # log of how many times more often the group uses it than the rest of the corpus
-    words: float = 0.5  # words beyond the first (hyphens split, up to three): fields have phrases
     similarity: float = 4.0  # cosine of its embedding with the group's mean embedding (when given)
-    title: float = 0.5  # log of (arXiv titles + 1) / (arXiv abstracts + 5) using it: what titles name
+    title: float = 0.25  # log of (arXiv titles + 1) / (arXiv abstracts + 5) using it: what titles name
+    generic: float = -1.0  # one word: log of (arXiv abstracts using it + 1) ("learning", "data")
+    piece: float = -0.5  # share of its documents using one phrase a word longer ("graph neural")
     # -- candidates
     pseudo: float = 1.0  # documents added to the rest of the corpus (a phrase only the group uses)
-    min_docs: int = 2  # documents that must use a candidate (1 in a group of under 2 x this)
+    min_docs: int = 2  # documents that must use a candidate (all of a smaller group)
     candidates: int = 12  # candidates kept per group (a kept name must stay among them)
     # -- selection
     second_cover: float = 0.4  # a name used by under this share of its group's documents ...
@@ -90,9 +93,10 @@ def _static(name: str) -> Callable[[Candidates], np.ndarray]:
 FEATURES: tuple[Callable[[Candidates], np.ndarray], ...] = (
     share,
     lift,
-    _static("words"),
     similarity,
     _static("title"),
+    _static("generic"),
+    _static("piece"),
 )
 FEATURE_NAMES = tuple(f.__name__ for f in FEATURES)
 
@@ -117,12 +121,21 @@ def static_features(index) -> dict[str, np.ndarray]:
     if index.static is not None:
         return index.static
     keys = index.keys
+    if not index.key_index:
+        index.key_index = {k: i for i, k in enumerate(keys)}
+    df = np.asarray(index.incidence.sum(axis=0)).ravel()
+    longest = np.zeros(len(keys))  # documents of the most used phrase one word longer
+    for g, key in enumerate(keys):
+        for inner in (index.key_index.get(key[:-1]), index.key_index.get(key[1:])) if len(key) > 1 else ():
+            if inner is not None:
+                longest[inner] = max(longest[inner], df[g])
     table = title_use()
     counts = [table.get(key, (0, 0)) for key in keys]
     title = np.array([np.log(titles + 1) - np.log(abstracts + 5) for titles, abstracts, *_ in counts])
     index.static = {
-        "words": np.array([min(len(t.replace("-", " ").split()), 4) - 1.0 for t in index.display]),
         "title": title,
+        "generic": np.array([np.log(c[1] + 1) if len(k) == 1 else 0.0 for k, c in zip(keys, counts)]),
+        "piece": np.minimum(longest / np.maximum(df, 1.0), 1.0),
     }
     return index.static
 

@@ -43,7 +43,7 @@ def gather(
         size = len(groups[g])
         cols, used = counts[k].indices, counts[k].data.astype(np.float64)
         rest = (total[cols] - used + weights.pseudo) / (n_docs - size + weights.pseudo)
-        floor = weights.min_docs if size >= 2 * weights.min_docs else 1
+        floor = min(weights.min_docs, size)
         keep = (used >= floor) & (used / max(size, 1) > rest)
         cols, used, rest = cols[keep], used[keep], rest[keep]
         cosine = None
