@@ -661,13 +661,16 @@ def _feature(index: NameIndex, name: str, phrase: str) -> float:
 def test_each_phrase_feature_says_what_its_name_says():
     """The features that depend on a phrase alone: how often arXiv titles name it per abstract
     using it (a field's name, not what abstracts say in passing), and
-    for one word, how many arXiv abstracts use it ("efficiency" names nothing)."""
+    for one word, how many arXiv abstracts use it ("efficiency" names nothing), and the share of
+    its papers using one phrase a word longer (a piece of a name)."""
     texts = [f"Large language models (LLMs) plan route {k} in latent space {k}." for k in range(6)]
     texts += [f"The efficiency of reinforcement learning {k} for agents." for k in range(6)]
     index = NameIndex.build(with_filler(texts + SPEECH, 40))
     assert _feature(index, "title", "reinforcement learning") > _feature(index, "title", "efficiency")
     assert _feature(index, "generic", "efficiency") > _feature(index, "generic", "speech") > 0
     assert _feature(index, "generic", "reinforcement learning") == 0  # a phrase: its words say more
+    # "large language" is always "large language models": a piece of a name, not one
+    assert _feature(index, "piece", "large language") == 1 > _feature(index, "piece", "large language models")
 
 
 def test_meaning_and_counts_weigh_in():
@@ -689,8 +692,10 @@ def test_meaning_and_counts_weigh_in():
     cosine = c.cosine
     assert cosine[at[index.group_of("clients")]] == pytest.approx(1.0, abs=1e-5)
     assert cosine[at[index.group_of("federated learning")]] == pytest.approx(-1.0, abs=1e-5)
-    share = dict(zip(FEATURE_NAMES, feature_matrix(c).T))["share"]
-    assert share[at[index.group_of("federated learning")]] == pytest.approx(0.0)  # all five abstracts
+    features = dict(zip(FEATURE_NAMES, feature_matrix(c).T))
+    assert features["share"][at[index.group_of("federated learning")]] == pytest.approx(0.0)  # all five
+    # "federated learning" is in every FL abstract and no other: far above the rest of the corpus
+    assert features["lift"][at[index.group_of("federated learning")]] > np.log(2)
     assert namer.name_groups({0: fl}).names[0] == "clients"
     assert PhraseNames(index).name_groups({0: fl}).names[0] == "federated learning (FL)"
 
