@@ -791,3 +791,26 @@ def clean_text(raw: str) -> str:
         s = _RE_SPACE_BEFORE_PUNCT.sub(r"\1", s)
         s = _RE_SPACE_AFTER_OPEN.sub(r"\1", s)
     return s
+
+
+# --- markup dropped, for counting words (the name index reads texts through it) ----------
+# clean_text renders math and keeps a command's argument, for reading and embedding; here the
+# words of math, commands and URLs are dropped, so "log" or "mathcal" never become a name.
+_RE_DROP_MATH = re.compile(
+    r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]"
+    r"|\\begin\{(\w+\*?)\}.*?\\end\{\1\}",
+    re.S,
+)
+_RE_DROP_CMD = re.compile(r"\\(?:cite\w*|ref|eqref|label|url|footnote)\*?(?:\[[^\]]*\])?\{[^}]*\}")
+_RE_ANY_CMD = re.compile(r"\\[A-Za-z]+\*?|\\.")
+_RE_ANY_URL = re.compile(r"https?://\S+|www\.\S+")
+
+
+def strip_markup(text: str) -> str:
+    """Text without inline math, LaTeX commands and URLs (their words are not the topic's)."""
+    text = _RE_ANY_URL.sub(" ", text or "")
+    if "$" in text or "\\" in text:
+        text = _RE_DROP_MATH.sub(" . ", text)
+        text = _RE_DROP_CMD.sub(" ", text)
+        text = _RE_ANY_CMD.sub(" ", text).replace("{", "").replace("}", "")
+    return text

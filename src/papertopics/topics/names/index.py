@@ -21,6 +21,7 @@ import numpy as np
 from scipy import sparse
 
 from papertopics.constants import NAME_INDEX_VERSION, PHRASE_VECTORS_MAX
+from papertopics.ingest.clean import strip_markup
 from papertopics.topics.names.registry import name_phrases
 from papertopics.topics.names.text import (
     RE_CJK,
@@ -33,7 +34,6 @@ from papertopics.topics.names.text import (
     is_plural,
     join_words,
     lower_words,
-    strip_markup,
     word_flags,
 )
 from papertopics.topics.stopwords import singular

@@ -28,7 +28,7 @@ from papertopics.topics.names.registry import (
 )
 from papertopics.topics.names.score import TITLE_USE, WEIGHTS, Candidates, Weights
 from papertopics.topics.names.select import distinct, gather, pair_name, ranked, second
-from papertopics.topics.names.text import collect_acronyms, letters_fit, strip_markup
+from papertopics.topics.names.text import collect_acronyms, letters_fit
 
 __all__ = [
     "MAX_NAME_WORDS",
@@ -37,7 +37,6 @@ __all__ = [
     "PhraseNames",
     "collect_acronyms",
     "letters_fit",
-    "strip_markup",
 ]
 
 

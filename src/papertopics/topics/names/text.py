@@ -36,14 +36,6 @@ END_OK = frozenset(
 # Function characters that may not start or end a CJK name.
 _CJK_STOP = frozenset("的了和与及或是在对中为以将把被等其这那我们你他她它之而并且也就都所从到由于因")
 
-_RE_MATH = re.compile(
-    r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]"
-    r"|\\begin\{(\w+\*?)\}.*?\\end\{\1\}",
-    re.S,
-)
-_RE_DROP_CMD = re.compile(r"\\(?:cite\w*|ref|eqref|label|url|footnote)\*?(?:\[[^\]]*\])?\{[^}]*\}")
-_RE_CMD = re.compile(r"\\[A-Za-z]+\*?|\\.")
-_RE_URL = re.compile(r"https?://\S+|www\.\S+")
 _CJK = CJK_LETTERS
 RE_WORD = re.compile(rf"[^\W\d_{_CJK}][\w\-]*[^\W_]|[^\W\d_{_CJK}]|[{_CJK}]+")
 RE_CJK = re.compile(rf"[{_CJK}]")
@@ -56,16 +48,6 @@ RE_TITLED = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)+\b")
 _RE_ACRONYM = re.compile(r"\(\s*([A-Za-z][\w\-]{0,11})\s*[);,]")
 _RE_CLAUSE_END = re.compile(r"[()\[\].;:!?,]")
 _RE_PLAIN_WORD = re.compile(r"[^\W\d_][\w\-]*")
-
-
-def strip_markup(text: str) -> str:
-    """Text without inline math, LaTeX commands and URLs (their words are not the topic's)."""
-    text = _RE_URL.sub(" ", text or "")
-    if "$" in text or "\\" in text:
-        text = _RE_MATH.sub(" . ", text)
-        text = _RE_DROP_CMD.sub(" ", text)
-        text = _RE_CMD.sub(" ", text).replace("{", "").replace("}", "")
-    return text
 
 
 def is_acronym(word: str) -> bool:
