@@ -24,24 +24,49 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-# level -> environment, as in .ci/run; the last two rows set one library's cap alone, to tell
-# which library a change of bits comes from
-LEVELS = {
-    "own": {},
-    "AVX512_CORE_BF16": {
-        "ONEDNN_MAX_CPU_ISA": "AVX512_CORE_BF16",
-        "MKL_ENABLE_INSTRUCTIONS": "AVX512_E3",
-        "ATEN_CPU_CAPABILITY": "avx512",
-    },
+# level -> the caps of every library in the embedding path, as .ci/run sets them
+LEVEL_CAPS = {
+    "AVX2": {"ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2", "ATEN_CPU_CAPABILITY": "avx2"},
     "AVX512_CORE": {
         "ONEDNN_MAX_CPU_ISA": "AVX512_CORE",
         "MKL_ENABLE_INSTRUCTIONS": "AVX512",
         "ATEN_CPU_CAPABILITY": "avx512",
     },
-    "AVX2": {"ONEDNN_MAX_CPU_ISA": "AVX2", "MKL_ENABLE_INSTRUCTIONS": "AVX2", "ATEN_CPU_CAPABILITY": "avx2"},
+    "AVX512_CORE_BF16": {
+        "ONEDNN_MAX_CPU_ISA": "AVX512_CORE_BF16",
+        "MKL_ENABLE_INSTRUCTIONS": "AVX512_E3",
+        "ATEN_CPU_CAPABILITY": "avx512",
+    },
+    "AVX512_CORE_AMX": {
+        "ONEDNN_MAX_CPU_ISA": "AVX512_CORE_AMX",
+        "MKL_ENABLE_INSTRUCTIONS": "AVX512_E4",
+        "ATEN_CPU_CAPABILITY": "avx512",
+    },
+}
+# what this script probes; the last two rows set one library's cap alone, to tell which library
+# a change of bits comes from
+LEVELS = {
+    "own": {},
+    "AVX512_CORE_BF16": LEVEL_CAPS["AVX512_CORE_BF16"],
+    "AVX512_CORE": LEVEL_CAPS["AVX512_CORE"],
+    "AVX2": LEVEL_CAPS["AVX2"],
     "MKL=AVX2 only": {"MKL_ENABLE_INSTRUCTIONS": "AVX2"},
     "ATen=avx2 only": {"ATEN_CPU_CAPABILITY": "avx2"},
 }
+
+
+def run_at_level(level: str | None) -> None:
+    """Restart this script with every cap of `level` set (before torch or OpenVINO load), or
+    return when it already runs so (None or "own": the CPU's own level)."""
+    if level in (None, "own"):
+        return
+    caps = LEVEL_CAPS[level]
+    if all(os.environ.get(k) == v for k, v in caps.items()):
+        print(f"level {level}: " + " ".join(f"{k}={v}" for k, v in caps.items()), flush=True)
+        return
+    argv = [a for a in sys.argv if not a.startswith("--level")]
+    os.execve(sys.executable, [sys.executable, *argv], {**os.environ, **caps})
+
 
 TORCH_PROBE = r"""
 import torch

@@ -3,7 +3,9 @@
 Why: the embedding stage is the pipeline's main CPU cost; the default backend must stay >= 2x
 the plain `SentenceTransformer(model_dir).encode(texts, batch_size=32)` at cosine >= 0.99 and the
 same top-5 neighbours for >= 90% of abstracts. All paths are timed in one process, alternating
-every `--block` abstracts, because shared machines drift by ~30% (or far more) within minutes.
+every `--block` abstracts (default 300: an embed job embeds its whole shard in one call, and
+each call pays at most one short batch per length bucket), because shared machines drift by
+~30% (or far more) within minutes.
 "x fp32" is the wall-time ratio to the plain encode, "x cpu-s" the ratio of this process's CPU
 seconds (less sensitive to other users' load). The fidelity columns compare with the plain encode:
 mean/min cosine, the share of abstracts with the same top-5 neighbour set, and the mean overlap.
@@ -12,7 +14,9 @@ mean/min cosine, the share of abstracts with the same top-5 neighbour set, and t
     PAPERTOPICS_CPU_BF16=0 HF_HUB_OFFLINE=1 .venv/bin/python bench/embed_throughput.py --n 600 --rounds 2
 
 The second line measures the path of CPUs without bf16 (papertopics.embed.cpu) on any machine:
-`auto` is then OpenVINO fp32, and torch:bf16 runs as torch fp32 (measured once).
+`auto` is then OpenVINO fp32, and torch:bf16 runs as torch fp32 (measured once). `--level AVX2`
+(or AVX512_CORE, AVX512_CORE_BF16) caps every library's instructions as .ci/run does
+(docs/cpus.md); `--exact-length` also times the batching before issue 42 for each path.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import time
 
 import numpy as np
 from _pipeline import REPO  # noqa: F401  (sets papertopics.runtime.environment's environment)
+from cpu_levels import LEVEL_CAPS, run_at_level
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "neurips2023" / "neurips2023.jsonl.gz"
@@ -62,6 +67,42 @@ def fidelity(vecs: np.ndarray, ref: np.ndarray, ref_top: np.ndarray) -> dict:
     }
 
 
+def exact_length_encoder(kwargs: dict, stats: dict):
+    """The loaded encoder and tokenizer of a papertopics path (embed_texts' own, shared)."""
+    from papertopics import embed as E
+    from papertopics.embed import encode
+    from papertopics.embed.model import model_spec
+
+    path = E.resolve_model_path(E.DEFAULT_MODEL)
+    return encode._get_encoder(
+        path,
+        model_spec(path),
+        stats["backend"],
+        stats["precision"],
+        kwargs["max_seq_length"],
+        stats["device"],
+        kwargs["threads"],
+        None,
+        None,
+    )
+
+
+def exact_length(texts: list[str], encoder, tokenizer, batch_size: int) -> np.ndarray:
+    """The batching before issue 42: texts of one exact token length per batch, batches of any
+    size up to batch_size, no filler rows and no padding."""
+    ids = tokenizer(texts)
+    by_length: dict[int, list[int]] = {}
+    for j, row in enumerate(ids):
+        by_length.setdefault(len(row), []).append(j)
+    out = np.empty((len(texts), encoder.spec.dim), dtype=np.float32)
+    for group in by_length.values():
+        for s in range(0, len(group), batch_size):
+            batch = group[s : s + batch_size]
+            input_ids = np.array([ids[j] for j in batch], dtype=np.int64)
+            out[batch] = encoder.encode(input_ids, np.ones_like(input_ids))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=600, help="abstracts (default 600)")
@@ -71,7 +112,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="torch/OpenVINO threads for every path")
     parser.add_argument("--rounds", type=int, default=1, help="passes over the abstracts")
     parser.add_argument(
-        "--block", type=int, default=100, help="abstracts per timed call; paths alternate per block"
+        "--block", type=int, default=300, help="abstracts per timed call; paths alternate per block"
+    )
+    parser.add_argument(
+        "--exact-length",
+        action="store_true",
+        help="also time the scheme before issue 42 (batches of one exact token length, any size: "
+        "not batch-invariant on every CPU) for each papertopics path, as `<path> exact-length`",
     )
     parser.add_argument(
         "--backends",
@@ -79,7 +126,13 @@ def main(argv: list[str] | None = None) -> int:
         help="comma-separated backend[:precision] for embed_texts (default: %(default)s)",
     )
     parser.add_argument("--json", type=pathlib.Path, help="also write the results here")
+    parser.add_argument(
+        "--level",
+        choices=["own", *LEVEL_CAPS],
+        help="cap every library's instructions at this level (docs/cpus.md); default: the CPU's own",
+    )
     args = parser.parse_args(argv)
+    run_at_level(args.level)
 
     import torch
     from sentence_transformers import SentenceTransformer
@@ -123,6 +176,13 @@ def main(argv: list[str] | None = None) -> int:
         loads[label] = time.perf_counter() - t
         paths.append((label, kwargs))
 
+    exact = {}  # label -> (encoder, tokenizer) of the paths timed with exact-length batches too
+    if args.exact_length:
+        for label, kwargs in list(paths):
+            _, stats = E.embed_texts(texts[:1], **kwargs)
+            exact[f"{label.split(' ')[0]} exact-length"] = exact_length_encoder(kwargs, stats)
+            loads[f"{label.split(' ')[0]} exact-length"] = 0.0
+
     # Interleave in blocks, rotating the order, so every path sees the same load drift; CPU
     # seconds (all threads of this process) are reported too, being less sensitive to other users.
     labels = list(loads)
@@ -136,7 +196,9 @@ def main(argv: list[str] | None = None) -> int:
             shift = (r * len(blocks) + b) % len(labels)
             for label in labels[shift:] + labels[:shift]:
                 t, c = time.perf_counter(), time.process_time()
-                if label in kwargs_of:
+                if label in exact:
+                    vecs = exact_length(block, *exact[label], args.batch_size)
+                elif label in kwargs_of:
                     vecs, _ = E.embed_texts(block, **kwargs_of[label])
                 else:
                     vecs = st.encode(block, batch_size=args.batch_size, convert_to_numpy=True)

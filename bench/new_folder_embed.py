@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/new_folder_embed.py [--n 1000] [--workdir /tmp/bench-new-folder]
     PAPERTOPICS_CPU_BF16=0 .venv/bin/python bench/new_folder_embed.py   # the path of CPUs without bf16
+    .venv/bin/python bench/new_folder_embed.py --level AVX2   # every library capped (docs/cpus.md)
 
 Plain: a fresh Python process that imports sentence-transformers, loads the packaged MiniLM and
 `encode`s the abstracts (fp32, batch 32), timed from its start. papertopics: a new corpus
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from _pipeline import DATA, env, print_table, rule_benchmarks, snakemake
 from by_hand import warm_model_cache
+from cpu_levels import LEVEL_CAPS, run_at_level
 
 PLAIN = r"""
 import json, sys, time, pathlib
@@ -45,7 +47,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1000)
     parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument(
+        "--level",
+        choices=["own", *LEVEL_CAPS],
+        help="cap every library's instructions at this level (docs/cpus.md); default: the CPU's own",
+    )
     args = parser.parse_args()
+    run_at_level(args.level)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-new-folder-"))
     shutil.rmtree(workdir, ignore_errors=True)
     (workdir / "corpus").mkdir(parents=True)
