@@ -64,8 +64,7 @@ def run_at_level(level: str | None) -> None:
     if all(os.environ.get(k) == v for k, v in caps.items()):
         print(f"level {level}: " + " ".join(f"{k}={v}" for k, v in caps.items()), flush=True)
         return
-    argv = [a for a in sys.argv if not a.startswith("--level")]
-    os.execve(sys.executable, [sys.executable, *argv], {**os.environ, **caps})
+    os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, **caps})
 
 
 TORCH_PROBE = r"""
