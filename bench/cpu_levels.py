@@ -11,7 +11,7 @@ ONEDNN_MAX_CPU_ISA, MKL_ENABLE_INSTRUCTIONS and ATEN_CPU_CAPABILITY set, reports
 - a digest of the vectors of 8 seed abstracts per backend and precision: a cap a library
   honours changes its kernels, which usually changes some bits.
 
-    .venv/bin/python bench/cpu_levels.py
+    .venv/bin/python bench/cpu_levels.py [LEVEL ...]   # e.g. own AVX2 "MKL=AVX2 only"
 """
 
 from __future__ import annotations
@@ -88,18 +88,26 @@ out = {}
 path = E.resolve_model_path(E.DEFAULT_MODEL)
 spec = model_spec(path)
 ir_root = pathlib.Path(sys.argv[2])
-enc = eb.OpenVINOEncoder(spec, "bf16", "cpu", 2, ir_root=ir_root, model_id=model_identity(path))
-ids = np.array([[101] + [2000 + i for i in range(62)] + [102]] * 4)
-enc.encode(ids, np.ones_like(ids))
-kinds = {}
-for op in enc.compiled.get_runtime_model().get_ops():
-    rt = {k: v.astype(str) for k, v in op.get_rt_info().items() if k != "originalLayersNames"}
-    if rt.get("layerType") in ("FullyConnected", "MatMul", "Subgraph", "MVN"):
-        kinds[f"{rt['layerType']}:{rt['primitiveType']}"] = 1
-out["openvino"] = " ".join(sorted(kinds))
+for precision in ("bf16", "fp32"):
+    try:
+        enc = eb.OpenVINOEncoder(spec, precision, "cpu", 2, ir_root=ir_root, model_id=model_identity(path))
+    except eb.BackendUnavailable as exc:
+        out[f"openvino {precision}"] = f"refused: {exc}"
+        continue
+    ids = np.array([[101] + [2000 + i for i in range(62)] + [102]] * 4)
+    enc.encode(ids, np.ones_like(ids))
+    kinds = {}
+    for op in enc.compiled.get_runtime_model().get_ops():
+        rt = {k: v.astype(str) for k, v in op.get_rt_info().items() if k != "originalLayersNames"}
+        if rt.get("layerType") in ("FullyConnected", "MatMul", "Subgraph", "MVN"):
+            kinds[f"{rt['layerType']}:{rt['primitiveType']}"] = 1
+    out[f"openvino {precision}"] = " ".join(sorted(kinds))
 for backend, precision in [("openvino", "bf16"), ("openvino", "fp32"), ("torch", "bf16"), ("torch", "fp32")]:
-    vecs, _ = E.embed_texts(SEEDS[:8], backend=backend, precision=precision, threads=2)
-    out[f"{backend}-{precision}"] = hashlib.sha256(vecs.tobytes()).hexdigest()[:10]
+    try:
+        vecs, _ = E.embed_texts(SEEDS[:8], backend=backend, precision=precision, threads=2)
+        out[f"{backend}-{precision}"] = hashlib.sha256(vecs.tobytes()).hexdigest()[:10]
+    except Exception as exc:  # a backend refusing the level
+        out[f"{backend}-{precision}"] = "refused"
 print("RESULT " + json.dumps(out))
 """
 
@@ -131,15 +139,18 @@ def probe(level: str, extra: dict, ir_root: str) -> dict:
 def main() -> None:
     import tempfile
 
+    only = sys.argv[1:]  # level names to probe (default: all)
     ir_root = tempfile.mkdtemp(prefix="cpu-levels-ir-")
     rows = {}
     for level, extra in LEVELS.items():
+        if only and level not in only:
+            continue
         rows[level] = probe(level, extra, ir_root)
         print(f"\n== {level} {extra or ''}", flush=True)
         for key, value in rows[level].items():
             print(f"  {key:<14} {value}")
     print("\nvector digests (same digest as the row above: the cap left those kernels' bits alone):")
-    keys = [k for k in rows["own"] if k.startswith(("openvino-", "torch-"))]
+    keys = [k for k in next(iter(rows.values())) if k.startswith(("openvino-", "torch-"))]
     print(f"{'level':<18}" + "".join(f"{k:>16}" for k in keys))
     for level, row in rows.items():
         print(f"{level:<18}" + "".join(f"{row[k]:>16}" for k in keys))

@@ -3,6 +3,7 @@
     .venv/bin/python bench/new_folder_embed.py [--n 1000] [--workdir /tmp/bench-new-folder]
     PAPERTOPICS_CPU_BF16=0 .venv/bin/python bench/new_folder_embed.py   # the path of CPUs without bf16
     .venv/bin/python bench/new_folder_embed.py --level AVX2   # every library capped (docs/cpus.md)
+    .venv/bin/python bench/new_folder_embed.py --backend torch   # the path of ARM and macOS
 
 Plain: a fresh Python process that imports sentence-transformers, loads the packaged MiniLM and
 `encode`s the abstracts (fp32, batch 32), timed from its start. papertopics: a new corpus
@@ -52,6 +53,7 @@ def main() -> None:
         choices=["own", *LEVEL_CAPS],
         help="cap every library's instructions at this level (docs/cpus.md); default: the CPU's own",
     )
+    parser.add_argument("--backend", default="auto", help="embedding.backend of the new folder (torch: ARM)")
     args = parser.parse_args()
     run_at_level(args.level)
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="bench-new-folder-"))
@@ -65,7 +67,9 @@ def main() -> None:
         for _, line in zip(range(args.n), handle):
             record = json.loads(line)
             out.write(json.dumps({"title": record["title"], "abstract": record["abstract"]}) + "\n")
-    (workdir / "corpus" / "config.yaml").write_text(f"listings:\n  - {listing}\n")
+    (workdir / "corpus" / "config.yaml").write_text(
+        f"listings:\n  - {listing}\nembedding:\n  backend: {args.backend}\n"
+    )
     cache = workdir / "cache"
     warm_model_cache(cache)
 
@@ -90,7 +94,7 @@ def main() -> None:
                 "speed-up": "1.00",
             },
             {
-                "run": "papertopics embed_shard job(s), new folder",
+                "run": f"papertopics embed_shard job(s), new folder, backend {args.backend}",
                 "seconds": f"{embed_s:.1f}",
                 "speed-up": f"{plain / embed_s:.2f}",
             },
