@@ -149,7 +149,7 @@ def main() -> None:
         print(f"\n== {level} {extra or ''}", flush=True)
         for key, value in rows[level].items():
             print(f"  {key:<14} {value}")
-    print("\nvector digests (same digest as the row above: the cap left those kernels' bits alone):")
+    print("\nvector digests (one that differs from the own row's: that cap changed the kernels' bits):")
     keys = [k for k in next(iter(rows.values())) if k.startswith(("openvino-", "torch-"))]
     print(f"{'level':<18}" + "".join(f"{k:>16}" for k in keys))
     for level, row in rows.items():
