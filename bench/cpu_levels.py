@@ -140,6 +140,8 @@ def main() -> None:
     import tempfile
 
     only = sys.argv[1:]  # level names to probe (default: all)
+    if set(only) - set(LEVELS):
+        sys.exit(f"usage: cpu_levels.py [LEVEL ...], LEVEL one of: {', '.join(map(repr, LEVELS))}")
     ir_root = tempfile.mkdtemp(prefix="cpu-levels-ir-")
     rows = {}
     for level, extra in LEVELS.items():
