@@ -23,6 +23,10 @@ acronym.
     # weights: coordinate search on the training folds, scored on the fold left out; prints the
     # cross-validated figure and the weights fitted on every fold (what names/score.py ships)
     PYTHONPATH=src .venv/bin/python bench/names_fit.py --fit
+    # less noise: R random cuts into two folds (seeds 0..R-1; minutes per new cut), weights
+    # searched on each half and scored on the other; held-out mean and range per kind of listing,
+    # beside the shipped weights, each searched feature set to 0, and plain BERTopic's first word
+    PYTHONPATH=src .venv/bin/python bench/names_fit.py --repeats 5
 """
 
 from __future__ import annotations
@@ -84,9 +88,10 @@ def hits(name: str, top: list[tuple[str, ...]]) -> bool:
     return any(_inside(k, s) or (len(s) > 1 and k[-len(s) :] == s) for k in top for s in said)
 
 
-def prepare(cache: Path) -> list[dict]:
-    """The listings: per fold, the fold itself, PARTS and DRAWS drawn from it, clustered once."""
-    path = cache / "listings.pkl"
+def prepare(cache: Path, repeat: int = 0) -> list[dict]:
+    """The listings: per fold, the fold itself, PARTS and DRAWS drawn from it, clustered once;
+    `repeat` r cuts the papers into folds with seed r (and draws with seed r + 1)."""
+    path = cache / ("listings.pkl" if repeat == 0 else f"listings-{repeat}.pkl")
     if path.exists():
         return pickle.loads(path.read_bytes())
     from papertopics.ingest.corpus import build_corpus
@@ -94,9 +99,9 @@ def prepare(cache: Path) -> list[dict]:
     from papertopics.pipeline import default_config, reduce_and_cluster
 
     records = [json.loads(line) for line in gzip.open(ICLR, "rt", encoding="utf-8")]
-    order = np.random.default_rng(0).permutation(len(records))
+    order = np.random.default_rng(repeat).permutation(len(records))
     folds = np.array_split(order, FOLDS)
-    rng = np.random.default_rng(1)
+    rng = np.random.default_rng(repeat + 1)
     listings = []
     for k, members in enumerate(folds):
         picks = [("fold", members)]
@@ -250,6 +255,7 @@ def show(columns: dict[str, dict[str, tuple[int, int]]]) -> None:
 # The coordinate search: each weight in turn takes the grid value that names best (ties keep the
 # value it has), twice over; `share` stays 1 (the score's scale).
 GRID = {
+    "lift": (0.0, 0.125, 0.25, 0.5, 1.0),
     "similarity": (0.0, 1.0, 2.0, 4.0, 8.0, 16.0),
     "title": (0.0, 0.25, 0.5, 1.0),
     "generic": (0.0, -0.1, -0.25, -0.5, -1.0),
@@ -258,10 +264,9 @@ GRID = {
 }
 
 
-# Where the search starts: share, and lift at a quarter of it (not searched: it moves the figure
-# by under MIN_GAIN either way, and keeps a topic's own phrase where two topics share a common
-# one: the seeds' chain-of-thought topic took "large language models" from the agents' topic
-# without it); every other feature off;
+# Where the search starts: share, and lift at a quarter of it (it keeps a topic's own phrase where
+# two topics share a common one: the seeds' chain-of-thought topic took "large language models"
+# from the agents' topic without it); every other feature off;
 # a feature comes in only where it moves the figure by MIN_GAIN.
 MIN_GAIN = 0.005
 
@@ -414,6 +419,62 @@ def fit_weights(listings: list[dict], cache: Path) -> None:
         print(f"  {field.name} = {getattr(weights, field.name)}")
 
 
+def assigned_named(listings: list[dict], path: Path) -> list[dict]:
+    """Every listing's topics (documents' topics, regions) as the default namer leaves them, cached."""
+    if path.exists():
+        return json.loads(path.read_text())
+    named = [{"assigned": r["assigned"], "topics": r["topics"]} for r in name_listings(listings)]
+    path.write_text(json.dumps(named))
+    return named
+
+
+def repeated(cache: Path, repeats: int) -> None:
+    """Repeated random 2-fold splits: per repeat and fold, weights searched on the other fold's
+    listings and scored on the fold's own (fast path: names without second phrases; regions),
+    beside the shipped weights and plain BERTopic's first word on the same held-out listings."""
+    from papertopics.topics.names.score import FEATURE_NAMES, WEIGHTS
+
+    rows: dict[str, dict[str, list[float]]] = {}
+
+    def note(column: str, key: str, value: float) -> None:
+        rows.setdefault(column, {}).setdefault(key, []).append(value)
+
+    for r in range(repeats):
+        listings = prepare(cache, r)
+        named = assigned_named(listings, cache / f"before-assigned{'' if r == 0 else f'-{r}'}.json")
+        fast = [Fast(d, n) for d, n in zip(listings, named)]
+        for k in range(FOLDS):
+            train = [f for f, d in zip(fast, listings) if d["fold"] != k]
+            at = [i for i, d in enumerate(listings) if d["fold"] == k]
+            test = [fast[i] for i in at]
+            weights, got = search(train, start_weights())
+            trials = {"searched": weights, "shipped": WEIGHTS}
+            trials |= {
+                f"searched, {name} 0": dataclasses.replace(weights, **{name: 0.0}) for name in FEATURE_NAMES
+            }
+            for column, trial in trials.items():
+                for kind in [*KINDS, "regions"]:
+                    note(column, kind, objective(test, trial, kind))
+            plain = figures([listings[i] for i in at], [named[i] for i in at], plain=True)
+            for kind, where in KINDS.items():
+                h, n = plain[f"{where}: names"]
+                note("plain BERTopic", kind, h / max(n, 1))
+            short = {n: getattr(weights, n) for n in [*FEATURE_NAMES, "region_cover"]}
+            print(
+                f"repeat {r} fold {k}: training {got:.3f}; held out",
+                {kind: round(rows["searched"][kind][-1], 3) for kind in [*KINDS, "regions"]},
+                "shipped",
+                {kind: round(rows["shipped"][kind][-1], 3) for kind in [*KINDS, "regions"]},
+                short,
+                flush=True,
+            )
+    print(f"\nheld out over {repeats} x {FOLDS} folds: mean (min-max); names without second phrases")
+    print("| weights | " + " | ".join([*KINDS.values(), "multi-topic regions"]) + " |\n|---|---|---|---|---|")
+    for column, kinds in rows.items():
+        cells = [f"{np.mean(v):.3f} ({min(v):.2f}-{max(v):.2f})" for v in kinds.values()]
+        print(f"| {column} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument(
@@ -422,6 +483,7 @@ def main() -> None:
     parser.add_argument("--names", type=Path, help="name every listing; write the names here")
     parser.add_argument("--score", nargs="+", type=Path, help="figures of these names files")
     parser.add_argument("--fit", action="store_true", help="choose the weights by cross-validation")
+    parser.add_argument("--repeats", type=int, help="repeated random 2-fold splits: held-out mean and spread")
     args = parser.parse_args()
     args.cache.mkdir(parents=True, exist_ok=True)
     listings = prepare(args.cache)
@@ -434,6 +496,8 @@ def main() -> None:
         show(columns)
     if args.fit:
         fit_weights(listings, args.cache)
+    if args.repeats:
+        repeated(args.cache, args.repeats)
 
 
 if __name__ == "__main__":
