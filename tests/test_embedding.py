@@ -341,7 +341,7 @@ def test_vectors_do_not_depend_on_what_the_cache_held(tmp_path, warm_cache, back
     gets on an empty cache (issue 27: ~1e-7 differences moved topics). Short sequences and
     small batches: many texts of one token length, in other batch-mates each time."""
     if precision == "bf16" and not cpu.cpu_has_bf16():
-        pytest.skip("no native bf16 on this CPU (or PAPERTOPICS_CPU_BF16=0)")
+        pytest.skip(f"no native bf16 here: {cpu.bf16_source()}")
     texts = [abstract + f" ({i})" for i, abstract in enumerate(SEEDS)] + _short_texts(30)
     settings = dict(backend=backend, precision=precision, batch_size=4, max_seq_length=48)
     for folder in ("shared", "empty"):
