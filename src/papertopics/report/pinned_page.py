@@ -5,7 +5,7 @@ from __future__ import annotations
 from papertopics.report.html import render_page
 from papertopics.report.inputs import ReportInputs
 from papertopics.report.pinned import PAGE_PAPERS, pinned_sections
-from papertopics.report.render import _footer
+from papertopics.report.render import page_footer
 
 
 def pinned_page(inputs: ReportInputs) -> str:
@@ -14,7 +14,7 @@ def pinned_page(inputs: ReportInputs) -> str:
         page="pinned",
         page_title="Pinned",
         report_title=inputs.title,
-        footer=_footer(inputs),
+        footer=page_footer(inputs),
         uses_plotly=False,
         sections=pinned_sections(inputs),
         limit=PAGE_PAPERS,

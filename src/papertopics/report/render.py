@@ -72,7 +72,7 @@ def copy_assets(out_dir: Path) -> list[Path]:
     return written
 
 
-def _footer(inputs: ReportInputs) -> str:
+def page_footer(inputs: ReportInputs) -> str:
     return (
         f"papertopics · {len(inputs.documents):,} documents from {len(inputs.listings)} listing(s) · "
         "every file of this report is local: it opens offline"
@@ -85,7 +85,7 @@ def index_page(inputs: ReportInputs) -> str:
         page="index",
         page_title="Overview",
         report_title=inputs.title,
-        footer=_footer(inputs),
+        footer=page_footer(inputs),
         data_json=page_data(downloads=topic_download_payload(inputs.documents, inputs.topics)),
         uses_plotly=False,
         tiles=summary_tiles(inputs),
@@ -120,7 +120,7 @@ def documents_page(inputs: ReportInputs) -> str:
         page="documents",
         page_title="Document map",
         report_title=inputs.title,
-        footer=_footer(inputs),
+        footer=page_footer(inputs),
         data_json=page_data(figure, docs=docs),
         main_class="page wide",
         listing_options=options,
@@ -186,7 +186,7 @@ def listings_page(inputs: ReportInputs) -> str:
         page="listings",
         page_title="Listings",
         report_title=inputs.title,
-        footer=_footer(inputs),
+        footer=page_footer(inputs),
         data_json=page_data(figure),
         intro=intro,
         listings=[names[name] for name in inputs.listings],
@@ -258,7 +258,7 @@ def changes_page(inputs: ReportInputs) -> str:
         page="changes",
         page_title="What changed",
         report_title=inputs.title,
-        footer=_footer(inputs),
+        footer=page_footer(inputs),
         data_json=None,
         uses_plotly=False,
         summary=summary_line(changes) if changes is not None else None,
@@ -290,7 +290,7 @@ def figure_page(inputs: ReportInputs, page: ReportPage) -> str:
         page=page.name,
         page_title=spec.heading,
         report_title=inputs.title,
-        footer=_footer(inputs),
+        footer=page_footer(inputs),
         data_json=page_data(figure),
         heading=spec.heading,
         intro=spec.intro.format(basis=inputs.vectors.similarity_basis()),
