@@ -227,3 +227,42 @@ def test_readme_layout_names_every_subpackage_and_top_level_module():
     names |= {f"{path.name}/" for path in PACKAGE.iterdir() if (path / "__init__.py").exists()}
     missing = sorted(name for name in names if name not in layout.split())
     assert not missing, f"README.md's layout leaves out {missing}"
+
+
+def test_the_code_input_scanner_finds_every_import_the_ast_finds():
+    """common.smk's code inputs (runtime.closure) read imports with a regular expression, for a
+    quick parse: it finds exactly the import statements `ast` finds, in every module (less
+    `papertopics` itself, in every closure anyway: results.py's docstring shows `import papertopics`)."""
+    from papertopics.runtime.closure import imports_in
+
+    graph = import_graph()
+    differ = {}
+    for module, path in modules().items():
+        found = imports_in(path.read_text(encoding="utf-8"), lazy=False) - {module, "papertopics"}
+        if found != graph[module] - {"papertopics"}:
+            differ[module] = {"missed": graph[module] - found, "extra": found - graph[module]}
+    assert not differ, differ
+
+
+def test_a_job_closure_holds_the_helpers_it_calls_and_no_other_stage():
+    from papertopics.runtime.closure import import_closure, package_root
+
+    def closure(module: str) -> set[str]:
+        return {path.relative_to(package_root()).as_posix() for path in import_closure([module])}
+
+    fit = closure("papertopics.topics.fit")
+    # the package __init__s run on the way, a module of a subpackage, merge_clusters' module
+    assert {"__init__.py", "topics/__init__.py", "topics/fit.py", "topics/names/score.py"} <= fit
+    assert {"topics/curate.py", "topics/merge.py"} & fit
+    assert not {path for path in fit if path.startswith(("report/", "runtime/", "evaluate/"))}
+    # the page registry names its figures as "module:function" strings
+    assert {"report/dendrogram.py", "report/barchart.py"} <= closure("papertopics.report.render")
+    # the listing formats are imported by name from their registry
+    assert "ingest/formats/bibtex.py" in closure("papertopics.ingest.listings")
+    # a lazily exported name loads its module: `from papertopics.embed import embed_texts`
+    assert "embed/encode.py" in closure("papertopics.cluster.pinned")
+    assert closure("papertopics.topics.snapshot_store") == {
+        "__init__.py",
+        "topics/__init__.py",
+        "topics/snapshot_store.py",
+    }

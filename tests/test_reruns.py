@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import os
+import re
 import shutil
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import make_corpus_dir, run_snakemake
+from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_env
 
 from papertopics.artifacts import load_embeddings
 from papertopics.topics.snapshot_store import SNAPSHOT_FILES
@@ -107,3 +112,67 @@ def test_history_advances_only_with_a_finished_report(seed_run, tmp_path):
     previous = changes[(changes["topic"] >= 0) & (changes["prev_size"].fillna(0) > 0)]
     # what changed is measured against the 3-topic run the user saw, not the one before it
     assert sorted(previous["prev_size"].astype(int)) == seen_sizes, changes
+
+
+def _checkout_copy(root: Path) -> Path:
+    """The repository's Snakefile, workflow, profile and package, copied to `root`."""
+    root.mkdir(parents=True)
+    skip = shutil.ignore_patterns("__pycache__", "*.egg-info")
+    for name in ("Snakefile", "workflow", "profiles", "src"):
+        source = REPO / name
+        if source.is_dir():
+            shutil.copytree(source, root / name, ignore=skip)
+        else:
+            shutil.copy2(source, root / name)
+    return root
+
+
+def _dry_run(checkout: Path, folder: Path) -> tuple[set[str], str]:
+    """The rules a dry run with `checkout`'s Snakefile and package plans in `folder`, and stderr."""
+    env = snakemake_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(checkout / "src"), env["PYTHONPATH"]])
+    command = [*SNAKEMAKE, "--snakefile", str(checkout / "Snakefile"), "--directory", str(folder)]
+    result = subprocess.run(
+        [*command, "--cores", "1", "--dry-run"], cwd=folder, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    table = (result.stdout + result.stderr).split("Job stats:")[-1]
+    planned = {m.group(1) for m in re.finditer(r"^(\w+)\s+\d+\s*$", table, re.M)} - {"total", "all"}
+    return planned if "Job stats:" in result.stdout + result.stderr else set(), result.stderr
+
+
+def test_an_edited_helper_of_fit_topics_reruns_fit_topics(seed_run, tmp_path):
+    """fit_topics calls merge_clusters from another module: editing that module (in a copy of
+    the repository) reruns fit_topics and what reads its tables, nothing upstream, and says
+    which module changed. The copy itself (the same code at another path, as a reinstall)
+    reruns nothing."""
+    folder = tmp_path / "folder"
+    shutil.copytree(seed_run, folder, symlinks=True)
+    checkout = _checkout_copy(tmp_path / "checkout")
+    assert _dry_run(checkout, folder)[0] == set()
+
+    fit = ast.parse((checkout / "src/papertopics/topics/fit.py").read_text())
+    helper = next(
+        node.module
+        for node in ast.walk(fit)
+        if isinstance(node, ast.ImportFrom) and "merge_clusters" in {alias.name for alias in node.names}
+    )
+    assert helper != "papertopics.topics.fit"
+    module = checkout / "src" / Path(*helper.split(".")).with_suffix(".py")
+    module.write_text(module.read_text() + "\n# an edit of merge_clusters' module\n")
+
+    planned, said = _dry_run(checkout, folder)
+    fit_and_after = {
+        "fit_topics",
+        "curate_topics",
+        "evaluate_topics",
+        "render_report",
+        "write_workbook",
+        "advance_history",
+    }
+    assert planned == fit_and_after
+    changed = module.relative_to(checkout / "src/papertopics").as_posix()
+    assert f"papertopics: package modules changed since the last run here: {changed};" in said
+    again, said_again = _dry_run(checkout, folder)
+    assert again == fit_and_after  # a dry run does not lose the rerun
+    assert "package modules changed" not in said_again  # said once

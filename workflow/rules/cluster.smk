@@ -12,7 +12,7 @@ rule pin_topics:
     """The pinned topics (config.yaml topics.pinned) embedded with the documents' model: "a paper
     about <name>" (and its description), with its example papers' mean at equal weight."""
     input:
-        code=job_module("papertopics.cluster.pinned"),  # an edit reruns the job
+        code=job_module("papertopics.cluster.pinned"),  # the package modules it runs: an edit reruns the job
         examples=PINNED_EXAMPLES,  # an edited example listing reruns it
         embeddings="results/embed/embeddings.parquet",  # the corpus' mean: examples are seen from it
     output:
@@ -35,7 +35,7 @@ rule pin_topics:
 rule cluster_documents:
     """Assign each document a cluster (-1: outlier); parameters resolved from corpus size."""
     input:
-        code=job_module("papertopics.cluster.stage"),  # an edit reruns the job
+        code=job_module("papertopics.cluster.stage"),  # the package modules it runs: an edit reruns the job
         embeddings="results/embed/embeddings.parquet",
         reduced="results/reduce/reduced.parquet",
         pinned=PINNED_VECTORS,  # topics.pinned (none: no pin_topics job)

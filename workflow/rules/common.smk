@@ -1,5 +1,4 @@
 # Config validation and the input functions the rules share (the run's lifecycle: lifecycle.smk).
-import importlib.util
 import re
 import sys
 from dataclasses import replace
@@ -12,6 +11,7 @@ from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
 from papertopics.ingest.listings import listing_fingerprint, relative_to_folder, resolve_listings
 from papertopics.runtime.environment import runtime_environment
+from papertopics.runtime.closure import code_manifest, package_root, script_modules
 from papertopics.runtime.inprocess import run_job
 from papertopics.runtime.recovery import refuse_listings_in_results
 
@@ -56,11 +56,40 @@ except PapertopicsError as error:
 
 
 def job_module(name):
-    """The file of the module holding a light job's function (`run:` blocks, runtime.inprocess),
-    as the rule's input: editing it reruns the job, as editing a `script:` does. Found, not
-    imported, so parsing this file stays quick. Relative when the folder is the repository, so
-    moving it reruns nothing."""
-    return str(relative_to_folder(importlib.util.find_spec(name).origin, Path.cwd()))
+    """A light job's code input (`run:` blocks, runtime.inprocess): a file of hashes of the package
+    modules importing `name` runs (runtime.closure.code_manifest), rewritten when one of them
+    changes, so editing any of them reruns the job, as upgrading papertopics does. Found, not
+    imported: parsing this file stays quick."""
+    return _code_input(name, [name])
+
+
+def script_code(script):
+    """A `script:` job's code input: the same for the package modules workflow/scripts/<script>.py
+    imports (Snakemake itself reruns the job when the script changes)."""
+    path = Path(workflow.basedir) / "workflow" / "scripts" / f"{script}.py"
+    return _code_input(f"scripts.{script}", script_modules(path))
+
+
+def package_file(name):
+    """A file of the package in use (`report/assets/scripts/map.js`), as a rule's input; relative
+    when the folder is the repository, so moving it reruns nothing."""
+    return str(relative_to_folder(package_root() / name, Path.cwd()))
+
+
+_CODE_SAID = set()
+
+
+def _code_input(name, modules):
+    path, changed = code_manifest(name, modules, Path.cwd())
+    new = [module for module in changed if module not in _CODE_SAID]
+    if new:
+        _CODE_SAID.update(new)
+        print(
+            f"papertopics: package modules changed since the last run here: {', '.join(new)}; "
+            f"the jobs that import them rerun",
+            file=sys.stderr,
+        )
+    return str(path)
 
 
 # Wildcards only ever take listing names, never a path with a slash.

@@ -4,7 +4,8 @@ from papertopics.constants import NAME_INDEX_VERSION, TOKENISING_KEYS
 checkpoint build_corpus:
     """All listings merged; an abstract present in several listings is one document."""
     input:
-        expand("results/parse/{listing}.parquet", listing=list(LISTINGS)),
+        parsed=expand("results/parse/{listing}.parquet", listing=list(LISTINGS)),
+        code=script_code("build_corpus"),  # the package modules it runs: an edit reruns the job
     output:
         corpus="results/corpus/corpus.parquet",
         stats="results/corpus/corpus_stats.json",
@@ -25,6 +26,7 @@ rule count_terms:
     this."""
     input:
         corpus="results/corpus/corpus.parquet",
+        code=script_code("count_terms"),  # the package modules it runs: an edit reruns the job
     output:
         terms="results/corpus/term_counts.npz",
         windows="results/corpus/window_tokens.npz",
@@ -42,6 +44,7 @@ rule index_phrases:
     """Candidate topic names (phrases, acronyms) counted in every abstract, once per corpus."""
     input:
         corpus="results/corpus/corpus.parquet",
+        code=script_code("index_phrases"),  # the package modules it runs: an edit reruns the job
     output:
         index="results/corpus/name_index.pkl",
     log:

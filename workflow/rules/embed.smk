@@ -10,6 +10,7 @@ rule embed_shard:
     """Embed one slice of the corpus; a content-keyed cache makes repeated abstracts free."""
     input:
         corpus="results/corpus/corpus.parquet",
+        code=script_code("embed_shard"),  # the package modules it runs: an edit reruns the job
     output:
         shard="results/embed/shards/{shard}.parquet",
         stats="results/embed/shards/{shard}.json",
@@ -35,6 +36,7 @@ rule gather_embeddings:
     a rerun redoes the gather and so the missing shard, never keeping the old vectors."""
     input:
         shards=embedding_shards,
+        code=script_code("gather_embeddings"),  # the package modules it runs: an edit reruns the job
     output:
         embeddings="results/embed/embeddings.parquet",
         stats="results/embed/embed_stats.json",
@@ -55,6 +57,7 @@ rule embed_phrases:
         names="results/corpus/name_index.pkl",
         # not read: the job starts once the documents are embedded, beside UMAP
         embeddings="results/embed/embeddings.parquet",
+        code=script_code("embed_phrases"),  # the package modules it runs: an edit reruns the job
     output:
         phrases="results/embed/phrase_vectors.parquet",
     log:

@@ -3,6 +3,7 @@ rule refit_reduction:
     side by side (and beside reduce_embeddings); reused by clustering tweaks."""
     input:
         embeddings="results/embed/embeddings.parquet",
+        code=script_code("refit_reduction"),  # the package modules it runs: an edit reruns the job
     output:
         refit="results/evaluation/refits/{seed}.parquet",
     log:
@@ -24,8 +25,7 @@ rule assess_stability:
     """Re-cluster every refit (or, for Ward's seedless clustering, subsamples) and compare with
     the run's topics: which topics survive a new seed or a perturbed listing?"""
     input:
-        code=job_module("papertopics.evaluate.refits"),  # an edit reruns the job
-        comparison=job_module("papertopics.evaluate.reproducibility"),  # so does one of this
+        code=job_module("papertopics.evaluate.refits"),  # the package modules it runs: an edit reruns the job
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
         cluster_params="results/cluster/params.json",
@@ -52,11 +52,7 @@ rule assess_stability:
 rule evaluate_topics:
     """The figures a researcher checks first (coherence, diversity, validity, stability)."""
     input:
-        code=job_module("papertopics.evaluate.metrics"),  # an edit reruns the job
-        families=[  # so does an edit of a metric family
-            job_module(f"papertopics.evaluate.{family}")
-            for family in ("coherence", "diversity", "silhouette", "reproducibility", "agreement")
-        ],
+        code=job_module("papertopics.evaluate.metrics"),  # the package modules it runs: an edit reruns the job
         corpus="results/corpus/corpus.parquet",
         windows="results/corpus/window_tokens.npz",
         corpus_stats="results/corpus/corpus_stats.json",

@@ -6,6 +6,7 @@ rule find_neighbours:
     """results/topics/neighbours.csv: doc_id, rank, neighbour_id, similarity; k per document."""
     input:
         embeddings="results/embed/embeddings.parquet",
+        code=script_code("find_neighbours"),  # the package modules it runs: an edit reruns the job
     output:
         neighbours="results/topics/neighbours.csv",
     log:

@@ -2,6 +2,7 @@ rule parse_listing:
     """One job per listing file: a table with one row per abstract, raw and cleaned text."""
     input:
         listing_path,
+        code=script_code("parse_listing"),  # the package modules it runs: an edit reruns the job
     output:
         "results/parse/{listing}.parquet",
     log:

@@ -2,6 +2,7 @@ rule reduce_embeddings:
     """UMAP twice in one process (the JIT is paid once): n-D for clustering, 2-D for the map."""
     input:
         embeddings="results/embed/embeddings.parquet",
+        code=script_code("reduce_embeddings"),  # the package modules it runs: an edit reruns the job
     output:
         reduced="results/reduce/reduced.parquet",
         map2d="results/reduce/map2d.parquet",

@@ -6,10 +6,7 @@ from papertopics.report.registry import SCRIPTS, asset_outputs, page_outputs
 
 REPORT_PAGES = page_outputs()
 # the feature scripts render_report joins into report.js: an edit reruns the job
-REPORT_SCRIPTS = [
-    str(Path(job_module("papertopics.report.render")).parent / "assets" / "scripts" / name)
-    for name in SCRIPTS
-]
+REPORT_SCRIPTS = [package_file(f"report/assets/scripts/{name}") for name in SCRIPTS]
 
 
 rule pack_documents:
@@ -21,6 +18,7 @@ rule pack_documents:
     input:
         corpus="results/corpus/corpus.parquet",
         neighbours="results/topics/neighbours.csv",
+        code=script_code("pack_documents"),  # the package modules it runs: an edit reruns the job
     output:
         packed=directory("results/report_data"),
     log:
@@ -43,7 +41,7 @@ rule render_report:
     `snakemake --report report.zip`, which embeds a directory with every file beside its index.
     """
     input:
-        code=job_module("papertopics.report.render"),  # an edit reruns the job
+        code=job_module("papertopics.report.render"),  # the package modules it runs: an edit reruns the job
         scripts=REPORT_SCRIPTS,
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
@@ -89,7 +87,7 @@ rule advance_history:
     this snapshot already and leaves it so.
     """
     input:
-        code=job_module("papertopics.topics.snapshot_store"),  # an edit reruns the job
+        code=job_module("papertopics.topics.snapshot_store"),  # the package modules it runs: an edit reruns the job
         snapshot="results/topics/snapshot",
         done=["results/metrics.json", *REPORT_PAGES],
     output:

@@ -5,7 +5,7 @@ rule fit_topics:
     """c-TF-IDF on the given clusters (BERTopic's, from per-corpus term counts), names, stable
     ids; the BERTopic model folder and the tables."""
     input:
-        code=job_module("papertopics.topics.fit"),  # an edit reruns the job
+        code=job_module("papertopics.topics.fit"),  # the package modules it runs: an edit reruns the job
         corpus="results/corpus/corpus.parquet",
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
@@ -42,7 +42,7 @@ rule curate_topics:
     tables, and pinned.csv: a light job, so a rename reruns it and the report, never the fit. A
     name whose topic is gone is a warning."""
     input:
-        code=job_module("papertopics.topics.curate"),  # an edit reruns the job
+        code=job_module("papertopics.topics.curate"),  # the package modules it runs: an edit reruns the job
         topics="results/topics/fit/topics.csv",
         documents="results/topics/fit/document_topics.csv",
         changes="results/topics/fit/changes.csv",
@@ -77,6 +77,7 @@ rule write_workbook:
         topics="results/topics/topics.csv",
         documents="results/topics/document_topics.csv",
         pinned="results/topics/pinned.csv",
+        code=script_code("write_workbook"),  # the package modules it runs: an edit reruns the job
     output:
         workbook="results/topics/topics.xlsx",
     log:

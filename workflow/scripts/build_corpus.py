@@ -10,7 +10,7 @@ from papertopics.ingest.corpus import build_corpus
 from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
-    corpus, stats = build_corpus([pd.read_parquet(path) for path in snakemake.input])
+    corpus, stats = build_corpus([pd.read_parquet(path) for path in snakemake.input.parsed])
     corpus.to_parquet(snakemake.output.corpus, index=False)
     write_json(snakemake.output.stats, stats)
     log.info("corpus: %s", stats)

@@ -10,9 +10,9 @@ With Snakemake's `--force-use-threads` (profiles/default; Snakemake adds it to e
 job) the block runs in a thread of Snakemake's process, so a library is imported once per run.
 Without it Snakemake spawns one process per `run:` job: slower, same results.
 
-The module holding the job function is the rule's `code` input (common.smk's `job_module`), so
-editing it reruns the job, as editing a `script:` does; an edit to a module it calls does not
-(as under `script:`). `scripting.script_run` notices the thread and logs to the rule's log
+The rule's `code` input is the import closure of the module holding the job function
+(common.smk's `job_module`, runtime.closure), so editing it or any package module it calls reruns
+the job. `scripting.script_run` notices the thread and logs to the rule's log
 without touching process-wide state. What a thread cannot do: Ctrl-C lets a running light job
 finish (seconds; ~25 s for fit_topics at 75k abstracts), and the rule's benchmark file measures
 Snakemake's process with its children, so its memory and CPU columns are an upper bound (the
