@@ -2,7 +2,7 @@
 
 Everything else is in pyproject.toml. The workflow lives at the repository root, where
 `snakemake --cores 4` runs it; `pip install .` copies it into papertopics/_workflow/ of the
-built package, where papertopics.runtime.cli.workflow_root finds it. An editable install
+built package, where papertopics.runtime.launch.workflow_root finds it. An editable install
 (`pip install -e .`, what `make run` does) uses the repository's own files instead.
 """
 

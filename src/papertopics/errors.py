@@ -20,3 +20,7 @@ class CorpusTooSmallError(PapertopicsError):
 class StaleResultError(PapertopicsError):
     """An intermediate under results/ was made with other settings than the run's; the message
     names the file and what to delete."""
+
+
+class CliError(PapertopicsError):
+    """A problem with the `papertopics` command line that a user fixes (one line)."""

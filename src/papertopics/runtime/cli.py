@@ -4,8 +4,9 @@
 writes a config.yaml naming the listings when the folder has none (an existing one is never
 rewritten) and runs the same Snakefile, profile and closing lines as `snakemake --cores 4` in
 the repository, through Snakemake's own command line (snakemake.cli.main, in this process).
-The workflow is found beside the installed package (workflow_root): the repository for an
-editable install, `papertopics/_workflow/` (copied in by setup.py) for a wheel.
+This module reads the command line and runs the commands; the concerns it calls live beside it:
+`folder_config` (config.yaml), `overrides` (--config), `launch` (the workflow, its profile and
+Snakemake's call).
 """
 
 from __future__ import annotations
@@ -18,10 +19,24 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import papertopics
-from papertopics.errors import PapertopicsError
+from papertopics.errors import CliError, PapertopicsError
+from papertopics.runtime.folder_config import named_entries, prepare_config
+from papertopics.runtime.launch import profile_options, run_snakemake, workflow_root
+from papertopics.runtime.overrides import CLI_CONFIG, parse_overrides, write_overrides
+
+__all__ = [
+    "CLI_CONFIG",
+    "CliError",
+    "main",
+    "named_entries",
+    "open_report",
+    "parse_overrides",
+    "prepare_config",
+    "run",
+    "workflow_root",
+]
 
 REPORT = Path("results") / "report" / "index.html"
-CLI_CONFIG = Path(".snakemake") / "papertopics" / "cli-config.yaml"
 
 
 def _listing_formats() -> str:
@@ -61,26 +76,6 @@ Steer the map from config.yaml, kept across reruns by topic id (README "Steer th
     pinned_min_similarity: auto           # or a cosine 0-1; 0: every paper to its nearest pinned topic
 Results go to FOLDER/results/; the last lines name the report (papertopics open shows it).
 """.replace("{formats}", _listing_formats())
-
-
-class CliError(PapertopicsError):
-    """A command-line problem a user fixes (one line)."""
-
-
-def workflow_root() -> Path:
-    """The folder holding the Snakefile, workflow/ and profiles/ this papertopics runs.
-
-    A wheel carries them as package data in `papertopics/_workflow/` (setup.py copies them at
-    build time); an editable install or a checkout (PYTHONPATH=src) uses the repository's own.
-    """
-    package = Path(papertopics.__file__).resolve().parent
-    for root in (package / "_workflow", *package.parents[:2]):
-        if (root / "Snakefile").is_file() and (root / "workflow" / "rules" / "common.smk").is_file():
-            return root
-    raise CliError(
-        f"the papertopics workflow (Snakefile, workflow/) is neither in {package / '_workflow'} nor in "
-        f"the repository above {package}; reinstall papertopics"
-    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -197,7 +192,7 @@ def run(
     elif not folder.is_dir():
         raise CliError(f"{folder}: no such folder" if not folder.exists() else f"{folder}: not a folder")
     argv = ["--snakefile", str(root / "Snakefile"), "--directory", str(folder)]
-    argv += _profile_options(folder, root, snakemake_args)
+    argv += profile_options(folder, root, snakemake_args)
     if cores is not None:
         argv += ["--cores", _cores(cores)]
     if dry_run:
@@ -217,10 +212,10 @@ def run(
     prepare_config(folder, entries)  # never rewrites a config.yaml, so a dry run may look
     written = None
     if overrides:
-        written = _write_overrides(folder, overrides, own=busy is not None)
+        written = write_overrides(folder, overrides, own=busy is not None)
         argv += ["--configfile", str(written)]
     try:
-        return _snakemake(argv, folder, root)
+        return run_snakemake(argv, folder, root)
     finally:
         if busy is not None and written is not None:
             written.unlink(missing_ok=True)
@@ -238,27 +233,6 @@ def _cores(cores: str) -> str:
     if number < 1:
         raise CliError(f"--cores {cores}: give a number of CPU cores of at least 1, or 'all' for every core")
     return str(number)
-
-
-PROFILE_OPTIONS = ("--profile", "--workflow-profile")
-
-
-def _profile_options(folder: Path, root: Path, snakemake_args: Sequence[str]) -> list[str]:
-    """The package's own profile (profiles/default beside the Snakefile), named explicitly:
-    Snakemake would otherwise read a profiles/default/ of the corpus folder first, and a user's
-    own one there would replace it (drop rerun-incomplete, or fail on its unknown keys). A
-    --profile or --workflow-profile after `--` is the user's choice and is left as given."""
-    if any(arg.split("=")[0] in PROFILE_OPTIONS for arg in snakemake_args):
-        return []
-    package = root / "profiles" / "default"
-    own = folder / "profiles" / "default"
-    if own.is_dir() and own.resolve() != package.resolve():
-        print(
-            f"papertopics: runs with its own profile {package}, not {own} (to use that one: "
-            f"papertopics run -- --workflow-profile {own})",
-            file=sys.stderr,
-        )
-    return ["--workflow-profile", str(package)] if (package / "config.yaml").is_file() else []
 
 
 def _make_folder(folder: Path) -> None:
@@ -300,193 +274,3 @@ def _listing_entry(item: str, folder: Path) -> str:
         return full.relative_to(folder).as_posix()
     except ValueError:
         return str(full)
-
-
-def named_entries(entries: Sequence[str | dict]) -> list[str | dict]:
-    """Each listing as config.yaml names it: its path, or `{path, name}` where the name its file
-    name gives cannot be used: one with ';' or '\\' (`a;b.csv` -> `a_b`), or one that two listings
-    share (`lib.bib` beside `lib.ris` -> `lib.bib` and `lib.ris`). Globs are left as they are."""
-    import re
-    from collections import Counter
-
-    from papertopics.ingest.listings import listing_name
-
-    plain = [e for e in entries if isinstance(e, str) and not glob.has_magic(e)]
-    stems = {e: listing_name(e) for e in plain}
-    counts = Counter(stems.values())
-    out: list[str | dict] = []
-    for entry in entries:
-        if entry not in stems:
-            out.append(entry)
-            continue
-        name = stems[entry]
-        if counts[name] > 1:
-            clashing = [Path(e).name for e in plain if stems[e] == name]
-            if len(set(clashing)) == len(clashing):  # same stem, other extensions: the file names
-                name = Path(entry).name
-        name = re.sub(r"[;/\\{}]", "_", name).strip("_ ") or "listing"
-        out.append(entry if name == stems[entry] else {"path": entry, "name": name})
-    return out
-
-
-def _shown(entry: str | dict) -> str:
-    return entry["path"] if isinstance(entry, dict) else entry
-
-
-def prepare_config(folder: Path, entries: list[str]) -> Path:
-    """Write folder/config.yaml naming `entries` when there is none; else check that it names
-    each of them. An existing config.yaml is never rewritten."""
-    from papertopics.config import check_config, read_config_file
-    from papertopics.ingest.listings import format_for, resolve_listings
-
-    path = folder / "config.yaml"
-    entries = named_entries(entries)
-    wanted = resolve_listings(entries, folder) if entries else []
-    for spec in wanted:
-        if spec.format is None:
-            format_for(spec.path)  # an unknown extension stops here, before anything is written
-    if not path.exists():
-        if not entries:
-            raise CliError(
-                f"{folder}: no config.yaml and no listing given; run `papertopics run LISTING...` "
-                f"(a .bib, .ris, .csv, .xlsx, ... file of abstracts)"
-            )
-        _write_new_config(path, entries)
-        print(
-            f"papertopics: wrote {path} naming {len(entries)} listing{'s' if len(entries) != 1 else ''}"
-            f" (edit it to tune the run; papertopics never rewrites it)",
-            file=sys.stderr,
-        )
-        for entry in entries:
-            if isinstance(entry, dict):
-                print(
-                    f"papertopics: {entry['path']} is the listing '{entry['name']}' (change its `name:` "
-                    "in config.yaml to rename it)",
-                    file=sys.stderr,
-                )
-        return path
-    if not wanted:
-        return path
-    config = read_config_file(path) or {}
-    check_config(config, source=str(path), partial=True)  # `listings: 5`: the Snakefile's one line
-    named = resolve_listings(config.get("listings") or [], folder) if isinstance(config, dict) else []
-    have = {os.path.realpath(spec.path) for spec in named}
-    for entry in entries:  # each entry resolved on its own, so the message names the right one
-        for spec in resolve_listings([entry], folder):
-            if os.path.realpath(spec.path) not in have:
-                line = (
-                    _shown(entry)
-                    if isinstance(entry, str)
-                    else f"{{path: {entry['path']}, name: {entry['name']}}}"
-                )
-                raise CliError(
-                    f"{path} does not name {_shown(entry)}; add `  - {line}` under `listings:` there (an "
-                    f"existing config.yaml is never rewritten), or run in another folder"
-                )
-    return path
-
-
-def _write_new_config(path: Path, entries: list[str]) -> None:
-    import yaml
-
-    listing_lines = yaml.safe_dump(
-        {"listings": entries}, allow_unicode=True, default_flow_style=False, sort_keys=False
-    )
-    text = (
-        "# papertopics corpus folder, written by `papertopics run`; edit freely (it is never rewritten).\n"
-        "# Every other key takes its default: see config.yaml in the papertopics repository, where\n"
-        "# each key is commented. A listing entry may be a mapping, e.g.\n"
-        "#   - path: decisions.xlsx\n"
-        "#     sheet: Accepted\n"
-        '#     columns: {text: "Abstract Text", title: "Paper Title"}\n' + listing_lines
-    )
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    try:
-        os.link(tmp, path)  # fails if a config.yaml appeared meanwhile: never overwrite one
-    except FileExistsError:
-        raise CliError(f"{path}: appeared while papertopics was writing it; run again") from None
-    except OSError:
-        if path.exists():
-            raise CliError(f"{path}: appeared while papertopics was writing it; run again") from None
-        tmp.replace(path)
-        return
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
-def parse_overrides(pairs: Sequence[str]) -> dict:
-    """`KEY=VALUE` pairs, KEY dotted for a section's key (`umap.n_neighbors=10`), VALUE in YAML."""
-    import yaml
-
-    overrides: dict = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        parts = key.strip().split(".")
-        if not eq or not all(parts):
-            raise CliError(f"--config {pair!r}: expected KEY=VALUE (random_state=7, umap.n_neighbors=10)")
-        try:
-            parsed = yaml.safe_load(value) if value.strip() else None
-        except yaml.YAMLError as e:
-            raise CliError(f"--config {pair!r}: value is not YAML ({' '.join(str(e).split())})") from None
-        node = overrides
-        for part in parts[:-1]:
-            node = node.setdefault(part, {})
-            if not isinstance(node, dict):
-                raise CliError(f"--config {pair!r}: {part} is given a value and keys")
-        node[parts[-1]] = parsed
-    if overrides:
-        from papertopics.config import check_config
-
-        check_config(overrides, source="--config", partial=True)
-    return overrides
-
-
-def _write_overrides(folder: Path, overrides: dict, own: bool = False) -> Path:
-    """The --config values as a config file on top of config.yaml (typed by YAML, merged per key).
-
-    own: a file of this process's own (removed after it), for a dry run beside a live run,
-    whose --config file stays as it is.
-    """
-    import yaml
-
-    from papertopics.artifacts import atomic_write_text
-
-    path = folder / CLI_CONFIG
-    if own:
-        path = path.with_name(f"{path.stem}.{os.getpid()}{path.suffix}")
-    header = "# --config of the last `papertopics run` (rewritten by each run)\n"
-    atomic_write_text(path, header + yaml.safe_dump(overrides))
-    return path
-
-
-def _snakemake(argv: list[str], folder: Path, root: Path) -> int:
-    """Snakemake's own command line in this process, as the `snakemake` command runs it."""
-    from papertopics.runtime import runtime_environment
-    from papertopics.runtime.run_summary import interrupted_line
-
-    runtime_environment(root)
-    from snakemake.cli import main as snakemake_main
-
-    os.chdir(folder)  # Snakemake looks for profiles/ in the working folder first, as in the repository
-    # the Snakefile reads the command line as Snakemake's (recovery.runs_jobs: no recovery in a
-    # dry run; a live run's advice names the snakemake command)
-    saved, sys.argv = sys.argv, ["snakemake", *argv]
-    try:
-        snakemake_main(argv)
-    except KeyboardInterrupt:  # Ctrl-C before Snakemake's scheduler ran (it reports its own)
-        print(interrupted_line({}), file=sys.stderr, flush=True)
-        return 130
-    except SystemExit as done:
-        code = done.code
-        if isinstance(code, int):
-            return code
-        if code is None:
-            return 0
-        # the Snakefile's one line (`sys.exit("papertopics error: ...")`): Python prints it when
-        # plain `snakemake` exits with it; here the command prints it, then returns 1
-        print(code, file=sys.stderr, flush=True)
-        return 1
-    finally:
-        sys.argv = saved
-    return 0

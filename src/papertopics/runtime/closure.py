@@ -146,6 +146,12 @@ def script_modules(script: str | Path) -> list[str]:
     return sorted(imports_in(Path(script).read_text(encoding="utf-8")))
 
 
+@cache
+def _hashed(path: Path) -> tuple[str, str]:
+    """(path in the package, content hash) of a package file."""
+    return path.relative_to(package_root()).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
 def code_manifest(name: str, modules: list[str] | tuple[str, ...], folder: Path) -> tuple[Path, list[str]]:
     """Write `.snakemake/papertopics/code/<name>.txt`, one line per file of the closure of
     `modules` (content hash, path in the package), when its text changed; returns its path
@@ -153,11 +159,7 @@ def code_manifest(name: str, modules: list[str] | tuple[str, ...], folder: Path)
     the first time). A rule's `code` input: same content, same file, so nothing reruns when the
     folder moves or papertopics is reinstalled elsewhere; a changed module rewrites it, which
     reruns every job whose closure holds the module."""
-    root = package_root()
-    lines = {
-        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-        for path in import_closure(modules)
-    }
+    lines = dict(map(_hashed, import_closure(modules)))
     text = "".join(f"{digest}  {module}\n" for module, digest in lines.items())
     relative = Path(".snakemake") / "papertopics" / "code" / f"{name}.txt"
     path = folder / relative
