@@ -37,28 +37,66 @@ def visualize_hierarchy(
     table = topics[topics["topic"] >= 0].reset_index(drop=True)
     ids = table["topic"].astype(int).tolist()
     labels = dict(zip(ids, table["label"]))
-    figure = go.Figure()
     tree = topic_linkage(vectors.similarity(ids), table_regions(table)) if ids else None
     if tree is None:
-        figure.add_annotation(
-            text=plotly_text("Only one topic: there is nothing to merge." if ids else "No topics."),
-            showarrow=False,
-            font={"size": 15},
-        )
-        figure.update_layout(
-            template="plotly_white", height=300, xaxis={"visible": False}, yaxis={"visible": False}
-        )
-        return figure
+        return _nothing_to_merge(bool(ids))
 
+    figure = go.Figure()
     dendro = dendrogram(tree, no_plot=True, orientation="left", color_threshold=0)
     leaves = dendro["leaves"]
+    _add_joints(figure, dendro, tree, ids, labels, merge_names(merges))
+    leaf_ids = [ids[i] for i in leaves]
+    positions = [5 + 10 * k for k in range(len(leaves))]
+    figure.add_trace(_leaf_markers(table, leaf_ids, labels, positions))
+    figure.update_layout(
+        template="plotly_white",
+        height=max(360, len(leaves) * leaf_height + 120),
+        margin={"l": 10, "r": 30, "t": 30, "b": 50},
+        hovermode="closest",
+        xaxis={
+            "title": {"text": "cosine distance"},
+            "showgrid": True,
+            "gridcolor": "#eeeeee",
+            "zeroline": False,
+            "range": [-0.015 * float(tree[:, 2].max()), 1.03 * float(tree[:, 2].max())],
+        },
+        yaxis={
+            "tickmode": "array",
+            "tickvals": positions,
+            "ticktext": [plotly_text(short_label(t, labels[t], 52)) for t in leaf_ids],
+            "side": "left",
+            "showgrid": False,
+            "zeroline": False,
+            "automargin": True,
+            "range": [0, 10 * len(leaves)],
+        },
+        hoverlabel={"align": "left"},
+    )
+    return figure
+
+
+def _nothing_to_merge(any_topic: bool) -> go.Figure:
+    figure = go.Figure()
+    figure.add_annotation(
+        text=plotly_text("Only one topic: there is nothing to merge." if any_topic else "No topics."),
+        showarrow=False,
+        font={"size": 15},
+    )
+    figure.update_layout(
+        template="plotly_white", height=300, xaxis={"visible": False}, yaxis={"visible": False}
+    )
+    return figure
+
+
+def _add_joints(figure: go.Figure, dendro: dict, tree, ids: list[int], labels: dict, named: dict) -> None:
+    """The tree's branches, then one marker per joint: its merge name (`named`) and, on hover,
+    the topics it joins."""
     # Members under every node of the tree, to say what a joint merges.
     members: dict[int, list[int]] = {i: [ids[i]] for i in range(len(ids))}
     for k, (left, right, _, _) in enumerate(tree):
         members[len(ids) + k] = members[int(left)] + members[int(right)]
     heights = {round(float(height), 9): len(ids) + k for k, height in enumerate(tree[:, 2])}
 
-    named = merge_names(merges)
     joint_x, joint_y, joint_hover, joint_text = [], [], [], []
     for icoord, dcoord in zip(dendro["icoord"], dendro["dcoord"]):
         figure.add_trace(
@@ -95,56 +133,29 @@ def visualize_hierarchy(
             showlegend=False,
         )
     )
-    leaf_ids = [ids[i] for i in leaves]
-    positions = [5 + 10 * k for k in range(len(leaves))]
-    figure.add_trace(
-        go.Scatter(
-            x=[0] * len(leaf_ids),
-            y=positions,
-            mode="markers",
-            showlegend=False,
-            marker={
-                "size": 10,
-                "color": [topic_color(t) for t in leaf_ids],
-                "line": {"width": 1, "color": "#fff"},
-            },
-            hovertext=[
-                f"<b>{plotly_text(short_label(t, labels[t], 80))}</b><br>"
-                f"{int(table.loc[table['topic'] == t, 'size'].iloc[0])} documents<br>"
-                + plotly_lines(
-                    ", ".join(
-                        x.strip() for x in table.loc[table["topic"] == t, "top_terms"].iloc[0].split(";")
-                    ),
-                    60,
-                    200,
-                )
-                for t in leaf_ids
-            ],
-            hoverinfo="text",
-        )
-    )
-    figure.update_layout(
-        template="plotly_white",
-        height=max(360, len(leaves) * leaf_height + 120),
-        margin={"l": 10, "r": 30, "t": 30, "b": 50},
-        hovermode="closest",
-        xaxis={
-            "title": {"text": "cosine distance"},
-            "showgrid": True,
-            "gridcolor": "#eeeeee",
-            "zeroline": False,
-            "range": [-0.015 * float(tree[:, 2].max()), 1.03 * float(tree[:, 2].max())],
+
+
+def _leaf_markers(table: pd.DataFrame, leaf_ids: list[int], labels: dict, positions: list[int]) -> go.Scatter:
+    """One coloured marker per topic at the tree's leaves; hover: name, size, top terms."""
+    return go.Scatter(
+        x=[0] * len(leaf_ids),
+        y=positions,
+        mode="markers",
+        showlegend=False,
+        marker={
+            "size": 10,
+            "color": [topic_color(t) for t in leaf_ids],
+            "line": {"width": 1, "color": "#fff"},
         },
-        yaxis={
-            "tickmode": "array",
-            "tickvals": positions,
-            "ticktext": [plotly_text(short_label(t, labels[t], 52)) for t in leaf_ids],
-            "side": "left",
-            "showgrid": False,
-            "zeroline": False,
-            "automargin": True,
-            "range": [0, 10 * len(leaves)],
-        },
-        hoverlabel={"align": "left"},
+        hovertext=[
+            f"<b>{plotly_text(short_label(t, labels[t], 80))}</b><br>"
+            f"{int(table.loc[table['topic'] == t, 'size'].iloc[0])} documents<br>"
+            + plotly_lines(
+                ", ".join(x.strip() for x in table.loc[table["topic"] == t, "top_terms"].iloc[0].split(";")),
+                60,
+                200,
+            )
+            for t in leaf_ids
+        ],
+        hoverinfo="text",
     )
-    return figure
