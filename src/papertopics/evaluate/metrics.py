@@ -55,14 +55,6 @@ def build_metrics(
         topic_words, corpus["text"].tolist(), top_n=top_n, analyzer=npmi_analyzer(vectorizer), tokens=tokens
     )
     space = "embeddings" if cluster_params.get("method") == "agglomerative" else "umap"
-    reference = stability_check.get("reference") or {"doc_ids": [], "labels": []}
-    per_topic_jaccard = (
-        jaccard_per_run_topic(
-            stability_check["per_topic"], reference["doc_ids"], reference["labels"], documents
-        )
-        if stability_check.get("n_runs")
-        else {}
-    )
     metrics = {
         "n_documents": int(len(documents)),
         "n_listings": int(corpus_stats["n_listings"]),
@@ -72,15 +64,7 @@ def build_metrics(
         # How documents got their topic: core members of a cluster, or assigned to the nearest topic.
         "core_share": round(float(((how == ASSIGNED_CORE) & (assigned != OUTLIER)).mean()), 4),
         "assigned_share": round(float((how == ASSIGNED_NEAREST).mean()), 4),
-        "cohesion_per_topic": (
-            {
-                str(int(row.topic)): float(row.cohesion)
-                for row in topics.itertuples()
-                if row.topic != OUTLIER and row.cohesion != ""
-            }
-            if "cohesion" in topics
-            else {}
-        ),
+        "cohesion_per_topic": _cohesion(topics),
         "npmi": coherence["mean"],
         "npmi_per_topic": {str(k): v for k, v in coherence["per_topic"].items()},
         "topic_diversity": topic_diversity(topic_words, top_n=top_n),
@@ -88,17 +72,7 @@ def build_metrics(
             vectors if space == "embeddings" else reduced, assigned, random_state=random_state
         ),
         "silhouette_space": space,
-        "stability": {
-            "runs": stability_check["n_runs"],
-            # "seeds" or "subsamples of 90%" (Ward: no seed)
-            "measured_by": stability_check.get("measured_by"),
-            "ari": stability_check["ari"],
-            "mean_jaccard": stability_check["mean_jaccard"],
-            "sampled_documents": (
-                stability_check.get("n_documents") if stability_check.get("sampled") else None
-            ),
-            "per_topic_jaccard": {str(k): v for k, v in per_topic_jaccard.items()},
-        },
+        "stability": _stability(stability_check, documents),
         "clustering": cluster_params,
         "embedding": {
             key: embed_stats.get(key) for key in ("computed", "reused", "backend", "precision", "device")
@@ -107,6 +81,38 @@ def build_metrics(
     if "label" in corpus.columns:
         metrics["label_agreement"] = label_agreement(assigned, corpus["label"].tolist())
     return metrics
+
+
+def _cohesion(topics) -> dict[str, float]:
+    """topics.csv's cohesion column, by topic id (none for a table without it)."""
+    if "cohesion" not in topics:
+        return {}
+    return {
+        str(int(row.topic)): float(row.cohesion)
+        for row in topics.itertuples()
+        if row.topic != OUTLIER and row.cohesion != ""
+    }
+
+
+def _stability(stability_check: dict, documents) -> dict:
+    """The stability check (stability.json), with each topic's Jaccard keyed by topics.csv's ids."""
+    reference = stability_check.get("reference") or {"doc_ids": [], "labels": []}
+    per_topic_jaccard = (
+        jaccard_per_run_topic(
+            stability_check["per_topic"], reference["doc_ids"], reference["labels"], documents
+        )
+        if stability_check.get("n_runs")
+        else {}
+    )
+    return {
+        "runs": stability_check["n_runs"],
+        # "seeds" or "subsamples of 90%" (Ward: no seed)
+        "measured_by": stability_check.get("measured_by"),
+        "ari": stability_check["ari"],
+        "mean_jaccard": stability_check["mean_jaccard"],
+        "sampled_documents": (stability_check.get("n_documents") if stability_check.get("sampled") else None),
+        "per_topic_jaccard": {str(k): v for k, v in per_topic_jaccard.items()},
+    }
 
 
 def evaluate_topics_job(job, log) -> None:
