@@ -12,9 +12,7 @@ The formats, the bad-input table and the cleaning rules are in docs/listings.md.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-import os
 import re
 import unicodedata
 import warnings
@@ -36,7 +34,7 @@ from papertopics.ingest.clean import (
 from papertopics.ingest.columns import BASE_COLUMNS, plan_columns, value_text
 from papertopics.ingest.formats import FORMATS, REGISTRY, ListingWarning, by_extension, sniffed
 from papertopics.ingest.formats._common import listing_of
-from papertopics.ingest.source import decode, read_bytes
+from papertopics.ingest.source import decode, listing_fingerprint, read_bytes
 from papertopics.ingest.specs import (
     ListingSpec,
     listing_name,
@@ -83,49 +81,6 @@ def format_for(path: Path) -> str:
             f"entry (one of {', '.join(FORMATS)})"
         )
     return fmt.name
-
-
-def listing_fingerprint(path: Path, cache_file: Path | None = None) -> str:
-    """A hash of the file's bytes, so that an edit reruns parse_listing whatever its mtime.
-
-    Snakemake compares modification times only; `cp -p`, `rsync -a` or unzip can put an older
-    one on new content. The hash is a `params:` value of parse_listing, computed on every
-    Snakemake start, so it is cached by (size, mtime, ctime, inode): ctime changes with every
-    write and cannot be set back, so a cached hash is only reused for an untouched file.
-    """
-    path = Path(path)
-    try:
-        st = path.stat()
-    except OSError:
-        return "missing"
-    stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
-    key = str(path.resolve())
-    cache: dict = {}
-    if cache_file is not None:
-        try:
-            cache = json.loads(Path(cache_file).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            cache = {}
-        hit = cache.get(key) if isinstance(cache, dict) else None
-        if isinstance(hit, dict) and hit.get("stamp") == stamp and isinstance(hit.get("sha1"), str):
-            return hit["sha1"]
-    try:
-        with open(path, "rb") as handle:
-            digest = hashlib.file_digest(handle, "sha1").hexdigest()
-    except OSError:
-        return "unreadable"
-    if cache_file is not None:
-        cache = cache if isinstance(cache, dict) else {}
-        cache[key] = {"stamp": stamp, "sha1": digest}
-        try:
-            cache_file = Path(cache_file)
-            cache_file.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache_file.with_name(f"{cache_file.name}.{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(cache), encoding="utf-8")
-            tmp.replace(cache_file)
-        except OSError:
-            pass  # a read-only folder: hash again next time
-    return digest
 
 
 # --- identity -------------------------------------------------------------------------------
@@ -236,6 +191,17 @@ def _warn_if_not_english(texts, path: Path, model: str) -> None:
     )
 
 
+def _first_text(rec: dict, text_cols: list, fell_back: dict[str, int]) -> str:
+    """The record's text from the first of `text_cols` that has one; a fallback is counted."""
+    for col in text_cols:
+        raw = strip_invisible(value_text(rec.get(col))).strip()
+        if raw:
+            if col != text_cols[0]:
+                fell_back[col] = fell_back.get(col, 0) + 1
+            return raw
+    return ""
+
+
 def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header_title):
     path = spec.path
     out: dict[str, list[str]] = {c: [] for c in BASE_COLUMNS}
@@ -249,13 +215,7 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
     text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
     fell_back: dict[str, int] = {}
     for where, rec in records:
-        raw = ""
-        for col in text_cols:
-            raw = strip_invisible(value_text(rec.get(col))).strip()
-            if raw:
-                if col != text_cols[0]:
-                    fell_back[col] = fell_back.get(col, 0) + 1
-                break
+        raw = _first_text(rec, text_cols, fell_back)
         raw, notice = split_abstract(unescape_entities(raw) if "&" in raw else raw)
         if len(raw) > max_chars:
             truncated.append(f"{where} ({len(raw):,} chars)")
