@@ -172,7 +172,7 @@ def test_an_edited_helper_of_fit_topics_reruns_fit_topics(seed_run, tmp_path):
     }
     assert planned == fit_and_after
     changed = module.relative_to(checkout / "src/papertopics").as_posix()
-    assert f"papertopics: package modules changed since the last run here: {changed};" in said
+    assert f"papertopics: package files changed since the last run here: {changed};" in said
     again, said_again = _dry_run(checkout, folder)
     assert again == fit_and_after  # a dry run does not lose the rerun
-    assert "package modules changed" not in said_again  # said once
+    assert "package files changed" not in said_again  # said once

@@ -70,23 +70,24 @@ def script_code(script):
     return _code_input(f"scripts.{script}", script_modules(path))
 
 
-def package_file(name):
-    """A file of the package in use (`report/assets/scripts/map.js`), as a rule's input; relative
-    when the folder is the repository, so moving it reruns nothing."""
-    return str(relative_to_folder(package_root() / name, Path.cwd()))
+def package_files(name, patterns):
+    """Package files that are not modules (`report/templates/*.html`) as a rule's input: one
+    file of their content hashes, as for code, so an edit reruns the job and a move does not."""
+    root = package_root()
+    return _code_input(name, [], sorted({path for pattern in patterns for path in root.glob(pattern)}))
 
 
 _CODE_SAID = set()
 
 
-def _code_input(name, modules):
-    path, changed = code_manifest(name, modules, Path.cwd())
+def _code_input(name, modules, files=()):
+    path, changed = code_manifest(name, modules, Path.cwd(), files)
     new = [module for module in changed if module not in _CODE_SAID]
     if new:
         _CODE_SAID.update(new)
         print(
-            f"papertopics: package modules changed since the last run here: {', '.join(new)}; "
-            f"the jobs that import them rerun",
+            f"papertopics: package files changed since the last run here: {', '.join(new)}; "
+            f"the jobs that use them rerun",
             file=sys.stderr,
         )
     return str(path)

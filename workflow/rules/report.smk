@@ -5,8 +5,16 @@ from papertopics.constants import REPORT_DATA_VERSION
 from papertopics.report.registry import SCRIPTS, asset_outputs, page_outputs
 
 REPORT_PAGES = page_outputs()
-# the feature scripts render_report joins into report.js: an edit reruns the job
-REPORT_SCRIPTS = [package_file(f"report/assets/scripts/{name}") for name in SCRIPTS]
+# the feature scripts render_report joins into report.js, the stylesheet and the page templates:
+# an edit reruns the job
+REPORT_FILES = package_files(
+    "report-files",
+    [
+        *(f"report/assets/scripts/{name}" for name in SCRIPTS),
+        "report/assets/*.css",
+        "report/templates/*.html",
+    ],
+)
 
 
 rule pack_documents:
@@ -42,7 +50,7 @@ rule render_report:
     """
     input:
         code=job_module("papertopics.report.render"),  # the package modules it runs: an edit reruns the job
-        scripts=REPORT_SCRIPTS,
+        report_files=REPORT_FILES,
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         model="results/topics/model",

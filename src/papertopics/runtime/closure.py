@@ -152,14 +152,17 @@ def _hashed(path: Path) -> tuple[str, str]:
     return path.relative_to(package_root()).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def code_manifest(name: str, modules: list[str] | tuple[str, ...], folder: Path) -> tuple[Path, list[str]]:
+def code_manifest(
+    name: str, modules: list[str] | tuple[str, ...], folder: Path, files: list[Path] | tuple[Path, ...] = ()
+) -> tuple[Path, list[str]]:
     """Write `.snakemake/papertopics/code/<name>.txt`, one line per file of the closure of
-    `modules` (content hash, path in the package), when its text changed; returns its path
+    `modules` and per package file of `files` (the report's scripts and templates): content hash,
+    path in the package; written when its text changed. Returns its path
     (relative to `folder`) and the package files that changed since it was last written (none
     the first time). A rule's `code` input: same content, same file, so nothing reruns when the
     folder moves or papertopics is reinstalled elsewhere; a changed module rewrites it, which
     reruns every job whose closure holds the module."""
-    lines = dict(map(_hashed, import_closure(modules)))
+    lines = dict(map(_hashed, [*import_closure(modules), *files]))
     text = "".join(f"{digest}  {module}\n" for module, digest in lines.items())
     relative = Path(".snakemake") / "papertopics" / "code" / f"{name}.txt"
     path = folder / relative
