@@ -44,6 +44,40 @@ def _cohesion(square_norm: np.ndarray, size: np.ndarray, baseline: float) -> np.
     return relative_cohesion((square_norm - size) / np.maximum(size * (size - 1), 1), baseline)
 
 
+def _cluster_grams(units: np.ndarray, members: np.ndarray, index: np.ndarray, n_clusters: int):
+    """Gram matrices of each cluster's sum of centred unit rows and of its sum of unit rows
+    (`index`: the cluster row of each member); a merge updates them in place (it adds two rows)."""
+    shape = (n_clusters, len(units))
+    onehot = sparse.csr_matrix((np.ones(len(members), dtype=units.dtype), (index, members)), shape=shape)
+    mean, weights = centred_weights(units)
+    scaled = sparse.csr_matrix((weights[members].astype(units.dtype), (index, members)), shape=shape)
+    centred = np.asarray(scaled @ units, dtype=np.float64) - np.outer(
+        np.bincount(index, weights=weights[members], minlength=n_clusters), mean
+    )
+    raw = np.asarray(onehot @ units, dtype=np.float64)
+    return centred @ centred.T, raw @ raw.T
+
+
+def _allowed_pairs(
+    alive, sizes, raw_gram, baseline: float, max_size: int, keep_cohesion: float
+) -> np.ndarray:
+    """The pairs of live clusters a merge may join: within max_size, and keeping keep_cohesion of
+    their parts' size-weighted cohesion (merge_similar_clusters)."""
+    allowed = alive[:, None] & alive[None, :] & ~np.eye(len(alive), dtype=bool)
+    pair_sizes = sizes[:, None] + sizes[None, :]
+    if max_size:
+        allowed &= pair_sizes <= max_size
+    if keep_cohesion:
+        square = np.diag(raw_gram)
+        parts = _cohesion(square, sizes, baseline)
+        union = _cohesion(square[:, None] + square[None, :] + 2 * raw_gram, pair_sizes, baseline)
+        weighted = (sizes[:, None] * parts[:, None] + sizes[None, :] * parts[None, :]) / np.maximum(
+            pair_sizes, 1
+        )
+        allowed &= (weighted > 0) & (union >= keep_cohesion * weighted)
+    return allowed
+
+
 def merge_similar_clusters(
     vectors: np.ndarray,
     labels: np.ndarray,
@@ -72,17 +106,7 @@ def merge_similar_clusters(
     units = normalise(vectors)
     members = np.flatnonzero(labels >= 0)
     index = np.searchsorted(ids, labels[members])
-    shape = (len(ids), len(units))
-    onehot = sparse.csr_matrix((np.ones(len(members), dtype=units.dtype), (index, members)), shape=shape)
-    mean, weights = centred_weights(units)
-    scaled = sparse.csr_matrix((weights[members].astype(units.dtype), (index, members)), shape=shape)
-    # Sums of each cluster's centred unit rows, and of its unit rows; their Gram matrices are
-    # updated in place by each merge (a merge adds two rows).
-    centred = np.asarray(scaled @ units, dtype=np.float64) - np.outer(
-        np.bincount(index, weights=weights[members], minlength=len(ids)), mean
-    )
-    raw = np.asarray(onehot @ units, dtype=np.float64)
-    centred_gram, raw_gram = centred @ centred.T, raw @ raw.T
+    centred_gram, raw_gram = _cluster_grams(units, members, index, len(ids))
     sizes = np.bincount(index, minlength=len(ids)).astype(np.float64)
     baseline = mean_pairwise(units)
     alive = np.ones(len(ids), dtype=bool)
@@ -90,18 +114,7 @@ def merge_similar_clusters(
     while alive.sum() > 1:
         norms = np.sqrt(np.maximum(np.diag(centred_gram), 0.0))
         similarity = centred_gram / np.maximum(np.outer(norms, norms), 1e-12)
-        allowed = alive[:, None] & alive[None, :] & ~np.eye(len(ids), dtype=bool)
-        pair_sizes = sizes[:, None] + sizes[None, :]
-        if max_size:
-            allowed &= pair_sizes <= max_size
-        if keep_cohesion:
-            square = np.diag(raw_gram)
-            parts = _cohesion(square, sizes, baseline)
-            union = _cohesion(square[:, None] + square[None, :] + 2 * raw_gram, pair_sizes, baseline)
-            weighted = (sizes[:, None] * parts[:, None] + sizes[None, :] * parts[None, :]) / np.maximum(
-                pair_sizes, 1
-            )
-            allowed &= (weighted > 0) & (union >= keep_cohesion * weighted)
+        allowed = _allowed_pairs(alive, sizes, raw_gram, baseline, max_size, keep_cohesion)
         similarity = np.where(allowed, similarity, -np.inf)
         i, j = np.unravel_index(int(np.argmax(similarity)), similarity.shape)
         if similarity[i, j] < min_similarity:
