@@ -136,3 +136,8 @@ def test_every_light_rule_calls_a_job_function_of_the_module_it_names_as_input()
         assert callable(getattr(importlib.import_module(code_module), f"{rule}_job"))
         assert not (repo / "workflow/scripts" / f"{rule}.py").exists()
     assert all("script:" in chunk for name, chunk in rules.items() if name not in light)
+    # every script rule's code input is its script's import closure (common.smk's script_code)
+    for name, chunk in rules.items():
+        script = re.search(r'"\.\./scripts/(\w+)\.py"', chunk)
+        if name not in light and script:
+            assert f'code=script_code("{script.group(1)}")' in chunk, name
