@@ -69,6 +69,70 @@ def merged_count(topics) -> int:
     return N_LABELS + int((np.asarray(topics) == -1).any())
 
 
+def plain_runs(add, texts, vectors, seed: int, variants: bool) -> None:
+    """Plain BERTopic on the same vectors, as is and merged to the labels' count (and with
+    reduce_outliers when `variants`), each handed to `add(model, merge, seed, topics)`."""
+    model, topics = fit_plain(texts, vectors, seed)
+    add("plain BERTopic", "none", seed, topics)
+    _, merged_topics = reduce_plain(model, texts, merged_count(topics))
+    add("plain BERTopic", "6 topics", seed, merged_topics)
+    if variants:
+        name = "plain BERTopic +reduce_outliers=embeddings"
+        add(
+            name,
+            "none",
+            seed,
+            model.reduce_outliers(texts, topics.tolist(), strategy="embeddings", embeddings=vectors),
+        )
+        merged_model, merged_topics = reduce_plain(model, texts, merged_count(topics))
+        add(
+            name,
+            "6 topics",
+            seed,
+            merged_model.reduce_outliers(
+                texts, merged_topics.tolist(), strategy="embeddings", embeddings=vectors
+            ),
+        )
+
+
+def report(rows: list[dict], n_texts: int) -> None:
+    """Per-seed rows, each model's means, and the NMI gain over plain BERTopic."""
+    keys = ["topics", "outliers", "largest", "nmi", "ari", "nmi_kept", "ari_kept"]
+    table = []
+    for r in rows:
+        table.append({**r, **{k: fmt(r[k]) for k in keys}})
+    for model, merge in dict.fromkeys((r["model"], r["merge"]) for r in rows):
+        group = [r for r in rows if r["model"] == model and r["merge"] == merge]
+        table.append(
+            {
+                "model": model,
+                "merge": merge,
+                "seed": "mean",
+                **{k: fmt(float(np.mean([g[k] for g in group])), 1 if k == "topics" else 3) for k in keys},
+            }
+        )
+    print(
+        f"\narXiv {n_texts} abstracts, 6 primary categories; largest = share of documents in the "
+        f"largest topic; NMI/ARI count outliers as a topic; *_kept: non-outlier documents only"
+    )
+    print_table(table, ["model", "merge", "seed", *keys])
+    means = {(r["model"], r["merge"]): r for r in table if r["seed"] == "mean"}
+    for (model, merge), row in means.items():
+        if not model.startswith("papertopics"):
+            continue
+        plain = means[
+            (
+                "plain BERTopic +reduce_outliers=embeddings"
+                if "reduce_outliers" in model
+                else "plain BERTopic",
+                merge,
+            )
+        ]
+        gain = float(row["nmi"]) - float(plain["nmi"])
+        flag = "  DEGENERATE: one topic holds > half the documents" if float(row["largest"]) > 0.5 else ""
+        print(f"NMI gain, {model} vs {plain['model']}, merge={merge}: {gain:+.3f} (goal >= +0.05){flag}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[42, 43, 44])
@@ -126,63 +190,10 @@ def main() -> None:
                     )
                     add(name, "6 topics", seed, run.topics)
                 print(f"# seed {seed}: variants ({clock():.0f} s)", flush=True)
-            model, topics = fit_plain(texts, vectors, seed)
-            add("plain BERTopic", "none", seed, topics)
-            _, merged_topics = reduce_plain(model, texts, merged_count(topics))
-            add("plain BERTopic", "6 topics", seed, merged_topics)
-            if not args.no_variants:
-                name = "plain BERTopic +reduce_outliers=embeddings"
-                add(
-                    name,
-                    "none",
-                    seed,
-                    model.reduce_outliers(texts, topics.tolist(), strategy="embeddings", embeddings=vectors),
-                )
-                merged_model, merged_topics = reduce_plain(model, texts, merged_count(topics))
-                add(
-                    name,
-                    "6 topics",
-                    seed,
-                    merged_model.reduce_outliers(
-                        texts, merged_topics.tolist(), strategy="embeddings", embeddings=vectors
-                    ),
-                )
+            plain_runs(add, texts, vectors, seed, variants=not args.no_variants)
             print(f"# seed {seed}: plain BERTopic ({clock():.0f} s)", flush=True)
 
-    keys = ["topics", "outliers", "largest", "nmi", "ari", "nmi_kept", "ari_kept"]
-    table = []
-    for r in rows:
-        table.append({**r, **{k: fmt(r[k]) for k in keys}})
-    for model, merge in dict.fromkeys((r["model"], r["merge"]) for r in rows):
-        group = [r for r in rows if r["model"] == model and r["merge"] == merge]
-        table.append(
-            {
-                "model": model,
-                "merge": merge,
-                "seed": "mean",
-                **{k: fmt(float(np.mean([g[k] for g in group])), 1 if k == "topics" else 3) for k in keys},
-            }
-        )
-    print(
-        f"\narXiv {len(texts)} abstracts, 6 primary categories; largest = share of documents in the "
-        f"largest topic; NMI/ARI count outliers as a topic; *_kept: non-outlier documents only"
-    )
-    print_table(table, ["model", "merge", "seed", *keys])
-    means = {(r["model"], r["merge"]): r for r in table if r["seed"] == "mean"}
-    for (model, merge), row in means.items():
-        if not model.startswith("papertopics"):
-            continue
-        plain = means[
-            (
-                "plain BERTopic +reduce_outliers=embeddings"
-                if "reduce_outliers" in model
-                else "plain BERTopic",
-                merge,
-            )
-        ]
-        gain = float(row["nmi"]) - float(plain["nmi"])
-        flag = "  DEGENERATE: one topic holds > half the documents" if float(row["largest"]) > 0.5 else ""
-        print(f"NMI gain, {model} vs {plain['model']}, merge={merge}: {gain:+.3f} (goal >= +0.05){flag}")
+    report(rows, len(texts))
     print(f"\nwall {clock():.0f} s")
 
 
