@@ -64,6 +64,50 @@ def score(model, topics, texts) -> dict:
     }
 
 
+def table(models, ks, results, unmerged, largest) -> list[dict]:
+    """One row per model and nr_topics (means over seeds), a mean row per model, the paper's row."""
+    rows = []
+    for name in models:
+        for k in ks:
+            runs = results[name][k]
+            rows.append(
+                {
+                    "model": name,
+                    "nr_topics": k,
+                    "topics": "/".join(str(r["n_topics"]) for r in runs),
+                    "outliers": fmt(float(np.mean([r["outliers"] for r in runs]))),
+                    "npmi": fmt(float(np.mean([r["npmi"] for r in runs]))),
+                    "diversity": fmt(float(np.mean([r["diversity"] for r in runs]))),
+                    "missing": sum(r["missing"] for r in runs),
+                }
+            )
+        every = [r for k in ks for r in results[name][k]]
+        rows.append(
+            {
+                "model": name,
+                "nr_topics": "mean",
+                "topics": f"unmerged {'/'.join(map(str, unmerged[name]))}, largest "
+                f"{'/'.join(fmt(x, 2) for x in largest[name])}",
+                "outliers": fmt(float(np.mean([r["outliers"] for r in every]))),
+                "npmi": fmt(float(np.mean([r["npmi"] for r in every]))),
+                "diversity": fmt(float(np.mean([r["diversity"] for r in every]))),
+                "missing": sum(r["missing"] for r in every),
+            }
+        )
+    rows.append(
+        {
+            "model": "BERTopic paper (MiniLM)",
+            "nr_topics": "mean",
+            "topics": "",
+            "outliers": "",
+            "npmi": fmt(PAPER["npmi"]),
+            "diversity": fmt(PAPER["diversity"]),
+            "missing": "",
+        }
+    )
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[42, 43, 44])
@@ -123,45 +167,7 @@ def main() -> None:
                     results[name][k].append(score(merged, merged_topics, texts))
             print(f"# seed {seed}: plain done ({clock():.0f} s)", flush=True)
 
-    rows = []
-    for name in models:
-        for k in args.ks:
-            runs = results[name][k]
-            rows.append(
-                {
-                    "model": name,
-                    "nr_topics": k,
-                    "topics": "/".join(str(r["n_topics"]) for r in runs),
-                    "outliers": fmt(float(np.mean([r["outliers"] for r in runs]))),
-                    "npmi": fmt(float(np.mean([r["npmi"] for r in runs]))),
-                    "diversity": fmt(float(np.mean([r["diversity"] for r in runs]))),
-                    "missing": sum(r["missing"] for r in runs),
-                }
-            )
-        every = [r for k in args.ks for r in results[name][k]]
-        rows.append(
-            {
-                "model": name,
-                "nr_topics": "mean",
-                "topics": f"unmerged {'/'.join(map(str, unmerged[name]))}, largest "
-                f"{'/'.join(fmt(x, 2) for x in largest[name])}",
-                "outliers": fmt(float(np.mean([r["outliers"] for r in every]))),
-                "npmi": fmt(float(np.mean([r["npmi"] for r in every]))),
-                "diversity": fmt(float(np.mean([r["diversity"] for r in every]))),
-                "missing": sum(r["missing"] for r in every),
-            }
-        )
-    rows.append(
-        {
-            "model": "BERTopic paper (MiniLM)",
-            "nr_topics": "mean",
-            "topics": "",
-            "outliers": "",
-            "npmi": fmt(PAPER["npmi"]),
-            "diversity": fmt(PAPER["diversity"]),
-            "missing": "",
-        }
-    )
+    rows = table(models, args.ks, results, unmerged, largest)
     print(
         f"\nOCTIS BBC News, {len(texts)} docs, seeds {args.seeds}; topics = real topics per seed; "
         f"npmi/diversity = mean over seeds (mean rows: over all k and seeds;\n"

@@ -292,7 +292,6 @@ OVERSIZE_ALLOWED = {
     "bench/report_size.py:arxiv_inputs",
     # not split yet (issue 52, left for a later round): the benchmarks' long main()s
     "bench/int8_quality.py:main",
-    "bench/octis_bbc.py:main",
 }
 
 
