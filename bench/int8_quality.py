@@ -138,6 +138,39 @@ def top5_overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.mean([len(set(x) & set(y)) / 5 for x, y in zip(ia.tolist(), ib.tolist())]))
 
 
+def variant_row(corpus, variant, texts, labels, ref, reference, base, seed_ari, args) -> dict:
+    """The int8 `variant`'s topics against the labels and against the fp32 run's (`reference`),
+    and whether it passes the gate."""
+    from sklearn.metrics import adjusted_rand_score
+
+    from papertopics.evaluate.agreement import label_agreement
+    from papertopics.pipeline import default_config, model_topics
+
+    vectors, build = variant_vectors(corpus, variant, texts, args.calibration, args.seed)
+    topics = model_topics(texts, vectors, default_config(random_state=args.seed)).topics
+    agree = label_agreement(topics, labels)
+    cross = adjusted_rand_score(topics, reference)
+    overlap = top5_overlap(vectors, ref)
+    gate = (
+        abs(agree["nmi"] - base["nmi"]) <= 0.005
+        and abs(agree["ari"] - base["ari"]) <= 0.005
+        and cross >= seed_ari
+        and overlap >= 0.9
+    )
+    return {
+        "corpus": corpus,
+        "vectors": f"int8 {variant}",
+        "topics": len(set(topics.tolist()) - {-1}),
+        "nmi": fmt(agree["nmi"]),
+        "ari": fmt(agree["ari"]),
+        "ari_vs_fp32": fmt(cross),
+        "cos": fmt(float((vectors * ref).sum(1).mean()), 5),
+        "top5": fmt(overlap),
+        "build_s": fmt(build, 1),
+        "gate": "pass" if gate else "FAIL",
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", nargs="*", default=["bbc", "mixed", "arxiv6k"])
@@ -190,30 +223,8 @@ def main() -> None:
                 }
             )
             for variant in args.variants:
-                vectors, build = variant_vectors(corpus, variant, texts, args.calibration, args.seed)
-                topics = model_topics(texts, vectors, default_config(random_state=args.seed)).topics
-                agree = label_agreement(topics, labels)
-                cross = adjusted_rand_score(topics, runs[args.seed])
-                overlap = top5_overlap(vectors, ref)
-                gate = (
-                    abs(agree["nmi"] - base["nmi"]) <= 0.005
-                    and abs(agree["ari"] - base["ari"]) <= 0.005
-                    and cross >= seed_ari
-                    and overlap >= 0.9
-                )
                 rows.append(
-                    {
-                        "corpus": corpus,
-                        "vectors": f"int8 {variant}",
-                        "topics": len(set(topics.tolist()) - {-1}),
-                        "nmi": fmt(agree["nmi"]),
-                        "ari": fmt(agree["ari"]),
-                        "ari_vs_fp32": fmt(cross),
-                        "cos": fmt(float((vectors * ref).sum(1).mean()), 5),
-                        "top5": fmt(overlap),
-                        "build_s": fmt(build, 1),
-                        "gate": "pass" if gate else "FAIL",
-                    }
+                    variant_row(corpus, variant, texts, labels, ref, runs[args.seed], base, seed_ari, args)
                 )
             print_table(
                 rows,

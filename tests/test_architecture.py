@@ -290,8 +290,6 @@ OVERSIZE_ALLOWED = {
     "bench/names_regions.py:measure",
     "bench/report_size.py",
     "bench/report_size.py:arxiv_inputs",
-    # not split yet (issue 52, left for a later round): the benchmarks' long main()s
-    "bench/int8_quality.py:main",
 }
 
 
