@@ -294,7 +294,7 @@ OVERSIZE_ALLOWED = {
 
 
 def oversize() -> list[str]:
-    """Modules and functions over the size limits (docs: COMMON rules of issue 52), as
+    """Modules and functions over the size limits above (issue 52), as
     `path` or `path:function`, with their line counts."""
     found = []
     for root in ("src", "bench", "workflow/scripts", "tools"):
