@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from papertopics.ingest.clean import clean_text
+from papertopics.ingest.text import clean_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
@@ -137,7 +137,7 @@ def test_deep_nesting_does_not_crash():
     ],
 )
 def test_decode_latex_keeps_a_commands_words_and_leaves_math(raw, expected):
-    from papertopics.ingest.clean import decode_latex
+    from papertopics.ingest.text import decode_latex
 
     assert decode_latex(raw) == expected
 
@@ -171,7 +171,7 @@ def test_decode_latex_keeps_a_commands_words_and_leaves_math(raw, expected):
     ],
 )
 def test_split_abstract_drops_placeholders_and_publisher_notices(raw, abstract, notice):
-    from papertopics.ingest.clean import split_abstract
+    from papertopics.ingest.text import split_abstract
 
     assert split_abstract(raw) == (abstract, notice)
 
@@ -197,7 +197,7 @@ def test_structured_abstract_headings_are_not_text():
 
 
 def test_display_text_for_titles_and_authors():
-    from papertopics.ingest.clean import display_text
+    from papertopics.ingest.text import display_text
 
     assert (
         display_text("Risk in <i>E. coli</i> &amp; cattle:\n   a   review")

@@ -25,14 +25,6 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
     import pandas as pd
 
 from papertopics.errors import ListingError
-from papertopics.ingest.clean import (
-    CJK_LETTERS,
-    clean_text,
-    display_text,
-    split_abstract,
-    strip_invisible,
-    unescape_entities,
-)
 from papertopics.ingest.columns import BASE_COLUMNS, plan_columns, value_text
 from papertopics.ingest.formats import FORMATS, REGISTRY, ListingWarning, by_extension, sniffed
 from papertopics.ingest.formats._common import listing_of
@@ -43,6 +35,14 @@ from papertopics.ingest.specs import (
     normalise_format,
     relative_to_folder,
     resolve_listings,
+)
+from papertopics.ingest.text import (
+    CJK_LETTERS,
+    clean_text,
+    display_text,
+    split_abstract,
+    strip_invisible,
+    unescape_entities,
 )
 
 _LOG = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ A listing needs no citation keys, so keys the grammar refuses are not errors: be
 each entry header's key is replaced by a placeholder (`@article{Ribeiro, Jr2022,` from Scopus,
 `@article{ ,` from Web of Science, a key used twice) and the key as written comes back as
 the record's `id`. `@string` macros and `#` concatenation are resolved; LaTeX in every field
-is rendered by papertopics.ingest.clean (math kept for clean_text); whitespace, WoS's hard
+is rendered by papertopics.ingest.text (math kept for clean_text); whitespace, WoS's hard
 wraps included, becomes one space.
 """
 
@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 
 from papertopics.errors import ListingError
-from papertopics.ingest.clean import decode_latex
 from papertopics.ingest.formats._common import Format, Parsed, columns_of, one_line, warn_skipped
+from papertopics.ingest.text import decode_latex
 
 # An entry header: `@type{` (or `@type(`) then the key up to the comma that ends the line (a
 # key may hold commas and spaces, or be empty), or else up to the first comma.
