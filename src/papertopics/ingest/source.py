@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import codecs
 import gzip
+import hashlib
+import json
+import os
 import re
 import warnings
 import zlib
@@ -13,7 +16,7 @@ from papertopics.errors import ListingError
 from papertopics.ingest.formats._common import ListingWarning, one_line
 from papertopics.ingest.text import CJK_PUNCTUATION, HAN
 
-__all__ = ["decode", "read_bytes"]
+__all__ = ["decode", "listing_fingerprint", "read_bytes"]
 
 
 _RE_HIGH_BYTES = re.compile(rb"[\x80-\xff]+")
@@ -87,3 +90,46 @@ def _looks_gb18030(data: bytes, text: str) -> bool:
         return False
     non_ascii = sum(1 for ch in text if ord(ch) > 127)
     return len(_RE_CHINESE.findall(text)) * 2 >= non_ascii
+
+
+def listing_fingerprint(path: Path, cache_file: Path | None = None) -> str:
+    """A hash of the file's bytes, so that an edit reruns parse_listing whatever its mtime.
+
+    Snakemake compares modification times only; `cp -p`, `rsync -a` or unzip can put an older
+    one on new content. The hash is a `params:` value of parse_listing, computed on every
+    Snakemake start, so it is cached by (size, mtime, ctime, inode): ctime changes with every
+    write and cannot be set back, so a cached hash is only reused for an untouched file.
+    """
+    path = Path(path)
+    try:
+        st = path.stat()
+    except OSError:
+        return "missing"
+    stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    key = str(path.resolve())
+    cache: dict = {}
+    if cache_file is not None:
+        try:
+            cache = json.loads(Path(cache_file).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            cache = {}
+        hit = cache.get(key) if isinstance(cache, dict) else None
+        if isinstance(hit, dict) and hit.get("stamp") == stamp and isinstance(hit.get("sha1"), str):
+            return hit["sha1"]
+    try:
+        with open(path, "rb") as handle:
+            digest = hashlib.file_digest(handle, "sha1").hexdigest()
+    except OSError:
+        return "unreadable"
+    if cache_file is not None:
+        cache = cache if isinstance(cache, dict) else {}
+        cache[key] = {"stamp": stamp, "sha1": digest}
+        try:
+            cache_file = Path(cache_file)
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache_file.with_name(f"{cache_file.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(cache), encoding="utf-8")
+            tmp.replace(cache_file)
+        except OSError:
+            pass  # a read-only folder: hash again next time
+    return digest

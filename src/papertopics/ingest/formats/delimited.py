@@ -126,6 +126,13 @@ def _refuse_repeated_columns(header: list[str], path: Path, line: int = 1) -> No
 
 
 FORMATS = (
-    Format("csv", read_csv, extensions=(".csv",)),
-    Format("tsv", read_tsv, extensions=(".tsv", ".tab"), claims=("text",), sniff=tabular_note),
+    Format("csv", read_csv, extensions=(".csv",), label="a CSV table"),
+    Format(
+        "tsv",
+        read_tsv,
+        extensions=(".tsv", ".tab"),
+        claims=("text",),
+        sniff=tabular_note,
+        label="a tab-separated table",
+    ),
 )
