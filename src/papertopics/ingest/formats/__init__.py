@@ -22,6 +22,7 @@ _MODULES = (
     "jsons",
     "bibtex",
     "ris",
+    "endnote",
     "wos",
     "medline",
     "openalex",
