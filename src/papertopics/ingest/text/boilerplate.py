@@ -16,11 +16,21 @@ _RE_PLACEHOLDER = re.compile(
 )
 # A publisher's notice ending an abstract, from the sentence that opens it to the end:
 # "© 2023 Elsevier Inc. All rights reserved.", "© The Author(s), 2023. Published by ...",
-# "Copyright © 2022 ...", "(C) 2019 Elsevier B.V.". "(c)" needs a year or "The Author"
-# after it, and "Copyright" a ©, (c) or year, so "(c) we show ..." and "Copyright law ..." stay.
+# "Copyright © 2022 ...", "(C) 2019 Elsevier B.V.", "Crown Copyright (C) 2012 ...",
+# "((c) 2012 by Astro Ltd., ...)", "(c) International Headache Society 2023" (the year last), a
+# second notice after the first ("Copyright © 2024 by X © 2024 X"), after a "; " (Scopus) or
+# after the journal's citation ("European Journal of Cancer Prevention 22:262-267 (C) 2013 ...",
+# Web of Science). "(c)" needs a year or a capitalised name and a year after it, and
+# "Copyright" a ©, (c) or year, so "(c) we show ..." and "Copyright law ..." stay.
+_NOTICE_OPENS = (
+    r"(?:©|(?:Crown\s+)?Copyright\s*(?:©|\([cC]\)|\d{4})"
+    r"|\(?\([cC]\)\s*(?:\d{4}|The\s+Author|[A-Z][\w&.,' -]{0,120}?\b(?:19|20)\d{2}\b))"
+)
+_CITATION = r"(?:[A-Z][\w&,' -]{2,120}?\s+\d+\s*(?:\(\d+\))?\s*:\s*\d+(?:\s*-\s*\d+)?\s+)?"
 _RE_NOTICE = re.compile(
-    r"(?:^|(?<=[.!?\"')\]])\s+|\s*\n\s*)"
-    r"((?:©|Copyright\s*(?:©|\([cC]\)|\d{4})|\([cC]\)\s*(?:\d{4}|The\s+Author))[^©]{0,600}?)\s*$",
+    r"(?:^|(?<=[.!?\"')\];])\s+|\s*\n\s*)"
+    r"(" + _CITATION + _NOTICE_OPENS + r".{0,600}?)\s*$",
+    re.S,
 )
 
 
@@ -34,7 +44,7 @@ def split_abstract(raw: str) -> tuple[str, str]:
     m = _RE_NOTICE.search(raw)
     if not m:
         return raw, ""
-    return raw[: m.start()].rstrip(), " ".join(m.group(1).split())
+    return raw[: m.start()].rstrip().rstrip(";").rstrip(), " ".join(m.group(1).split())
 
 
 # Headings of a structured abstract ("BACKGROUND: ... METHODS: ..."; Emerald's "Purpose -"):

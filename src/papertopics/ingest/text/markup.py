@@ -31,6 +31,18 @@ _RE_HTML_BLOCK = re.compile(
     r"thead|tr|ul)" + _ATTRS,
     re.I,
 )
+# JATS (Crossref and Lens write `<jats:p>`, `<jats:italic>`) and MathML (`<mml:math>`): tags
+# gone, words kept; a formula given twice (`<alternatives>` of `<tex-math>` and MathML) keeps
+# the MathML's characters (`IL-1β`), one alone its TeX as math (`$1\beta$`)
+_RE_TEX_MATH = re.compile(r"<(?:[\w-]+:)?tex-math\b[^>]*>(.*?)</(?:[\w-]+:)?tex-math\s*>", re.S | re.I)
+_RE_XML_BLOCK = re.compile(r"</?(?:jats:)?(?:p|sec|title|list|list-item|disp-formula)" + _ATTRS, re.I)
+_RE_XML_INLINE = re.compile(
+    r"</?(?:(?:jats|mml):[\w-]+|italic|bold|sc|monospace|inline-formula|alternatives|math|mi|mn|mo|"
+    r"mtext|mrow|msub|msup|msubsup|mfrac|msqrt|mroot|mover|munder|munderover|mspace|mstyle|"
+    r"semantics|annotation)" + _ATTRS,
+    re.I,
+)
+_RE_ABSTRACT_TITLE = re.compile(r"<(jats:)?title\b[^>]*>\s*Abstract\s*</\1title\s*>", re.I)
 _RE_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
 # The one URL regex: a trailing full stop, comma or bracket is the sentence's, not the URL's.
 RE_URL = re.compile(r"(?:https?: ?//|ftp://|www\.)[^\s<>\"'{}\[\]]*[^\s<>\"'{}\[\].,;:!?)]", re.I)
@@ -53,8 +65,19 @@ def unescape_entities(text: str) -> str:
 
 
 def strip_html(s: str) -> str:
-    """Inline tags (`<i>`) gone, block tags (`<p>`, `<br>`) a space."""
+    """Inline tags (`<i>`, `<jats:italic>`, MathML) gone, block tags (`<p>`, `<br>`, `<jats:p>`)
+    a space."""
+    if ":" in s or "math" in s or "formula" in s or "italic" in s or "bold" in s:
+        s = _strip_xml(s)
     return _RE_HTML_BLOCK.sub(" ", _RE_HTML_INLINE.sub("", s))
+
+
+def _strip_xml(s: str) -> str:
+    if "tex-math" in s:
+        twice = "math" in _RE_TEX_MATH.sub("", s)
+        s = _RE_TEX_MATH.sub("" if twice else r"$\1$", s)
+    s = _RE_ABSTRACT_TITLE.sub(" ", s)  # Crossref's `<jats:title>Abstract</jats:title>` heading
+    return _RE_XML_INLINE.sub("", _RE_XML_BLOCK.sub(" ", s))
 
 
 def display_text(text: str) -> str:
