@@ -230,7 +230,8 @@ def test_resolve_accepts_sheet_and_new_formats(tmp_path):
     with pytest.raises(ConfigError, match=r"listings\[0\]: 'sheet' must be a sheet name or a 0-based"):
         resolve_listings([{"path": "c.xlsx", "sheet": -1}], tmp_path)
     with pytest.raises(
-        ConfigError, match="one of text, csv, tsv, json, jsonl, bibtex, ris, wos, wos-tab, medline"
+        ConfigError,
+        match="one of text, csv, tsv, json, jsonl, bibtex, ris, endnote-xml, wos, wos-tab, medline",
     ):
         resolve_listings([{"path": "c.xlsx", "format": "xml"}], tmp_path)
 
@@ -609,3 +610,165 @@ def test_acm_digital_library_bibtex():
     assert table["authors"].tolist() == ["Wei Chen; Priya Kumar", "Anna Müller; João Santos"]
     assert "on 0.1% of labelled accounts; it finds 18% more fraud" in table["text"].iloc[0]
     assert table["series"].iloc[0] == "KDD '23" and table["month"].iloc[1] == "jan"
+
+
+# --- issue 49: every export a researcher has, round 2 ----------------------------------------
+
+
+def test_zotero_csv_reads_with_no_option_under_canonical_names():
+    """Zotero's File > Export > CSV was `no text column`: `Abstract Note`, `Manual Tags`..."""
+    table, warned = read(FIXTURES / "zotero.csv")
+    assert len(table) == 3 and not warned
+    assert table["title"].tolist()[0] == "Otter diet in Swedish rivers"
+    assert table["text"].tolist()[0].startswith("Spraint analysis of otters")
+    assert table["year"].tolist() == ["2022", "2021", "2020"]
+    assert table["date"].tolist() == ["2022-10-01", "2021", "2020-03"]
+    assert table["journal"].tolist() == ["Journal of Zoology", "Mammal Review", "Ecology Letters"]
+    assert table["keywords"].tolist() == ["diet; mustelids", "camera traps", ""]
+    assert table["index_keywords"].tolist() == ["Animals; Rivers", "", ""]
+    assert table["authors"].tolist()[0] == "Okafor, Chidi; Lindqvist, Maja"
+
+
+def test_ieee_csv_with_a_preamble_line_and_an_undoubled_quote(tmp_path):
+    """IEEE Xplore 2015-2019: the search URL above the header, a `"` IEEE did not double."""
+    path = FIXTURES / "ieee_2017.csv"
+    table, warned = read(path)
+    assert table["title"].tolist() == ["Bats avoid lit roads", "Radar counts of migrating birds"]
+    assert 'stray" quote' in table["text"].tolist()[1]
+    assert table["index_keywords"].tolist() == ["Acoustics;Lighting", "Radar"]
+    assert warned == [
+        f'{path}: line 4: a quote (") inside a field is not doubled; read as text, 2 records as the '
+        f"header's 7 columns say"
+    ]
+    # a stray quote that takes the record count out of step stays an error
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f'abstract,title\n"{A1} "x,"T1"\n"{A2}",T2,extra\n', encoding="utf-8")
+    assert "malformed CSV" in error(bad)
+
+
+def test_trailing_commas_and_a_csv_cut_mid_record(tmp_path):
+    """Old Scopus CSV: every row ends with a comma (no column); a cut file loses its last record."""
+    path = tmp_path / "scopus_old.csv"
+    path.write_text(
+        f'Authors,Title,Year,Abstract\nA,T1,2020,"{A1}",\nB,T2,2021,"{A2}",\nC,T3,2022,"{A2[:30]}', "utf-8"
+    )
+    table, warned = read(path)
+    assert table["title"].tolist() == ["T1", "T2"] and "column" not in table.columns
+    assert warned == [
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 4 (a quoted field runs to "
+        f"the end of the file: it ends mid-record)"
+    ]
+
+
+def test_ris_saved_as_txt_is_ris_and_n2_jo_y1_are_read():
+    """Issue 51 row 11: RIS as .txt was 40 'abstracts' starting `TY  - JOUR`."""
+    table, _ = read(FIXTURES / "mendeley_ris.txt")
+    assert table["title"].tolist() == ["Otter diet in Swedish rivers", "Camera traps count badgers"]
+    assert table["text"].tolist()[0].startswith("Spraint analysis")  # N2, Mendeley's abstract
+    assert table["journal"].tolist() == ["Journal of Zoology", "Mammal Review"]
+    assert table["date"].tolist() == ["2022/10/01/", ""] and table["year"].tolist() == ["2022", "2021"]
+
+
+def test_web_of_science_tab_variant_is_read_by_content():
+    """`TAG<TAB>value`, values below an empty tag line: was `line 5: 1 fields, the header has 2`."""
+    table, warned = read(FIXTURES / "wos_tab_variant.txt")
+    assert not warned and len(table) == 2
+    assert table["title"].tolist()[0] == "Otter diet in Swedish rivers"
+    assert table["authors"].tolist()[0] == "Okafor, C; Lindqvist, M"
+    assert table["keywords"].tolist() == ["diet; mustelids", ""]
+    assert table["index_keywords"].tolist() == ["PREY; FISH", ""]
+    assert table["journal"].tolist() == ["JOURNAL OF ZOOLOGY", "MAMMAL REVIEW"]
+
+
+def test_a_medline_file_cut_mid_record_is_warned():
+    """Issue 51 row 12: the last record was kept with a cut abstract, no warning."""
+    path = FIXTURES / "pubmed_cut.nbib"
+    table, warned = read(path)
+    assert table["id"].tolist() == ["101", "102"]
+    assert table["index_keywords"].tolist() == ["Animals; Otters", ""]
+    assert table["date"].tolist() == ["2022 Oct", "2021"]
+    assert warned == [
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 15 (the last record has no "
+        f"'SO' line, which ends every other: the file is cut)"
+    ]
+
+
+def test_endnote_xml_with_style_wrappers():
+    table, warned = read(FIXTURES / "endnote.xml")
+    assert table["title"].tolist() == [
+        "Otter (Lutra lutra) diet in Swedish rivers",
+        "Camera traps count badgers",
+    ]
+    assert table["authors"].tolist()[0] == "Okafor, Chidi; Lindqvist, Maja"
+    assert table["journal"].tolist() == ["Journal of Zoology", "Mammal Review"]
+    assert (
+        table["keywords"].tolist()[0] == "diet; mustelids" and table["doi"].tolist()[0] == "10.1111/jzo.13001"
+    )
+    assert "Wiley" not in table["text"].tolist()[1] and "Wiley" in table["text_raw"].tolist()[1]
+    assert warned == [
+        f"{FIXTURES / 'endnote.xml'}: 1 record(s) do not become documents: 1 empty abstract: record 3"
+    ]
+
+
+def test_endnote_xml_with_an_entity_declaration_is_refused(tmp_path):
+    bomb = tmp_path / "bomb.xml"
+    bomb.write_text(
+        '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;">]>'
+        "<xml><records><record><abstract>&b;</abstract></record></records></xml>",
+        encoding="utf-8",
+    )
+    assert error(bomb) == f"{bomb}: the XML declares a DOCTYPE or ENTITY; refused (entities are not expanded)"
+
+
+def test_format_guessing_says_what_it_guessed(tmp_path):
+    """Issue 51 row 15: `no Web of Science records` did not say the file was taken for WoS."""
+    path = tmp_path / "notes.txt"
+    path.write_text(f"FN Clarivate Analytics Web of Science\nVR 1.0\n\n{A1}\n", encoding="utf-8")
+    assert error(path) == (
+        f"{path}: no Web of Science records (no line starting 'PT '); read as Web of Science plain text "
+        f"(line 1 starts 'FN '); set format: text to read it as one abstract per paragraph"
+    )
+    assert read(path, format="text")[0]["text"].tolist()[-1] == A1
+
+
+def test_openreview_records_with_a_top_level_abstract(tmp_path):
+    """Issue 51 row 16: `content: {...}` and `forum` made OpenReview, dropping the top-level abstract."""
+    path = tmp_path / "notes.json"
+    path.write_text(
+        f'[{{"id": "a", "forum": "a", "abstract": "{A1}", "content": {{"title": {{"value": "T"}}}}}},'
+        f' {{"id": "b", "forum": "b", "abstract": "{A2}", "content": {{"title": {{"value": "U"}}}}}}]',
+        encoding="utf-8",
+    )
+    assert read(path)[0]["text"].tolist() == [A1, A2]
+    path.write_text('[{"id": "a", "forum": "a", "content": {"pages": "1"}}]', encoding="utf-8")
+    assert error(path).endswith(
+        "read as OpenReview notes (line 1 starts '[{\"id\":'); set format: json to read it as JSON records"
+    )
+
+
+def test_a_bibtex_entry_missing_a_comma_is_unparsable_not_empty(tmp_path):
+    """Issue 51 row 17: `title = {X}` then `abstract = {...}` with no comma was an 'empty abstract'."""
+    path = tmp_path / "glued.bib"
+    path.write_text(
+        f"@article{{a1,\n  title = {{One}},\n  abstract = {{{A1}}}\n}}\n\n"
+        f"@article{{a2,\n  title = {{Two}}\n  abstract = {{{A2}}}\n}}\n",
+        encoding="utf-8",
+    )
+    table, warned = read(path)
+    assert table["title"].tolist() == ["One"]
+    assert warned == [
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 6 (a2: no comma before field 'abstract')"
+    ]
+
+
+def test_records_not_read_are_one_line_by_cause(tmp_path):
+    """Duplicates were merged silently; placeholders and empty abstracts are told apart."""
+    path = tmp_path / "mixed.jsonl"
+    rows = [A1, "", "[No abstract available]", A2, A1.upper()]
+    path.write_text("\n".join(f'{{"abstract": "{r}"}}' for r in rows) + "\n", encoding="utf-8")
+    table, warned = read(path)
+    assert len(table) == 3
+    assert warned == [
+        f"{path}: 3 record(s) do not become documents: 1 empty abstract: line 2; 1 placeholder: line 3; "
+        f"1 duplicate of another record: line 5 (= line 1)"
+    ]

@@ -429,7 +429,9 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "fields.csv", f"title,abstract\nT,{A1}\nU,two,fields\n")
     assert error(p) == f"{p}: line 3: 3 fields, the header has 2 (a stray delimiter or quote?)"
     p = write(tmp_path / "quote.csv", f'title,abstract\nT,"{A1}\n')
-    assert error(p) == f"{p}: line 2: malformed CSV (unexpected end of data)"
+    assert error(p) == (
+        f"{p}: no readable record; line 2 (a quoted field runs to the end of the file: it ends mid-record)"
+    )
     p = write(tmp_path / "allempty.jsonl", '{"abstract": ""}\n{"abstract": "  $$ "}\n')
     assert error(p) == f"{p}: no abstracts: all 2 records have an empty 'abstract'"
     p = write(tmp_path / "oneempty.csv", "abstract\n\\emph{}\n")
@@ -437,7 +439,7 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "x.pdf", b"%PDF-1.4")
     assert error(p) == (
         f"{p}: unknown extension '.pdf'; set 'format' in the listing entry "
-        f"(one of text, csv, tsv, json, jsonl, bibtex, ris, wos, wos-tab, medline, openalex, "
+        f"(one of text, csv, tsv, json, jsonl, bibtex, ris, endnote-xml, wos, wos-tab, medline, openalex, "
         f"openreview, xlsx, xls, parquet)"
     )
     p = write(tmp_path / "bad.jsonl.gz", b"")

@@ -97,7 +97,9 @@ def read_delimited(
             stacklevel=4,
         )
     if not records:
-        raise ListingError(f"{path}: header row but no records")
+        raise ListingError(
+            f"{path}: no readable record; {skipped[0]}" if skipped else f"{path}: header row but no records"
+        )
     return Parsed(header, records, roles=export_roles(header), skipped=tuple(skipped))
 
 
