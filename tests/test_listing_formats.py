@@ -97,8 +97,8 @@ def test_bibtex_bad_input(tmp_path):
     no_abstracts = tmp_path / "titles.bib"
     no_abstracts.write_text("@misc{a, title={One}}\n@misc{b, title={Two}}\n", encoding="utf-8")
     assert (
-        "no text column (looked for abstract, text, summary, Abstract Note, AB, description and other spellings in docs/listings.md); columns found: id, type, title"
-        in error(no_abstracts)
+        "no text column (looked for abstract, text, summary, Abstract Note, AB, description and other "
+        "spellings in docs/listings.md); columns found: id, type, title" in error(no_abstracts)
     )
 
 
@@ -757,7 +757,8 @@ def test_a_bibtex_entry_missing_a_comma_is_unparsable_not_empty(tmp_path):
     table, warned = read(path)
     assert table["title"].tolist() == ["One"]
     assert warned == [
-        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 6 (a2: no comma before field 'abstract')"
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 6 (a2: no comma before field "
+        f"'abstract')"
     ]
 
 

@@ -404,12 +404,14 @@ def test_bad_input_messages(tmp_path):
     assert error(p) == f"{p}: invalid UTF-16 at byte offset 8 (truncated data)"
     p = write(tmp_path / "cols.csv", "Title,Body,Year\nT,some text,2024\n")
     assert error(p) == (
-        f"{p}: no text column (looked for abstract, text, summary, Abstract Note, AB, description and other spellings in docs/listings.md); columns "
+        f"{p}: no text column (looked for abstract, text, summary, Abstract Note, AB, description and "
+        f"other spellings in docs/listings.md); columns "
         f"found: Title, Body, Year; set 'columns: {{text: ...}}'"
     )
     p = write(tmp_path / "cols.jsonl", '{"title": "T", "body": "x"}\n{"title": "U", "year": 1}\n')
     assert error(p) == (
-        f"{p}: no text column (looked for abstract, text, summary, Abstract Note, AB, description and other spellings in docs/listings.md); columns "
+        f"{p}: no text column (looked for abstract, text, summary, Abstract Note, AB, description and "
+        f"other spellings in docs/listings.md); columns "
         f"found: title, body, year; set 'columns: {{text: ...}}'"
     )
     p = write(tmp_path / "map.csv", "title,abstract\nT,text\n")

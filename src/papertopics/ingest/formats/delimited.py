@@ -47,10 +47,16 @@ def _preamble_lines(text: str) -> int:
     """How many lines stand above the header: the first of the first few lines that names an
     abstract column (as Excel's header row is found); 0 when none does."""
     for k, line in enumerate(text.split("\n", HEADER_SEARCH_LINES)[:HEADER_SEARCH_LINES]):
-        names = {fold_name(f) for d in _DELIMITERS for f in next(csv.reader([line], delimiter=d), [])}
-        if names & _TEXT_FOLDED:
+        if {fold_name(f) for d in _DELIMITERS for f in _fields(line, d)} & _TEXT_FOLDED:
             return k
     return 0
+
+
+def _fields(line: str, delimiter: str) -> list[str]:
+    try:
+        return next(csv.reader([line.rstrip("\r")], delimiter=delimiter), [])
+    except csv.Error:
+        return []
 
 
 def read_tsv(text: str, path: Path) -> Parsed:
