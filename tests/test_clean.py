@@ -192,6 +192,16 @@ def test_decode_latex_keeps_a_commands_words_and_leaves_math(raw, expected):
             "(c) International Headache Society 2023.",
         ),
         ("We test it. (c) 2020 Wiley Periodicals, Inc.", "We test it.", "(c) 2020 Wiley Periodicals, Inc."),
+        (
+            "We test the swelling (C) 2010 Elsevier Ltd All rights reserved",
+            "We test the swelling",
+            "(C) 2010 Elsevier Ltd All rights reserved",
+        ),
+        (
+            "We test it. Copyright: © 2023 Lukowski et al. This is open access.",
+            "We test it.",
+            "Copyright: © 2023 Lukowski et al. This is open access.",
+        ),
         # an enumeration and a sentence about copyright are text
         ("We show (a) this, (b) that. (c) We prove it.", "We show (a) this, (b) that. (c) We prove it.", ""),
         (
