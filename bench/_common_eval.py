@@ -101,7 +101,7 @@ def arxiv_sample_records(per_category: int = 1000, n_categories: int = 6, seed: 
 def load_arxiv_sample(per_category: int = 1000, n_categories: int = 6, seed: int = 0):
     """arxiv_sample_records' abstracts cleaned with the pipeline's clean_text (what the workflow
     embeds) and their categories. Returns (texts, categories)."""
-    from papertopics.ingest.clean import clean_text
+    from papertopics.ingest.text import clean_text
 
     picked = arxiv_sample_records(per_category, n_categories, seed)
     return [clean_text(r["abstract"]) for r in picked], [r["primary_category"] for r in picked]
@@ -112,7 +112,7 @@ def load_proxy(per_category: int = 100, min_docs: int = 61, seed: int = 0):
     (18 categories, ~1.6k abstracts): many divisions of unequal size, like conference tracks."""
     from collections import Counter
 
-    from papertopics.ingest.clean import clean_text
+    from papertopics.ingest.text import clean_text
 
     records = arxiv_records()
     counts = Counter(r["primary_category"] for r in records)

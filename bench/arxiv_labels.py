@@ -4,7 +4,7 @@
 
 Data: a stratified sample of 1,000 abstracts from each of the six largest primary categories of
 arxiv-daily (cs.CV, cs.CL, cs.AI, cs.IT, cs.LG, cs.GR), drawn with numpy seed 0; abstracts cleaned
-with papertopics.ingest.clean.clean_text, as the workflow embeds them; default embedding backend.
+with papertopics.ingest.text.clean_text, as the workflow embeds them; default embedding backend.
 
 For each UMAP seed, on the same embeddings:
   papertopics     default_config(random_state=seed) through model_topics (the workflow's path)

@@ -1,9 +1,9 @@
-"""Parse time of a listing: the working tree's cleaning (ingest/clean.py) against another
-revision's, in one process, alternating.
+"""Parse time of a listing: the working tree's cleaning (ingest/text/) against another
+revision's (ingest/text/, or ingest/clean.py before issue 52), in one process, alternating.
 
 Why: parse_listing reads every listing on each new corpus; arXiv 75k is the largest listing
 the project reads, and cleaning (clean_text, split_abstract, ...) is most of its parse time.
-Each round reads the listing once with the revision's clean.py swapped into ingest/listings.py
+Each round reads the listing once with the revision's cleaning functions swapped into ingest/listings.py
 and once with the working tree's, alternating (the order flips each round), so a machine
 shared with other work loads both alike; CPU seconds of this process are shown beside wall
 time (less sensitive to other users' load). Every other step (reading, decoding, columns,
@@ -16,7 +16,7 @@ the table) is the working tree's in both.
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import subprocess
 import sys
 import tempfile
@@ -27,27 +27,40 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
-from papertopics.ingest import clean, listings  # noqa: E402
+from papertopics.ingest import listings, text  # noqa: E402
 from papertopics.ingest.listings import ListingSpec, listing_name, read_listing  # noqa: E402
 
 SWAPPED = ("clean_text", "display_text", "split_abstract", "strip_invisible", "unescape_entities")
 
 
 def clean_module_at(rev: str):
-    """ingest/clean.py as it is at git revision `rev`, loaded as a module of its own."""
-    source = subprocess.run(
-        ["git", "-C", str(REPO), "show", f"{rev}:src/papertopics/ingest/clean.py"],
+    """The cleaning functions as they are at git revision `rev`, loaded as a module of their own:
+    ingest/clean.py (before issue 52) or the ingest/text/ package, renamed so that it imports
+    its own modules, not the working tree's."""
+    folder = Path(tempfile.mkdtemp(prefix="parse_time_"))
+    package = f"text_at_{rev.replace('/', '_').replace('-', '_')}"
+    tree = subprocess.run(
+        ["git", "-C", str(REPO), "ls-tree", "--name-only", rev, "src/papertopics/ingest/"],
         check=True,
         capture_output=True,
         text=True,
-    ).stdout
-    folder = Path(tempfile.mkdtemp(prefix="parse_time_"))
-    path = folder / f"clean_at_{rev.replace('/', '_')}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    ).stdout.split()
+    old = "src/papertopics/ingest/text" not in tree
+    names = (
+        ["clean.py"]
+        if old
+        else ["__init__.py", "chars.py", "latex.py", "latex_tables.py", "markup.py", "boilerplate.py"]
+    )
+    (folder / package).mkdir()
+    for name in names:
+        where = "src/papertopics/ingest/" + (name if old else f"text/{name}")
+        source = subprocess.run(
+            ["git", "-C", str(REPO), "show", f"{rev}:{where}"], check=True, capture_output=True, text=True
+        ).stdout
+        source = source.replace("papertopics.ingest.text", package)
+        (folder / package / ("__init__.py" if old else name)).write_text(source, encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(package)
 
 
 def timed(spec: ListingSpec, module) -> tuple[float, float, int]:
@@ -64,11 +77,11 @@ def timed(spec: ListingSpec, module) -> tuple[float, float, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("listing", type=Path)
-    ap.add_argument("--against", default="main", help="git revision whose clean.py is the baseline")
+    ap.add_argument("--against", default="main", help="git revision whose cleaning is the baseline")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     spec = ListingSpec(listing_name(args.listing), args.listing)
-    variants = {args.against: clean_module_at(args.against), "working tree": clean}
+    variants = {args.against: clean_module_at(args.against), "working tree": text}
     results: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
     for r in range(args.rounds):
         order = list(variants) if r % 2 == 0 else list(reversed(variants))

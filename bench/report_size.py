@@ -137,7 +137,7 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
             "MiniLM (arxiv75k.npz)",
         )
     else:
-        from papertopics.ingest.clean import clean_text
+        from papertopics.ingest.text import clean_text
 
         ids, cats, texts, titles, seen = [], [], [], [], set()
         with gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle:

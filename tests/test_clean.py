@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from papertopics.ingest.clean import clean_text
+from papertopics.ingest.text import clean_text
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = sorted((ROOT / "seeds").glob("*.txt"))
@@ -137,7 +137,7 @@ def test_deep_nesting_does_not_crash():
     ],
 )
 def test_decode_latex_keeps_a_commands_words_and_leaves_math(raw, expected):
-    from papertopics.ingest.clean import decode_latex
+    from papertopics.ingest.text import decode_latex
 
     assert decode_latex(raw) == expected
 
@@ -157,6 +157,51 @@ def test_decode_latex_keeps_a_commands_words_and_leaves_math(raw, expected):
         ),
         ("We test it.\nCopyright © 2022 IEEE.", "We test it.", "Copyright © 2022 IEEE."),
         ("We test it. (C) 2019 Elsevier B.V.", "We test it.", "(C) 2019 Elsevier B.V."),
+        # the forms of issue 49: after "; ", a second ©, the journal's citation first, Crown
+        # Copyright, a notice in parentheses, the year last
+        (
+            "We test it.; Copyright © 2024 by the American Academy of Pediatrics © 2024 American Academy",
+            "We test it.",
+            "Copyright © 2024 by the American Academy of Pediatrics © 2024 American Academy",
+        ),
+        (
+            "We test it. European Journal of Cancer Prevention 22:262-267 (C) 2013 Wolters Kluwer Health"
+            " vertical bar Lippincott Williams & Wilkins",
+            "We test it.",
+            "European Journal of Cancer Prevention 22:262-267 (C) 2013 Wolters Kluwer Health vertical bar"
+            " Lippincott Williams & Wilkins",
+        ),
+        (
+            "We test it. Crown Copyright (C) 2012 Published by Elsevier Masson SAS. All rights reserved.",
+            "We test it.",
+            "Crown Copyright (C) 2012 Published by Elsevier Masson SAS. All rights reserved.",
+        ),
+        (
+            "We test it. ((c) 2012 by Astro Ltd., Published exclusively by WILEY-VCH Verlag GmbH & Co. KGaA)",
+            "We test it.",
+            "((c) 2012 by Astro Ltd., Published exclusively by WILEY-VCH Verlag GmbH & Co. KGaA)",
+        ),
+        (
+            "We test it. © International Headache Society 2023.",
+            "We test it.",
+            "© International Headache Society 2023.",
+        ),
+        (
+            "We test it. (c) International Headache Society 2023.",
+            "We test it.",
+            "(c) International Headache Society 2023.",
+        ),
+        ("We test it. (c) 2020 Wiley Periodicals, Inc.", "We test it.", "(c) 2020 Wiley Periodicals, Inc."),
+        (
+            "We test the swelling (C) 2010 Elsevier Ltd All rights reserved",
+            "We test the swelling",
+            "(C) 2010 Elsevier Ltd All rights reserved",
+        ),
+        (
+            "We test it. Copyright: © 2023 Lukowski et al. This is open access.",
+            "We test it.",
+            "Copyright: © 2023 Lukowski et al. This is open access.",
+        ),
         # an enumeration and a sentence about copyright are text
         ("We show (a) this, (b) that. (c) We prove it.", "We show (a) this, (b) that. (c) We prove it.", ""),
         (
@@ -171,7 +216,7 @@ def test_decode_latex_keeps_a_commands_words_and_leaves_math(raw, expected):
     ],
 )
 def test_split_abstract_drops_placeholders_and_publisher_notices(raw, abstract, notice):
-    from papertopics.ingest.clean import split_abstract
+    from papertopics.ingest.text import split_abstract
 
     assert split_abstract(raw) == (abstract, notice)
 
@@ -197,9 +242,33 @@ def test_structured_abstract_headings_are_not_text():
 
 
 def test_display_text_for_titles_and_authors():
-    from papertopics.ingest.clean import display_text
+    from papertopics.ingest.text import display_text
 
     assert (
         display_text("Risk in <i>E. coli</i> &amp; cattle:\n   a   review")
         == "Risk in E. coli & cattle: a review"
     )
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        (
+            "<jats:title>Abstract</jats:title><jats:p>Worldwide scientific <jats:italic>output</jats:italic>"
+            " grows.</jats:p>",
+            "Worldwide scientific output grows.",
+        ),
+        (
+            'IL-<inline-formula><tex-math notation="LaTeX">1\\beta</tex-math><alternatives><mml:math>'
+            "<mml:mn>1</mml:mn><mml:mi>β</mml:mi></mml:math></alternatives></inline-formula> signalling",
+            "IL-1β signalling",
+        ),
+        ("We use <inline-formula><tex-math>\\alpha_1</tex-math></inline-formula> here.", "We use α1 here."),
+    ],
+)
+def test_jats_and_mathml_leave_no_tag_in_text_or_titles(raw, expected):
+    """Issue 51 row 13: Crossref and Lens write JATS and MathML; no tag is embedded, named or shown."""
+    from papertopics.ingest.text import display_text
+
+    assert clean_text(raw) == expected
+    assert "<" not in display_text(raw) and "jats" not in display_text(raw)

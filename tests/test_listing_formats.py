@@ -64,7 +64,9 @@ def test_zotero_bibtex_decodes_accents_braces_and_names():
     assert table.iloc[2]["title"] == "Offline reinforcement learning with épistémic uncertainty"
     assert table.iloc[2]["authors"] == "Renée Dubois; Ayşe Koç"
     # the entry without an abstract is counted, never dropped silently
-    assert warned == [f"{BIB}: skipped 1 record(s) with an empty abstract: line 24 (chen_no_abstract_2024)"]
+    assert warned == [
+        f"{BIB}: 1 record(s) do not become documents: 1 empty abstract: line 24 (chen_no_abstract_2024)"
+    ]
 
 
 def test_bibtex_column_mapping_and_gzip(tmp_path):
@@ -82,10 +84,10 @@ def test_bibtex_bad_input(tmp_path):
     broken.write_text(BIB.read_text(encoding="utf-8") + cut, encoding="utf-8")
     table, warned = read(broken)  # one entry cut short loses itself, not the listing
     assert len(table) == 3
-    assert (
-        f"{broken}: skipped 1 BibTeX record(s) that do not parse: line 39 (Unexpectedly reached end of file.)"
-        in warned
-    )
+    assert warned == [  # one line, by cause
+        f"{broken}: 2 record(s) do not become documents: 1 unparsable: line 39 (Unexpectedly reached end "
+        f"of file.); 1 empty abstract: line 24 (chen_no_abstract_2024)"
+    ]
     only = tmp_path / "only.bib"
     only.write_text(cut, encoding="utf-8")
     assert error(only) == f"{only}: no readable BibTeX entry; line 2 (Unexpectedly reached end of file.)"
@@ -94,8 +96,9 @@ def test_bibtex_bad_input(tmp_path):
     assert error(none) == f"{none}: no BibTeX entries (no '@article{{...}}' or similar)"
     no_abstracts = tmp_path / "titles.bib"
     no_abstracts.write_text("@misc{a, title={One}}\n@misc{b, title={Two}}\n", encoding="utf-8")
-    assert "no text column (looked for abstract, text, summary); columns found: id, type, title" in error(
-        no_abstracts
+    assert (
+        "no text column (looked for abstract, text, summary, Abstract Note, AB, description and other "
+        "spellings in docs/listings.md); columns found: id, type, title" in error(no_abstracts)
     )
 
 
@@ -118,7 +121,7 @@ def test_ris_abstract_title_author_tags_and_their_alternatives():
     assert table["url"].tolist() == ["https://example.org/papers/sparse-attention", ""]
     assert table["keywords"].tolist() == ["summarisation; transformers", ""]
     assert table["text"].iloc[1].startswith("Clients in federated learning")  # N2 when no AB
-    assert warned == [f"{RIS}: skipped 1 record(s) with an empty abstract: line 20"]
+    assert warned == [f"{RIS}: 1 record(s) do not become documents: 1 empty abstract: line 20"]
 
 
 def test_ris_bad_input(tmp_path):
@@ -127,7 +130,7 @@ def test_ris_bad_input(tmp_path):
     table, warned = read(unclosed)
     assert table["text"].tolist() == [A1]
     assert warned == [
-        f"{unclosed}: skipped 1 RIS record(s) that do not parse: line 5 (no 'ER  -' before the end)"
+        f"{unclosed}: 1 record(s) do not become documents: 1 unparsable: line 5 (no 'ER  -' before the end)"
     ]
     only = tmp_path / "only.ris"
     only.write_text(f"TY  - JOUR\nAB  - {A2}\n", encoding="utf-8")
@@ -163,18 +166,16 @@ def test_excel_first_sheet_or_a_named_one_with_columns_mapped(tmp_path):
     )
     table, warned = read(path, columns={"text": "Abstract Text", "title": "Paper Title", "label": "Track"})
     assert table["title"].tolist() == ["NA", "Second"]  # "NA" stays text
-    assert table["Year"].tolist() == ["2026", "2025"]
+    assert table["year"].tolist() == ["2026", "2025"]  # a canonical column, whatever its capitals
     assert table["label"].tolist() == ["Main", "Datasets"]
-    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: row 3"]
+    assert warned == [f"{path}: 1 record(s) do not become documents: 1 empty abstract: row 3"]
     table, _ = read(path, sheet="Rejected")
     assert table["title"].tolist() == ["Rejected paper"]
     table, _ = read(path, sheet=1)
     assert table["title"].tolist() == ["Rejected paper"]
     assert error(path, sheet="Posters") == f"{path}: no sheet 'Posters'; sheets: Accepted, Rejected"
-    assert error(path) == (
-        f"{path}: no text column (looked for abstract, text, summary); columns found: Paper Title, "
-        f"Abstract Text, Year, Track; set 'columns: {{text: ...}}'"
-    )
+    # "Abstract Text" and "Paper Title" are spellings the columns table knows: no mapping needed
+    assert read(path)[0]["title"].tolist() == ["NA", "Second"]
 
 
 def test_excel_bad_input(tmp_path):
@@ -207,7 +208,7 @@ def test_parquet_columns_lists_and_nulls(tmp_path):
     assert table["title"].tolist() == ["NA", "=SUM(A1:A2)"]
     assert table["authors"].tolist() == ["Ann; Bob", "Cy"]
     assert table["year"].tolist() == ["2023", "2025"]
-    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: row 2"]
+    assert warned == [f"{path}: 1 record(s) do not become documents: 1 empty abstract: row 2"]
     broken = tmp_path / "broken.parquet"
     broken.write_bytes(b"PAR1 not really")
     assert error(broken).startswith(f"{broken}: not a valid Parquet file (")
@@ -229,7 +230,8 @@ def test_resolve_accepts_sheet_and_new_formats(tmp_path):
     with pytest.raises(ConfigError, match=r"listings\[0\]: 'sheet' must be a sheet name or a 0-based"):
         resolve_listings([{"path": "c.xlsx", "sheet": -1}], tmp_path)
     with pytest.raises(
-        ConfigError, match="one of text, csv, tsv, json, jsonl, bibtex, ris, wos, wos-tab, medline"
+        ConfigError,
+        match="one of text, csv, tsv, json, jsonl, bibtex, ris, endnote-xml, wos, wos-tab, medline",
     ):
         resolve_listings([{"path": "c.xlsx", "format": "xml"}], tmp_path)
 
@@ -245,13 +247,15 @@ def test_scopus_bibtex_keys_with_commas_placeholder_abstracts_and_copyright_line
     first = table.iloc[0]
     assert first["title"] == "Machine learning for soybean yield prediction from satellite time series"
     assert first["text"].endswith("predicts yield two months before harvest with 8% mean absolute error.")
-    assert "©" not in first["text_raw"] and "Elsevier" not in first["text"]
+    assert "Elsevier" not in first["text"] and first["text_raw"].endswith(
+        "© 2022 Elsevier B.V. All rights reserved."
+    )
     assert table["copyright"].tolist() == [
         "© 2022 Elsevier B.V. All rights reserved.",
         "© The Author(s), 2023. Published by Springer Nature on behalf of BioMed Central Ltd.",
     ]
-    # "[No abstract available]" is an empty abstract, counted, never a document
-    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: line 24 (Nguyen2023)"]
+    # "[No abstract available]" is a placeholder, counted, never a document
+    assert warned == [f"{path}: 1 record(s) do not become documents: 1 placeholder: line 24 (Nguyen2023)"]
 
 
 def test_web_of_science_bibtex_empty_keys_double_braces_and_hard_wraps():
@@ -309,7 +313,7 @@ def test_hand_written_bibtex_keeps_markup_words_and_survives_bad_entries(tmp_pat
     assert table["booktitle"].iloc[0] == "Advances in Neural Information Processing Systems"
     assert table["id"].tolist() == ["a", "a", "c d"]
     assert len(warned) == 1 and warned[0].startswith(
-        f"{path}: skipped 1 BibTeX record(s) that do not parse: line 8 ("
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 8 ("
     )
 
 
@@ -334,7 +338,7 @@ def test_the_same_paper_as_bibtex_and_ris_is_one_document(tmp_path):
 def test_web_of_science_plain_text_is_read_as_wos_not_as_paragraphs(tmp_path, caplog):
     path = FIXTURES / "savedrecs.txt"
     table, warned = read(path)
-    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: line 53"]
+    assert warned == [f"{path}: 1 record(s) do not become documents: 1 empty abstract: line 53"]
     assert table["id"].tolist() == ["WOS:000641000000001", "WOS:000700000000002"]
     first = table.iloc[0]
     assert first["title"] == (
@@ -368,7 +372,7 @@ def test_web_of_science_tab_delimited_reads_quotes_as_text():
 def test_pubmed_medline_continuation_lines_doi_and_structured_abstract_headings(tmp_path):
     path = FIXTURES / "pubmed.nbib"
     table, warned = read(path)
-    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: line 65"]
+    assert warned == [f"{path}: 1 record(s) do not become documents: 1 empty abstract: line 65"]
     first = table.iloc[0]
     assert first["id"] == "36600001"
     assert first["title"] == (
@@ -448,7 +452,7 @@ def test_database_exports_show_authors_and_links_in_the_workbook(name, authors, 
 def test_openalex_abstract_from_its_inverted_index():
     path = FIXTURES / "openalex.json"
     table, warned = read(path)
-    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: record 2"]
+    assert warned == [f"{path}: 1 record(s) do not become documents: 1 empty abstract: record 2"]
     assert table["text"].tolist() == [
         "Language models of protein sequences predict structure of proteins from metagenomes; "
         "these models protein scale."
@@ -475,7 +479,7 @@ def test_openreview_api_notes_v2_and_v1():
 def test_scopus_csv_placeholders_are_empty_and_copyright_lines_kept_apart():
     path = FIXTURES / "scopus.csv"
     table, warned = read(path)
-    assert warned == [f"{path}: skipped 2 record(s) with an empty abstract: line 3, line 4"]
+    assert warned == [f"{path}: 2 record(s) do not become documents: 2 placeholder: line 3, line 4"]
     assert [t.endswith("municipalities in Brazil.") for t in table["text"]] == [True, False]
     assert table["copyright"].tolist() == [
         "© 2022 Elsevier B.V.",
@@ -498,7 +502,7 @@ def test_scopus_csv_placeholders_are_empty_and_copyright_lines_kept_apart():
 def test_web_of_science_xls_via_xlrd(tmp_path):
     path = FIXTURES / "savedrecs.xls"
     table, warned = read(path)
-    assert warned == [f"{path}: skipped 1 record(s) with an empty abstract: row 4"]
+    assert warned == [f"{path}: 1 record(s) do not become documents: 1 empty abstract: row 4"]
     assert table["title"].tolist() == [
         "Animal level risk factors for bovine tuberculosis in dairy herds of the Mediterranean region",
         "Wildlife reservoirs of Mycobacterium bovis in Iberian ecosystems",
@@ -532,7 +536,8 @@ def test_excel_header_below_a_blank_or_merged_row_and_records_on_another_sheet(t
     )
     assert error(titled) == (
         f"{titled}: sheet 'S': no row of the first 20 names a text column (looked for abstract, text,"
-        f" summary); took row 2 as the header: Papers 2026; set 'columns: {{text: ...}}'"
+        f" summary, Abstract Note, AB, description and other spellings in docs/listings.md); took row 2"
+        f" as the header: Papers 2026; set 'columns: {{text: ...}}'"
     )
     assert read(titled, columns={"text": "Summary text", "title": "Paper"})[0]["title"].tolist() == ["T"]
     second = _workbook(
@@ -605,3 +610,166 @@ def test_acm_digital_library_bibtex():
     assert table["authors"].tolist() == ["Wei Chen; Priya Kumar", "Anna Müller; João Santos"]
     assert "on 0.1% of labelled accounts; it finds 18% more fraud" in table["text"].iloc[0]
     assert table["series"].iloc[0] == "KDD '23" and table["month"].iloc[1] == "jan"
+
+
+# --- issue 49: every export a researcher has, round 2 ----------------------------------------
+
+
+def test_zotero_csv_reads_with_no_option_under_canonical_names():
+    """Zotero's File > Export > CSV was `no text column`: `Abstract Note`, `Manual Tags`..."""
+    table, warned = read(FIXTURES / "zotero.csv")
+    assert len(table) == 3 and not warned
+    assert table["title"].tolist()[0] == "Otter diet in Swedish rivers"
+    assert table["text"].tolist()[0].startswith("Spraint analysis of otters")
+    assert table["year"].tolist() == ["2022", "2021", "2020"]
+    assert table["date"].tolist() == ["2022-10-01", "2021", "2020-03"]
+    assert table["journal"].tolist() == ["Journal of Zoology", "Mammal Review", "Ecology Letters"]
+    assert table["keywords"].tolist() == ["diet; mustelids", "camera traps", ""]
+    assert table["index_keywords"].tolist() == ["Animals; Rivers", "", ""]
+    assert table["authors"].tolist()[0] == "Okafor, Chidi; Lindqvist, Maja"
+
+
+def test_ieee_csv_with_a_preamble_line_and_an_undoubled_quote(tmp_path):
+    """IEEE Xplore 2015-2019: the search URL above the header, a `"` IEEE did not double."""
+    path = FIXTURES / "ieee_2017.csv"
+    table, warned = read(path)
+    assert table["title"].tolist() == ["Bats avoid lit roads", "Radar counts of migrating birds"]
+    assert 'stray" quote' in table["text"].tolist()[1]
+    assert table["index_keywords"].tolist() == ["Acoustics;Lighting", "Radar"]
+    assert warned == [
+        f'{path}: line 4: a quote (") inside a field is not doubled; read as text, 2 records as the '
+        f"header's 7 columns say"
+    ]
+    # a stray quote that takes the record count out of step stays an error
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f'abstract,title\n"{A1} "x,"T1"\n"{A2}",T2,extra\n', encoding="utf-8")
+    assert "malformed CSV" in error(bad)
+
+
+def test_trailing_commas_and_a_csv_cut_mid_record(tmp_path):
+    """Old Scopus CSV: every row ends with a comma (no column); a cut file loses its last record."""
+    path = tmp_path / "scopus_old.csv"
+    path.write_text(
+        f'Authors,Title,Year,Abstract\nA,T1,2020,"{A1}",\nB,T2,2021,"{A2}",\nC,T3,2022,"{A2[:30]}', "utf-8"
+    )
+    table, warned = read(path)
+    assert table["title"].tolist() == ["T1", "T2"] and "column" not in table.columns
+    assert warned == [
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 4 (a quoted field runs to "
+        f"the end of the file: it ends mid-record)"
+    ]
+
+
+def test_ris_saved_as_txt_is_ris_and_n2_jo_y1_are_read():
+    """Issue 51 row 11: RIS as .txt was 40 'abstracts' starting `TY  - JOUR`."""
+    table, _ = read(FIXTURES / "mendeley_ris.txt")
+    assert table["title"].tolist() == ["Otter diet in Swedish rivers", "Camera traps count badgers"]
+    assert table["text"].tolist()[0].startswith("Spraint analysis")  # N2, Mendeley's abstract
+    assert table["journal"].tolist() == ["Journal of Zoology", "Mammal Review"]
+    assert table["date"].tolist() == ["2022/10/01/", ""] and table["year"].tolist() == ["2022", "2021"]
+
+
+def test_web_of_science_tab_variant_is_read_by_content():
+    """`TAG<TAB>value`, values below an empty tag line: was `line 5: 1 fields, the header has 2`."""
+    table, warned = read(FIXTURES / "wos_tab_variant.txt")
+    assert not warned and len(table) == 2
+    assert table["title"].tolist()[0] == "Otter diet in Swedish rivers"
+    assert table["authors"].tolist()[0] == "Okafor, C; Lindqvist, M"
+    assert table["keywords"].tolist() == ["diet; mustelids", ""]
+    assert table["index_keywords"].tolist() == ["PREY; FISH", ""]
+    assert table["journal"].tolist() == ["JOURNAL OF ZOOLOGY", "MAMMAL REVIEW"]
+
+
+def test_a_medline_file_cut_mid_record_is_warned():
+    """Issue 51 row 12: the last record was kept with a cut abstract, no warning."""
+    path = FIXTURES / "pubmed_cut.nbib"
+    table, warned = read(path)
+    assert table["id"].tolist() == ["101", "102"]
+    assert table["index_keywords"].tolist() == ["Animals; Otters", ""]
+    assert table["date"].tolist() == ["2022 Oct", "2021"]
+    assert warned == [
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 15 (the last record has no "
+        f"'SO' line, which ends every other: the file is cut)"
+    ]
+
+
+def test_endnote_xml_with_style_wrappers():
+    table, warned = read(FIXTURES / "endnote.xml")
+    assert table["title"].tolist() == [
+        "Otter (Lutra lutra) diet in Swedish rivers",
+        "Camera traps count badgers",
+    ]
+    assert table["authors"].tolist()[0] == "Okafor, Chidi; Lindqvist, Maja"
+    assert table["journal"].tolist() == ["Journal of Zoology", "Mammal Review"]
+    assert (
+        table["keywords"].tolist()[0] == "diet; mustelids" and table["doi"].tolist()[0] == "10.1111/jzo.13001"
+    )
+    assert "Wiley" not in table["text"].tolist()[1] and "Wiley" in table["text_raw"].tolist()[1]
+    assert warned == [
+        f"{FIXTURES / 'endnote.xml'}: 1 record(s) do not become documents: 1 empty abstract: record 3"
+    ]
+
+
+def test_endnote_xml_with_an_entity_declaration_is_refused(tmp_path):
+    bomb = tmp_path / "bomb.xml"
+    bomb.write_text(
+        '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;">]>'
+        "<xml><records><record><abstract>&b;</abstract></record></records></xml>",
+        encoding="utf-8",
+    )
+    assert error(bomb) == f"{bomb}: the XML declares a DOCTYPE or ENTITY; refused (entities are not expanded)"
+
+
+def test_format_guessing_says_what_it_guessed(tmp_path):
+    """Issue 51 row 15: `no Web of Science records` did not say the file was taken for WoS."""
+    path = tmp_path / "notes.txt"
+    path.write_text(f"FN Clarivate Analytics Web of Science\nVR 1.0\n\n{A1}\n", encoding="utf-8")
+    assert error(path) == (
+        f"{path}: no Web of Science records (no line starting 'PT '); read as Web of Science plain text "
+        f"(line 1 starts 'FN '); set format: text to read it as one abstract per paragraph"
+    )
+    assert read(path, format="text")[0]["text"].tolist()[-1] == A1
+
+
+def test_openreview_records_with_a_top_level_abstract(tmp_path):
+    """Issue 51 row 16: `content: {...}` and `forum` made OpenReview, dropping the top-level abstract."""
+    path = tmp_path / "notes.json"
+    path.write_text(
+        f'[{{"id": "a", "forum": "a", "abstract": "{A1}", "content": {{"title": {{"value": "T"}}}}}},'
+        f' {{"id": "b", "forum": "b", "abstract": "{A2}", "content": {{"title": {{"value": "U"}}}}}}]',
+        encoding="utf-8",
+    )
+    assert read(path)[0]["text"].tolist() == [A1, A2]
+    path.write_text('[{"id": "a", "forum": "a", "content": {"pages": "1"}}]', encoding="utf-8")
+    assert error(path).endswith(
+        "read as OpenReview notes (line 1 starts '[{\"id\":'); set format: json to read it as JSON records"
+    )
+
+
+def test_a_bibtex_entry_missing_a_comma_is_unparsable_not_empty(tmp_path):
+    """Issue 51 row 17: `title = {X}` then `abstract = {...}` with no comma was an 'empty abstract'."""
+    path = tmp_path / "glued.bib"
+    path.write_text(
+        f"@article{{a1,\n  title = {{One}},\n  abstract = {{{A1}}}\n}}\n\n"
+        f"@article{{a2,\n  title = {{Two}}\n  abstract = {{{A2}}}\n}}\n",
+        encoding="utf-8",
+    )
+    table, warned = read(path)
+    assert table["title"].tolist() == ["One"]
+    assert warned == [
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 6 (a2: no comma before field "
+        f"'abstract')"
+    ]
+
+
+def test_records_not_read_are_one_line_by_cause(tmp_path):
+    """Duplicates were merged silently; placeholders and empty abstracts are told apart."""
+    path = tmp_path / "mixed.jsonl"
+    rows = [A1, "", "[No abstract available]", A2, A1.upper()]
+    path.write_text("\n".join(f'{{"abstract": "{r}"}}' for r in rows) + "\n", encoding="utf-8")
+    table, warned = read(path)
+    assert len(table) == 3
+    assert warned == [
+        f"{path}: 3 record(s) do not become documents: 1 empty abstract: line 2; 1 placeholder: line 3; "
+        f"1 duplicate of another record: line 5 (= line 1)"
+    ]

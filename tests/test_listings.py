@@ -325,7 +325,8 @@ def test_column_mapping_with_extras_and_list_values(tmp_path):
 def test_metadata_names_in_other_capitals_and_a_mapping_that_keeps_them(tmp_path):
     rows = [{"Abstract": A1, "Authors": "Ann", "URL": "https://a.org/1", "Year": "2024", "Track": "ml"}]
     df = read_listing(spec(write(tmp_path / "l.csv", _csv(rows))))
-    assert list(df.columns) == COLUMNS + ["authors", "url", "Year", "Track"]
+    # a column spelled as a canonical one is carried under the canonical name (issue 49)
+    assert list(df.columns) == COLUMNS + ["authors", "url", "year", "Track"]
     # a column already named so keeps the name: the other capitals stay as written
     rows = [{"abstract": A1, "authors": "Ann", "Authors": "A."}]
     df = read_listing(spec(write(tmp_path / "both.csv", _csv(rows))))
@@ -403,12 +404,14 @@ def test_bad_input_messages(tmp_path):
     assert error(p) == f"{p}: invalid UTF-16 at byte offset 8 (truncated data)"
     p = write(tmp_path / "cols.csv", "Title,Body,Year\nT,some text,2024\n")
     assert error(p) == (
-        f"{p}: no text column (looked for abstract, text, summary); columns "
+        f"{p}: no text column (looked for abstract, text, summary, Abstract Note, AB, description and "
+        f"other spellings in docs/listings.md); columns "
         f"found: Title, Body, Year; set 'columns: {{text: ...}}'"
     )
     p = write(tmp_path / "cols.jsonl", '{"title": "T", "body": "x"}\n{"title": "U", "year": 1}\n')
     assert error(p) == (
-        f"{p}: no text column (looked for abstract, text, summary); columns "
+        f"{p}: no text column (looked for abstract, text, summary, Abstract Note, AB, description and "
+        f"other spellings in docs/listings.md); columns "
         f"found: title, body, year; set 'columns: {{text: ...}}'"
     )
     p = write(tmp_path / "map.csv", "title,abstract\nT,text\n")
@@ -428,7 +431,9 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "fields.csv", f"title,abstract\nT,{A1}\nU,two,fields\n")
     assert error(p) == f"{p}: line 3: 3 fields, the header has 2 (a stray delimiter or quote?)"
     p = write(tmp_path / "quote.csv", f'title,abstract\nT,"{A1}\n')
-    assert error(p) == f"{p}: line 2: malformed CSV (unexpected end of data)"
+    assert error(p) == (
+        f"{p}: no readable record; line 2 (a quoted field runs to the end of the file: it ends mid-record)"
+    )
     p = write(tmp_path / "allempty.jsonl", '{"abstract": ""}\n{"abstract": "  $$ "}\n')
     assert error(p) == f"{p}: no abstracts: all 2 records have an empty 'abstract'"
     p = write(tmp_path / "oneempty.csv", "abstract\n\\emph{}\n")
@@ -436,7 +441,7 @@ def test_bad_input_messages(tmp_path):
     p = write(tmp_path / "x.pdf", b"%PDF-1.4")
     assert error(p) == (
         f"{p}: unknown extension '.pdf'; set 'format' in the listing entry "
-        f"(one of text, csv, tsv, json, jsonl, bibtex, ris, wos, wos-tab, medline, openalex, "
+        f"(one of text, csv, tsv, json, jsonl, bibtex, ris, endnote-xml, wos, wos-tab, medline, openalex, "
         f"openreview, xlsx, xls, parquet)"
     )
     p = write(tmp_path / "bad.jsonl.gz", b"")
@@ -452,7 +457,7 @@ def test_empty_abstracts_are_skipped_with_a_warning_naming_them(tmp_path):
     with pytest.warns(ListingWarning) as rec:
         df = read_listing(spec(p))
     assert [str(w.message) for w in rec] == [
-        f"{p}: skipped 2 record(s) with an empty abstract: line 2, line 4"
+        f"{p}: 2 record(s) do not become documents: 2 empty abstract: line 2, line 4"
     ]
     assert df["text"].tolist() == [A1, A2]
 
@@ -552,7 +557,9 @@ def test_one_abstract_per_line_is_read_line_by_line_with_a_warning(tmp_path):
     assert len(df) == 30
     assert [str(w.message) for w in rec] == [
         f"{p}: no blank lines between abstracts (line 3 on): read each line of 200+ characters "
-        f"as one abstract (30 in all); the text format separates abstracts by a blank line"
+        f"as one abstract (30 in all); the text format separates abstracts by a blank line",
+        f"{p}: 24 record(s) do not become documents: 24 duplicate of another record: line 9 (= line 3), "
+        f"line 10 (= line 4), line 11 (= line 5) and 21 more",
     ]
     # no header either
     p = write(tmp_path / "bare.txt", "\n".join(LONG[:2]) + "\n")
@@ -684,7 +691,10 @@ def test_a_listing_in_chinese_warns_once_naming_the_model_key(tmp_path):
         "我们研究稀疏自编码器，发现多义性是数据问题，并提出一种新的训练方法以提高可解释性。",
         "扩散模型难以擦除概念；我们提出一种修正方法，在保持图像质量的同时删除指定概念。",
     ]
-    p = write(tmp_path / "zh.txt", "论文列表\n\n" + "\n\n".join(zh * 3) + "\n")
+    p = write(
+        tmp_path / "zh.txt",
+        "论文列表\n\n" + "\n\n".join(zh + [z + "。" + z for z in zh] + [zh[0][::-1]]) + "\n",
+    )
     with pytest.warns(ListingWarning) as rec:
         read_listing(spec(p))
     assert [str(w.message) for w in rec] == [

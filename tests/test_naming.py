@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from papertopics.ingest.clean import strip_markup
+from papertopics.ingest.text import strip_markup
 from papertopics.topics.names.hierarchy import topic_hierarchy
 from papertopics.topics.names.phrases import NameIndex, PhraseNames, collect_acronyms
 from papertopics.topics.names.score import (

@@ -303,7 +303,7 @@ class Results:
     def transform(self, abstracts: list[str]) -> pd.DataFrame:
         """The topic of each new abstract, as the pipeline would give it, by topics.csv's ids.
 
-        The text is cleaned like a listing (papertopics.ingest.clean) and embedded with the run's
+        The text is cleaned like a listing (papertopics.ingest.text) and embedded with the run's
         model. A new abstract is not part of the run's clustering, so it is what the pipeline
         calls an outlier of it, and the pipeline's own rule decides (cluster/assign.py,
         `assign_nearest`): it gets its nearest topic (cosine to the centroid of the topic's core
@@ -318,7 +318,7 @@ class Results:
         """
         from papertopics.cluster.assign import assign_nearest
         from papertopics.constants import ASSIGNED_CORE, OUTLIER, OUTLIER_LABEL, UNASSIGNED
-        from papertopics.ingest.clean import clean_text
+        from papertopics.ingest.text import clean_text
         from papertopics.vectors import centroids, normalise, topic_ids
 
         if abstracts is None or isinstance(abstracts, str):

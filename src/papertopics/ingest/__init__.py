@@ -1,6 +1,6 @@
 """Ingest stage (rules parse_listing, build_corpus): listing files -> one table of clean abstracts.
 
-`listings` reads a listing (text, csv, tsv, json, jsonl; gzipped or not) into a table, `clean`
+`listings` reads a listing (text, csv, tsv, json, jsonl; gzipped or not) into a table, `text`
 cleans each abstract, `corpus` merges the listings into one corpus with one row per distinct
 abstract.
 """
@@ -12,7 +12,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         "ListingSpec": "listings",
         "build_corpus": "corpus",
-        "clean_text": "clean",
+        "clean_text": "text",
         "read_listing": "listings",
         "resolve_listings": "listings",
     },

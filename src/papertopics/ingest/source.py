@@ -14,8 +14,8 @@ import zlib
 from pathlib import Path
 
 from papertopics.errors import ListingError
-from papertopics.ingest.clean import CJK_PUNCTUATION, HAN
 from papertopics.ingest.formats._common import ListingWarning, one_line
+from papertopics.ingest.text import CJK_PUNCTUATION, HAN
 
 __all__ = ["decode", "listing_fingerprint", "read_bytes"]
 

@@ -22,6 +22,7 @@ _MODULES = (
     "jsons",
     "bibtex",
     "ris",
+    "endnote",
     "wos",
     "medline",
     "openalex",
@@ -53,10 +54,14 @@ def by_extension(ext: str) -> Format | None:
 
 def sniffed(fmt: Format, head: str) -> tuple[Format, str]:
     """The format that claims a file of format `fmt` by its content (`head`: its first 64 KiB
-    of text), else `fmt`; with the note to warn with when the claim is a guess ("" if sure)."""
+    of text), else `fmt`; with the note to warn with when the claim is a guess ("" if sure).
+    A sure claim (WoS plain text's `FN` line) wins over a guess (a table of tab-separated names)."""
+    guess: tuple[Format, str] | None = None
     for other in REGISTRY.values():
         if fmt.name in other.claims and other.sniff is not None:
             claim = other.sniff(head)
-            if claim:
-                return other, claim if isinstance(claim, str) else ""
-    return fmt, ""
+            if claim is True:
+                return other, ""
+            if claim and guess is None:
+                guess = (other, str(claim))
+    return guess or (fmt, "")

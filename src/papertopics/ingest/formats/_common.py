@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple
 
 # A reader returns (columns, records): the source's column names in order, and one
@@ -42,14 +40,6 @@ def json_type(v: Any) -> str:
     )
 
 
-def warn_skipped(path: Path, what: str, skipped: list[str]) -> None:
-    """One warning for records a reader could not read (the rest are read)."""
-    if skipped:
-        warnings.warn(
-            f"{path}: skipped {len(skipped)} {what}: {listing_of(skipped)}", ListingWarning, stacklevel=4
-        )
-
-
 def line_starts(text: str, starts: Iterable[int]) -> list[int]:
     """1-based line numbers of the character offsets `starts` (ascending), counted in one pass."""
     out, line, seen = [], 1, 0
@@ -62,16 +52,18 @@ def line_starts(text: str, starts: Iterable[int]) -> list[int]:
 
 class Parsed(NamedTuple):
     """What a reader returns. columns: the source's column names in order; records: one
-    (where, {column: value}) per record, `where` naming it in messages ("line 12", "row 3");
-    title: the listing's own title (the text format's header line); roles: the columns a
-    format knows to be the abstract ("text"), title or id, or a metadata column under the
-    name the other formats give it ({"title": "Document Title", "url": "PDF Link"}), used
-    unless config.yaml maps that name or that column."""
+        (where, {column: value}) per record, `where` naming it in messages ("line 12", "row 3");
+        title: the listing's own title (the text format's header line); roles: the columns a
+        format knows to be the abstract ("text"), title or id, or a metadata column under the
+        name the other formats give it ({"title": "Document Title", "url": "PDF Link"}), used
+        unless config.yaml maps that name or that column; skipped: the records the reader could not
+    read, counted as `unparsable` in the listing's one line of records not read."""
 
     columns: list[str]
     records: Records
     title: str = ""
     roles: dict[str, str] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
+    skipped: tuple[str, ...] = ()  # records that do not parse, "line 7 (why)": one warning line
 
 
 @dataclass(frozen=True)
@@ -94,3 +86,4 @@ class Format:
     sheets: bool = False
     claims: tuple[str, ...] = ()
     sniff: Callable[[str], bool | str] | None = None
+    label: str = ""  # what a file is read as, in messages: "Web of Science plain text"

@@ -5,7 +5,7 @@ A listing needs no citation keys, so keys the grammar refuses are not errors: be
 each entry header's key is replaced by a placeholder (`@article{Ribeiro, Jr2022,` from Scopus,
 `@article{ ,` from Web of Science, a key used twice) and the key as written comes back as
 the record's `id`. `@string` macros and `#` concatenation are resolved; LaTeX in every field
-is rendered by papertopics.ingest.clean (math kept for clean_text); whitespace, WoS's hard
+is rendered by papertopics.ingest.text (math kept for clean_text); whitespace, WoS's hard
 wraps included, becomes one space.
 """
 
@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 
 from papertopics.errors import ListingError
-from papertopics.ingest.clean import decode_latex
-from papertopics.ingest.formats._common import Format, Parsed, columns_of, one_line, warn_skipped
+from papertopics.ingest.formats._common import Format, Parsed, columns_of, one_line
+from papertopics.ingest.text import decode_latex
 
 # An entry header: `@type{` (or `@type(`) then the key up to the comma that ends the line (a
 # key may hold commas and spaces, or be empty), or else up to the first comma.
@@ -26,6 +26,8 @@ _RE_HEADER = re.compile(
     r"|^([ \t]*@[ \t]*([A-Za-z][\w-]*)[ \t]*[{(])([^\n=,]*),",
     re.M,
 )
+# a field value that holds the next field: a comma missing between them
+_RE_GLUED = re.compile(r"[}\"]\s*\n\s*([A-Za-z][\w-]*)\s*=\s*[{\"]")
 _NOT_ENTRIES = frozenset({"string", "preamble", "comment"})
 _PLACEHOLDER = "papertopics-key-{}"
 # fields whose values are not prose: kept as written
@@ -79,7 +81,6 @@ def read_bibtex(text: str, path: Path) -> Parsed:
         if skipped:
             raise ListingError(f"{path}: no readable BibTeX entry; {skipped[0]}")
         raise ListingError(f"{path}: no BibTeX entries (no '@article{{...}}' or similar)")
-    warn_skipped(path, "BibTeX record(s) that do not parse", skipped)
     strings = {s.key.lower(): s.value for s in library.strings}
     records = []
     for entry in sorted(entries, key=lambda e: e.start_line):
@@ -89,6 +90,10 @@ def read_bibtex(text: str, path: Path) -> Parsed:
             for k, f in entry.fields_dict.items()
         }
         key = _original_key(entry.key, keys)
+        glued = next((m for f in entry.fields_dict.values() if (m := _RE_GLUED.search(str(f.value)))), None)
+        if glued:  # `title = {A}` then `abstract = {...}` without a comma: one field swallowed the next
+            skipped.append(f"line {entry.start_line + 1} ({key}: no comma before field {glued.group(1)!r})")
+            continue
         rec = {"id": key, "type": entry.entry_type}
         for name in ("title", "author", "year", "doi", "url", "abstract"):
             if name in fields:
@@ -96,7 +101,7 @@ def read_bibtex(text: str, path: Path) -> Parsed:
         rec.update((k, v) for k, v in fields.items() if k not in rec)
         where = f"line {entry.start_line + 1}" + (f" ({key})" if key else "")
         records.append((where, rec))
-    return Parsed(columns_of(records), records)
+    return Parsed(columns_of(records), records, skipped=tuple(skipped))
 
 
 def _original_key(key: str, keys: list[str]) -> str:

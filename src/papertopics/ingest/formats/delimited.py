@@ -11,15 +11,21 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 import re
+import warnings
 from pathlib import Path
 
 from papertopics.errors import ListingError
-from papertopics.ingest.formats._common import Format, Parsed
+from papertopics.ingest.columns import SPELLINGS, fold_name
+from papertopics.ingest.formats._common import Format, ListingWarning, Parsed
 from papertopics.ingest.formats._exports import export_roles
 from papertopics.ingest.formats.text import tabular_note
 
+_LOG = logging.getLogger(__name__)
 _RE_SEP_LINE = re.compile(r"\Asep=(.)[ \t]*\r?\n", re.I)
+HEADER_SEARCH_LINES = 10  # lines searched for the header below a preamble
+_TEXT_FOLDED = frozenset(map(fold_name, SPELLINGS["text"]))
 _DELIMITERS = ",;\t|"
 
 
@@ -27,7 +33,30 @@ def read_csv(text: str, path: Path) -> Parsed:
     skip = _RE_SEP_LINE.match(text)
     if skip:  # Excel's "sep=;": the delimiter, on a line of its own
         return read_delimited(text[skip.end() :], path, skip.group(1), first_line=2)
+    above = _preamble_lines(text)
+    if above:  # IEEE Xplore (2015-2019) writes the search URL and a timestamp above the header
+        cut = 0
+        for _ in range(above):
+            cut = text.index("\n", cut) + 1
+        _LOG.info("%s: line %d is the header (the line(s) above it name no column)", path, above + 1)
+        return read_delimited(text[cut:], path, _csv_delimiter(text[cut:]), first_line=above + 1)
     return read_delimited(text, path, _csv_delimiter(text))
+
+
+def _preamble_lines(text: str) -> int:
+    """How many lines stand above the header: the first of the first few lines that names an
+    abstract column (as Excel's header row is found); 0 when none does."""
+    for k, line in enumerate(text.split("\n", HEADER_SEARCH_LINES)[:HEADER_SEARCH_LINES]):
+        if {fold_name(f) for d in _DELIMITERS for f in _fields(line, d)} & _TEXT_FOLDED:
+            return k
+    return 0
+
+
+def _fields(line: str, delimiter: str) -> list[str]:
+    try:
+        return next(csv.reader([line.rstrip("\r")], delimiter=delimiter), [])
+    except csv.Error:
+        return []
 
 
 def read_tsv(text: str, path: Path) -> Parsed:
@@ -51,42 +80,94 @@ def _csv_delimiter(text: str) -> str:
 def read_delimited(
     text: str, path: Path, delimiter: str, *, first_line: int = 1, quoting: int = csv.QUOTE_MINIMAL
 ) -> Parsed:
+    """Records of a delimited text. A quote inside a quoted field that is not doubled (IEEE
+    Xplore writes them) stops the strict reading: read again leniently, the quote is kept as
+    text, with a warning naming the line, when every record still has the header's fields."""
     kind = "TSV" if delimiter == "\t" else "CSV"
     if not text.strip():
         raise ListingError(f"{path}: empty file")
     csv.field_size_limit(max(csv.field_size_limit(), 1 << 30))
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True, quoting=quoting)
+    try:
+        header, records, skipped = _read_rows(text, path, delimiter, first_line, quoting, strict=True)
+    except csv.Error as e:
+        bad, reason = e.args
+        strict_error = ListingError(f"{path}: line {bad}: malformed {kind} ({reason})")
+        try:
+            header, records, skipped = _read_rows(text, path, delimiter, first_line, quoting, strict=False)
+        except (ListingError, csv.Error):
+            raise strict_error from None
+        warnings.warn(
+            f'{path}: line {bad}: a quote (") inside a field is not doubled; read as text, '
+            f"{len(records)} records as the header's {len(header)} columns say",
+            ListingWarning,
+            stacklevel=4,
+        )
+    if not records:
+        raise ListingError(
+            f"{path}: no readable record; {skipped[0]}" if skipped else f"{path}: header row but no records"
+        )
+    return Parsed(header, records, roles=export_roles(header), skipped=tuple(skipped))
+
+
+def _read_rows(text, path, delimiter, first_line, quoting, strict):
+    """(header, records, skipped); csv.Error(line, reason) where the strict reader stops."""
+    kind = "TSV" if delimiter == "\t" else "CSV"
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=strict, quoting=quoting)
     header: list[str] | None = None
     records: list[tuple[str, dict]] = []
+    skipped: list[str] = []
+    short: tuple[str, list[str]] | None = None
     line = first_line
     offset = first_line - 1
-    try:
-        for row in reader:
-            start, line = line, reader.line_num + 1 + offset
-            where = f"line {start}"
-            if not row or all(not c.strip() for c in row):
-                continue
-            if header is None:
-                header = [c.strip() for c in row]
-                _refuse_repeated_columns(header, path, start)
-                continue
-            if line - start > 1:
-                _refuse_swallowed_record(row, header, delimiter, path, start, kind)
-            if len(row) == len(header) + 1 and not row[-1].strip():
-                row = row[:-1]  # a trailing delimiter (Web of Science ends its rows with a TAB)
-            if len(row) != len(header):
-                raise ListingError(
-                    f"{path}: {where}: {len(row)} fields, the header has "
-                    f"{len(header)} (a stray delimiter or quote?)"
+    rows = iter(reader)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as e:
+            if "end of data" in str(e):  # a quoted field open at the end: the file is cut
+                short = None
+                skipped.append(
+                    f"line {line} (a quoted field runs to the end of the file: it ends mid-record)"
                 )
-            records.append((where, dict(zip(header, row))))
-    except csv.Error as e:
-        raise ListingError(f"{path}: line {reader.line_num + offset}: malformed {kind} ({e})") from None
+                break
+            raise csv.Error(reader.line_num + offset, str(e)) from None
+        start, line = line, reader.line_num + 1 + offset
+        where = f"line {start}"
+        if not row or all(not c.strip() for c in row):
+            continue
+        if header is None:
+            header = [c.strip() for c in row]
+            while len(header) > 1 and not header[-1]:
+                header.pop()  # a trailing delimiter after the last name: no column
+            _refuse_repeated_columns(header, path, start)
+            continue
+        if line - start > 1:
+            _refuse_swallowed_record(row, header, delimiter, path, start, kind)
+        while len(row) > len(header) and not row[-1].strip():
+            row = row[
+                :-1
+            ]  # a trailing delimiter (Web of Science ends its rows with a TAB; old Scopus, a comma)
+        if short:  # a short row that is not the last: misaligned, not cut
+            _refuse_fields(path, *short, header)
+        if len(row) < len(header):
+            short = (where, row)  # the last row of a file cut mid-record, unless another follows
+            continue
+        if len(row) != len(header):
+            _refuse_fields(path, where, row, header)
+        records.append((where, dict(zip(header, row))))
     if header is None:
         raise ListingError(f"{path}: empty file")
-    if not records:
-        raise ListingError(f"{path}: header row but no records")
-    return Parsed(header, records, roles=export_roles(header))
+    if short:
+        skipped.append(f"{short[0]} ({len(short[1])} of {len(header)} fields: the file ends mid-record)")
+    return header, records, skipped
+
+
+def _refuse_fields(path, where, row, header) -> None:
+    raise ListingError(
+        f"{path}: {where}: {len(row)} fields, the header has {len(header)} (a stray delimiter or quote?)"
+    )
 
 
 def _refuse_swallowed_record(row, header, delimiter, path, start, kind) -> None:
@@ -126,6 +207,13 @@ def _refuse_repeated_columns(header: list[str], path: Path, line: int = 1) -> No
 
 
 FORMATS = (
-    Format("csv", read_csv, extensions=(".csv",)),
-    Format("tsv", read_tsv, extensions=(".tsv", ".tab"), claims=("text",), sniff=tabular_note),
+    Format("csv", read_csv, extensions=(".csv",), label="a CSV table"),
+    Format(
+        "tsv",
+        read_tsv,
+        extensions=(".tsv", ".tab"),
+        claims=("text",),
+        sniff=tabular_note,
+        label="a tab-separated table",
+    ),
 )

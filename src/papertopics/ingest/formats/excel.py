@@ -1,10 +1,10 @@
 """Excel workbooks via pandas: .xlsx/.xlsm with openpyxl, the old .xls (Web of Science's
 "Excel" export) with xlrd; the engine is chosen by the file's first bytes, not its name.
 
-The header is the first row that names a text column (abstract, text, summary, or the
-one mapped under `columns:`) within the first rows, so a blank or merged title row above
-it is passed over (with a note naming the row taken); without such a row, the first row
-that is not blank. A sheet without records names the sheets that have some.
+The header is the first row that names a text column (abstract, text, summary, Abstract Note,
+...: columns.SPELLINGS; or the one mapped under `columns:`) within the first rows, so a blank
+or merged title row above it is passed over (with a note naming the row taken); without such a
+row, the first row that is not blank. A sheet without records names the sheets that have some.
 """
 
 from __future__ import annotations
@@ -15,13 +15,15 @@ import warnings
 from pathlib import Path
 
 from papertopics.errors import ListingError
+from papertopics.ingest.columns import SPELLINGS, TEXT_SHOWN, fold_name
 from papertopics.ingest.formats._common import Format, Parsed, one_line
 from papertopics.ingest.formats._exports import export_roles
 
 _LOG = logging.getLogger(__name__)
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the .xls (BIFF) container
 HEADER_SEARCH_ROWS = 20  # rows searched for the header
-TEXT_NAMES = ("abstract", "text", "summary")
+TEXT_NAMES = SPELLINGS["text"]
+_TEXT_FOLDED = frozenset(map(fold_name, TEXT_NAMES))
 
 
 def read_excel(
@@ -44,11 +46,11 @@ def _read_excel(data, path, sheet, text_column, engine, kind) -> Parsed:
     if found is None or not any(any(c.strip() for c in row) for row in rows[found + 1 :]):
         raise ListingError(_no_records(path, name, rows, found, sheet, data, engine, text_column))
     header = [c.strip() for c in rows[found]]
-    if found and not text_column and not set(TEXT_NAMES) & {c.casefold() for c in header}:
+    if found and not text_column and not _TEXT_FOLDED & {fold_name(c) for c in header}:
         shown = ", ".join(" ".join(c.split()) for c in header if c)[:200]
         raise ListingError(
             f"{path}: sheet {name!r}: no row of the first {HEADER_SEARCH_ROWS} names a text column "
-            f"(looked for {', '.join(TEXT_NAMES)}); took row {found + 1} as the header: {shown}; "
+            f"(looked for {TEXT_SHOWN}); took row {found + 1} as the header: {shown}; "
             f"set 'columns: {{text: ...}}'"
         )
     if found:
@@ -106,9 +108,9 @@ def _read_sheets(data, path, engine, kind, sheet) -> dict[str, list[list[str]]]:
 
 def _header_row(rows: list[list[str]], text_column: str | None) -> int | None:
     """The first row naming a text column within the first rows, else the first non-blank one."""
-    wanted = {text_column.strip().casefold()} if text_column else set(TEXT_NAMES)
+    wanted = {fold_name(text_column)} if text_column else _TEXT_FOLDED
     for i, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
-        if wanted & {c.strip().casefold() for c in row}:
+        if wanted & {fold_name(c) for c in row}:
             return i
     return next((i for i, row in enumerate(rows) if any(c.strip() for c in row)), None)
 

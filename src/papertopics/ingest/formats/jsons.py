@@ -100,6 +100,6 @@ def any_json_records(text: str, path: Path) -> tuple[list[str], list]:
 
 
 FORMATS = (
-    Format("json", read_json, extensions=(".json",)),
-    Format("jsonl", read_jsonl, extensions=(".jsonl", ".ndjson"), aliases=("ndjson",)),
+    Format("json", read_json, extensions=(".json",), label="JSON records"),
+    Format("jsonl", read_jsonl, extensions=(".jsonl", ".ndjson"), aliases=("ndjson",), label="JSON Lines"),
 )

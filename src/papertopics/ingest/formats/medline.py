@@ -4,9 +4,10 @@ separated by blank lines, `TAG - value` lines with the tag padded to four charac
 parsers expect an end tag, which MEDLINE has none of.
 
 Columns: id (PMID), type (PT), title (TI, else the book title BTI), authors (FAU, the full
-names, else AU), year (from DP), doi (the LID or AID marked `[doi]`), journal (JT), keywords
-(OT), mesh (MH), abstract (AB), then every other tag under its own name; tags given several
-times are '; '-joined.
+names, else AU), year (from DP), date (DP as written), doi (the LID or AID marked `[doi]`),
+journal (JT), keywords (OT), index_keywords (MH, the MeSH headings), abstract (AB), then every
+other tag under its own name; tags given several times are '; '-joined. Every record ends with
+its source line (SO): a last record without one is a cut file's, skipped with a warning.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ _ROLES = {
     "doi": ("LID", "AID"),
     "journal": ("JT", "TA"),
     "keywords": ("OT",),
-    "mesh": ("MH",),
+    "index_keywords": ("MH",),  # MeSH headings
     "abstract": ("AB",),
 }
 
@@ -56,7 +57,15 @@ def read_medline(text: str, path: Path) -> Parsed:
             tags, last = {}, None
     if not records:
         raise ListingError(f"{path}: no MEDLINE records (no 'PMID- ' line)")
-    return Parsed(columns_of(records, tuple(_ROLES)), records)
+    skipped = []
+    ends = [rec.get("so") is not None or rec.get("source") is not None for _, rec in records]
+    if len(records) > 1 and all(ends[:-1]) and not ends[-1]:
+        # every record ends with its source line (SO); the last lacks it: the file was cut
+        skipped.append(
+            f"{records[-1][0]} (the last record has no 'SO' line, which ends every other: the file is cut)"
+        )
+        records.pop()
+    return Parsed(columns_of(records, tuple(_ROLES)), records, skipped=tuple(skipped))
 
 
 def _record(tags: dict[str, list[str]]) -> dict:
@@ -78,6 +87,8 @@ def _record(tags: dict[str, list[str]]) -> dict:
                 values = [m.group(0)] if m else values[:1]
             rec[out] = values[0] if len(values) == 1 or out in ("title", "abstract") else values
             break
+    if tags.get("DP"):
+        rec["date"] = tags["DP"][0]
     rec.update((t.lower(), v[0] if len(v) == 1 else v) for t, v in tags.items() if t not in taken)
     return rec
 
@@ -90,5 +101,6 @@ FORMATS = (
         aliases=("pubmed", "nbib"),
         claims=("text",),
         sniff=lambda head: bool(_RE_SNIFF.search(head)),
+        label="PubMed MEDLINE",
     ),
 )

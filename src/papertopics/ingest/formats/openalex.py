@@ -66,5 +66,6 @@ FORMATS = (
         read_openalex,
         claims=("json", "jsonl"),
         sniff=lambda head: '"abstract_inverted_index"' in head,
+        label="OpenAlex works",
     ),
 )

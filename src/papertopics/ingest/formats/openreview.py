@@ -2,7 +2,8 @@
 as a list, `{"notes": [...]}`, or JSON Lines.
 
 Columns: id, then each `content` field under its own name (title, abstract, authors,
-keywords, venue, primary_area, TL;DR, ...; lists '; '-joined), then number and forum.
+keywords, venue, primary_area, TL;DR, ...; lists '; '-joined), then number and forum; a top-level
+title or abstract (beside `content`, not in it) is read too.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from papertopics.ingest.formats.jsons import any_json_records
 
 _RE_SNIFF = re.compile(r'"content"\s*:\s*\{')
 _KEPT = ("id", "number", "forum")
+_BESIDE = frozenset({"title", "abstract", "text", "summary", "tldr", "keywords", "authors"})
 
 
 def _note(rec: dict) -> dict:
@@ -27,6 +29,12 @@ def _note(rec: dict) -> dict:
             value = value["value"]
         out[key] = value
     out.update((k, rec[k]) for k in _KEPT if k in rec and k not in out)
+    # a record that keeps its abstract or title beside `content`, not in it: read them too
+    out.update(
+        (k, v)
+        for k, v in rec.items()
+        if k not in out and k != "content" and isinstance(v, str) and k.casefold() in _BESIDE
+    )
     return out
 
 
@@ -42,5 +50,6 @@ FORMATS = (
         read_openreview,
         claims=("json", "jsonl"),
         sniff=lambda head: bool(_RE_SNIFF.search(head)) and ('"forum"' in head or '"invitation' in head),
+        label="OpenReview notes",
     ),
 )

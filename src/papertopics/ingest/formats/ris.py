@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from papertopics.errors import ListingError
-from papertopics.ingest.formats._common import Format, Parsed, columns_of, line_starts, one_line, warn_skipped
+from papertopics.ingest.formats._common import Format, Parsed, columns_of, line_starts, one_line
 
 # RIS tags rispy maps to two names: the first one found wins (AB over N2, TI over T1, ...)
 _RIS_ROLES = {
@@ -15,18 +15,22 @@ _RIS_ROLES = {
     "title": ("title", "primary_title"),
     "authors": ("authors", "first_authors"),
     "year": ("year", "publication_year"),
+    "date": ("date", "publication_year"),  # DA, else Y1 as written ("2019/05/01/")
+    "journal": ("journal_name", "alternate_title3", "secondary_title", "alternate_title1"),  # JO JF T2 J2
     "url": ("urls",),
     "type": ("type_of_reference",),
 }
 _RIS_TAKEN = frozenset(t for tags in _RIS_ROLES.values() for t in tags)
 _RE_RIS_START = re.compile(r"^TY  -", re.M)
 _RE_RIS_END = re.compile(r"^ER  -", re.M)
+_RE_RIS_SNIFF = re.compile(r"\A\s*TY  - ")  # a `.txt` whose first line opens a RIS record
 
 
 def read_ris(text: str, path: Path) -> Parsed:
-    """RIS records (Zotero, Scopus, Web of Science, EndNote) via rispy: abstract from AB (else
-    N2), title from TI (else T1), authors from AU (else A1), year from PY (else Y1, date parts
-    dropped), doi DO, url UR, id ID; every other tag under rispy's name for it."""
+    """RIS records (Zotero, Scopus, Web of Science, EndNote, Mendeley, Embase) via rispy: abstract
+    from AB (else N2), title from TI (else T1), authors from AU (else A1), year from PY (else Y1,
+    date parts dropped), date from DA (else Y1, as written), journal from JO (else JF, T2, J2),
+    doi DO, url UR, id ID; every other tag under rispy's name for it."""
     import rispy
 
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -50,7 +54,6 @@ def read_ris(text: str, path: Path) -> Parsed:
         parsed.append((line, raw))
     if not parsed:
         raise ListingError(f"{path}: no readable RIS record; {skipped[0]}")
-    warn_skipped(path, "RIS record(s) that do not parse", skipped)
     records = []
     for line, raw in parsed:
         rec: dict[str, Any] = {}
@@ -60,9 +63,17 @@ def read_ris(text: str, path: Path) -> Parsed:
                 rec[role] = value.split("/")[0] if role == "year" and isinstance(value, str) else value
         rec.update((k, v) for k, v in raw.items() if k not in _RIS_TAKEN and k not in rec)
         records.append((f"line {line}", rec))
-    return Parsed(
-        columns_of(records, ("id", "type", "title", "authors", "year", "doi", "url", "abstract")), records
-    )
+    first = ("id", "type", "title", "authors", "year", "date", "journal", "doi", "url", "abstract")
+    return Parsed(columns_of(records, first), records, skipped=tuple(skipped))
 
 
-FORMATS = (Format("ris", read_ris, extensions=(".ris",)),)
+FORMATS = (
+    Format(
+        "ris",
+        read_ris,
+        extensions=(".ris",),
+        claims=("text",),
+        sniff=lambda head: bool(_RE_RIS_SNIFF.match(head)),
+        label="RIS",
+    ),
+)

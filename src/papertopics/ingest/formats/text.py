@@ -152,5 +152,11 @@ def tabular_note(head: str) -> str:
 
 
 FORMATS = (
-    Format("text", read_text, extensions=(".txt", ".md", ".markdown", ""), aliases=("txt", "md", "markdown")),
+    Format(
+        "text",
+        read_text,
+        extensions=(".txt", ".md", ".markdown", ""),
+        aliases=("txt", "md", "markdown"),
+        label="one abstract per paragraph",
+    ),
 )

@@ -3,8 +3,10 @@ two-letter tags, continuation lines indented three spaces) via rispy's WokParser
 tab-delimited (a header of the same tags, one record per line, no quoting).
 
 Columns: id (UT), type (DT), title (TI), authors (AF, the full names, else AU; '; '-joined),
-year (PY), doi (DI), journal (SO), keywords (DE), abstract (AB), then every other tag under
-rispy's name for it (`keywords_plus`, `wos_categories`, ...).
+year (PY), doi (DI), journal (SO), keywords (DE), index_keywords (ID, Keywords Plus), abstract
+(AB), then every other tag under
+rispy's name for it (`wos_categories`, ...). The TAB variant (`PT<TAB>J`, values of a
+multi-value field on the lines below an empty tag line, nothing indented) is read as plain text.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from pathlib import Path
 
 from papertopics.errors import ListingError
-from papertopics.ingest.formats._common import Format, Parsed, columns_of, line_starts, warn_skipped
+from papertopics.ingest.formats._common import Format, Parsed, columns_of, line_starts
 from papertopics.ingest.formats.delimited import read_delimited
 
 _ROLES = {  # output column: WoS tags, the first present wins
@@ -26,10 +28,14 @@ _ROLES = {  # output column: WoS tags, the first present wins
     "doi": ("DI",),
     "journal": ("SO",),
     "keywords": ("DE",),
+    "index_keywords": ("ID",),  # Keywords Plus
     "abstract": ("AB",),
 }
 _FIRST = tuple(_ROLES)
-_RE_PLAIN = re.compile(r"\A\ufeff?(?:FN |VR |PT [A-Z]\b)")
+_RE_PLAIN = re.compile(r"\A\ufeff?(?:FN |VR |PT [A-Z]\b|(?:FN|VR)\t|PT\t[A-Z][ \t]*\r?\n)")
+# the TAB variant: `TAG<TAB>value`, a multi-value field opening with an empty tag line, its
+# values and continuation lines not indented
+_RE_TAB_TAG = re.compile(r"^([A-Z][A-Z0-9])\t(.*)$", re.M)
 _RE_RECORD = re.compile(r"^PT ", re.M)
 _RE_TAB_HEADER = re.compile(r"\A\ufeff?PT\t(?:[A-Z][A-Z0-9]\t)*(?:TI|AB)\t")
 
@@ -58,6 +64,9 @@ def read_wos(text: str, path: Path) -> Parsed:
     from rispy.parser import WokParser
 
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    tabbed = bool(_RE_TAB_TAG.match(text))
+    if tabbed:
+        text = _untab(text)
     mapping = _mapping()
     by_name = {v: k for k, v in mapping.items()}
     offsets = [m.start() for m in _RE_RECORD.finditer(text)]
@@ -72,12 +81,33 @@ def read_wos(text: str, path: Path) -> Parsed:
             )
             continue
         (raw,) = WokParser(mapping=mapping, skip_unknown_tags=True).parse(chunk) or ({},)
-        tags = {by_name.get(name, name): value for name, value in raw.items()}
+        tags = {by_name.get(name, name): _tidy(value) if tabbed else value for name, value in raw.items()}
         records.append((f"line {line}", _record(tags, mapping)))
     if not records:
         raise ListingError(f"{path}: no readable Web of Science record; {skipped[0]}")
-    warn_skipped(path, "Web of Science record(s) not closed", skipped)
-    return Parsed(columns_of(records, _FIRST), records)
+    return Parsed(columns_of(records, _FIRST), records, skipped=tuple(skipped))
+
+
+def _untab(text: str) -> str:
+    """The TAB variant as plain text: `TAG value`, and every line without a tag a continuation
+    line (the values below an empty tag line too); line numbers kept."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        m = _RE_TAB_TAG.match(line)
+        if m:
+            out.append(f"{m.group(1)} {m.group(2).strip()}")
+        elif not line.strip() or line.strip() in ("ER", "EF"):
+            out.append(line.strip())
+        else:
+            out.append("   " + line.strip())
+    return "\n".join(out)
+
+
+def _tidy(value: object) -> object:
+    """A value of the TAB variant: an empty tag line's empty first value and spaces gone."""
+    if isinstance(value, list):
+        return [v.strip() for v in value if isinstance(v, str) and v.strip()]
+    return value.strip() if isinstance(value, str) else value
 
 
 def read_wos_tab(text: str, path: Path) -> Parsed:
@@ -93,8 +123,9 @@ FORMATS = (
         read_wos,
         extensions=(".ciw",),
         aliases=("webofscience", "web-of-science", "isi", "wok"),
-        claims=("text",),
+        claims=("text", "tsv"),
         sniff=lambda head: bool(_RE_PLAIN.match(head)),
+        label="Web of Science plain text",
     ),
     Format(
         "wos-tab",
@@ -102,5 +133,6 @@ FORMATS = (
         aliases=("wos-tsv", "wos_tab"),
         claims=("text", "tsv", "csv"),
         sniff=lambda head: bool(_RE_TAB_HEADER.match(head)),
+        label="Web of Science tab-delimited",
     ),
 )

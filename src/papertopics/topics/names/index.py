@@ -21,7 +21,7 @@ import numpy as np
 from scipy import sparse
 
 from papertopics.constants import NAME_INDEX_VERSION, PHRASE_VECTORS_MAX
-from papertopics.ingest.clean import strip_markup
+from papertopics.ingest.text import strip_markup
 from papertopics.topics.names.registry import name_phrases
 from papertopics.topics.names.text import (
     RE_CJK,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-from papertopics.ingest.clean import CJK_LETTERS
+from papertopics.ingest.text import CJK_LETTERS
 from papertopics.topics.stopwords import DOMAIN_STOP_WORDS, ENGLISH_STOP_WORDS, plural, singular
 
 # Words that may not start or end a name; "models" etc. may end a multi-word one
