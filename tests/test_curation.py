@@ -164,8 +164,8 @@ def previous_run(topics_of: dict[str, int], merged: dict | None = None):
 
 
 def test_a_merge_joins_the_lists_clusters_and_keeps_the_first_id():
-    from papertopics.topics.curate import merge_clusters
     from papertopics.topics.identity import TopicSnapshot, match_topics
+    from papertopics.topics.merge import merge_clusters
 
     # last run: topic 4 = a b c, topic 7 = d e, topic 9 = f g h; this run's clusters number them otherwise
     previous = previous_run(dict(zip("abcdefghi", [4, 4, 4, 7, 7, 9, 9, 9, -1])))
@@ -181,7 +181,7 @@ def test_a_merge_joins_the_lists_clusters_and_keeps_the_first_id():
 
 
 def test_a_merge_holds_when_the_clustering_moves_and_names_ids_that_are_gone():
-    from papertopics.topics.curate import merge_clusters
+    from papertopics.topics.merge import merge_clusters
 
     # the last run had merged 4 into 7 (a..e) ; this run splits a..e otherwise and adds a new document x
     previous = previous_run(dict(zip("abcdefghi", [7, 7, 7, 7, 7, 9, 9, 9, -1])), merged={"7": [4]})

@@ -28,7 +28,7 @@ from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_
 from papertopics.errors import PapertopicsError
 from papertopics.ingest.listings import ListingWarning
 from papertopics.report import render
-from papertopics.runtime import recovery, scripting
+from papertopics.runtime import folder_lock, recovery, scripting
 from papertopics.runtime.run_summary import error_lines, failed_jobs, release_exit, success_lines
 from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.snapshot_store import advance_history
@@ -107,7 +107,7 @@ def test_a_run_holding_the_folder_is_named_and_the_folder_left_alone(tmp_path):
     finally:
         holder.kill()
         holder.wait()
-    elsewhere = recovery._busy_message(tmp_path, {"host": "login-node-7", "pid": 12})
+    elsewhere = folder_lock._busy_message(tmp_path, {"host": "login-node-7", "pid": 12})
     assert "on host login-node-7" in elsewhere and "kill" not in elsewhere
 
 
