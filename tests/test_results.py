@@ -161,7 +161,9 @@ def test_load_while_a_run_works_in_the_folder_refuses(tmp_path):
     )
     try:
         assert holder.stdout.readline().strip() == "held"
-        results = papertopics.load(folder)
+        with pytest.raises(ResultsError, match=rf"^another run is working in {folder} \(pid {holder.pid}"):
+            papertopics.load(folder)
+        results = papertopics.results.Results(folder)  # loaded before the run started
         for table in ("topics", "documents", "metrics"):
             with pytest.raises(
                 ResultsError, match=rf"^another run is working in {folder} \(pid {holder.pid}"
@@ -297,3 +299,44 @@ def test_the_notebook_runs_on_a_finished_run(seed_run):
     assert set(results.topic_of_model.values()) == set(results.topics["topic"])
     words = namespace["model"].get_topic(namespace["model_topic"])
     assert words and all(isinstance(w, str) for w, _ in words)
+
+
+def test_load_during_a_first_run_says_a_run_is_working(tmp_path):
+    """Issue 51 row 18: no topics.csv yet, but a run is working: say so, not 'run papertopics'."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from papertopics.runtime.recovery import hold_folder; "
+            "hold_folder(sys.argv[1]); print('held', flush=True); time.sleep(60)",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(ResultsError) as error:
+            papertopics.load(tmp_path)
+        assert str(error.value).startswith(f"another run is working in {tmp_path} (pid {holder.pid}")
+        assert "load them once it has finished" in str(error.value)
+    finally:
+        holder.kill()
+        holder.wait()
+    with pytest.raises(ResultsError, match="no results/topics/topics.csv; run `papertopics run"):
+        papertopics.load(tmp_path)  # the run is over and wrote nothing: run one
+
+
+def test_topic_sizes_that_disagree_with_the_documents_are_refused(tmp_path):
+    """Issue 51 row 14: rows of document_topics.csv moved to another topic by hand."""
+    folder = _tables(tmp_path)
+    documents = folder / "results/topics/document_topics.csv"
+    # document b moves from topic 3 to the outliers: 1 + 2 documents still, but 2 vs 1 each
+    documents.write_text(
+        documents.read_text(encoding="utf-8").replace("b,x,3,NA,null", "b,x,-1,NA,null"), encoding="utf-8"
+    )
+    with pytest.raises(ResultsError) as error:
+        _ = papertopics.load(folder).topics
+    message = str(error.value)
+    assert "topics.csv: topic -1 has size 1, but document_topics.csv gives it 2 documents" in message, message
+    assert "\n" not in message
