@@ -340,3 +340,70 @@ def test_topic_sizes_that_disagree_with_the_documents_are_refused(tmp_path):
     message = str(error.value)
     assert "topics.csv: topic -1 has size 1, but document_topics.csv gives it 2 documents" in message, message
     assert "\n" not in message
+
+
+def test_transform_gives_a_pinned_paper_its_pinned_topic(tmp_path, monkeypatch):
+    """Issue 51 row 4: the pinned topics' own papers came back as outliers (confidence 0), though
+    the run pinned them: transform applies the run's pin rule first, as the run did."""
+    import numpy as np
+
+    from papertopics.artifacts import save_embeddings
+    from papertopics.vectors import normalise
+
+    texts = ["Alpha one.", "Alpha two.", "Alpha three.", "Graphs one.", "Graphs two.", "Graphs far."]
+    vectors = normalise(
+        np.array(
+            [
+                [1, -0.3, 0, 0.1],
+                [1, -0.3, 0.1, 0],
+                [1, -0.3, 0, -0.1],
+                [0, 1, 0, 0],
+                [0.1, 1, 0.1, 0],
+                [1, 0.45, 0, 0],
+            ],
+            dtype=np.float32,
+        )
+    )
+    topics = tmp_path / "results" / "topics"
+    topics.mkdir(parents=True)
+    (topics / "topics.csv").write_text(
+        "topic,model_topic,label,size,top_terms,representative_doc_ids,cohesion,region,region_label,pinned\n"
+        "0,0,alpha,3,alpha,a0,0.9,0,alpha,\n"
+        "1,1,graphs,3,graphs,a3,0.5,1,graphs,graphs\n",
+        encoding="utf-8",
+    )
+    rows = "".join(
+        f"a{i},x,{i // 3},{'alpha' if i < 3 else 'graphs'},t{i},{text},,core,1.0\n"
+        for i, text in enumerate(texts)
+    )
+    (topics / "document_topics.csv").write_text(
+        "doc_id,listings,topic,topic_label,title,text,url,assignment,confidence\n" + rows, encoding="utf-8"
+    )
+    (tmp_path / "results/embed").mkdir(parents=True)
+    save_embeddings(tmp_path / "results/embed/embeddings.parquet", [f"a{i}" for i in range(6)], vectors)
+    (tmp_path / "results/cluster").mkdir(parents=True)
+    save_embeddings(
+        tmp_path / "results/cluster/pinned_topics.parquet", ["graphs"], np.eye(1, 4, 1, dtype=np.float32)
+    )
+    (tmp_path / "results/cluster/params.json").write_text(
+        json.dumps(
+            {
+                "assign_min_confidence": 0.05,
+                "pinned": {"min_similarity": 0.3, "topics": {"graphs": {"documents": 3, "threshold": 0.3}}},
+            }
+        )
+    )
+    by_text = dict(zip(texts, vectors))
+
+    class Model:
+        def encode(self, batch):
+            return np.array([by_text[text] for text in batch])
+
+    results = papertopics.load(tmp_path)
+    monkeypatch.setattr(results, "embedding_model", Model)
+    answer = results.transform(texts)
+    assert answer["topic"].tolist() == [0, 0, 0, 1, 1, 1]  # "Graphs far." sits nearer alpha's centroid
+    assert answer["assignment"].tolist()[3:] == ["pinned"] * 3
+    assert answer["name"].tolist()[5] == "graphs" and answer["confidence"].iloc[5] == pytest.approx(
+        0.4956, abs=1e-3
+    )

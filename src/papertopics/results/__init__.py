@@ -25,9 +25,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from papertopics.results.pins import pinned_of
 from papertopics.results.tables import ResultsError, first_line, read_table
 
 __all__ = ["Results", "ResultsError", "load", "read_table"]
+
+# transform's assignment of an abstract a pinned topic takes (as the run pinned it)
+PINNED = "pinned"
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -241,8 +245,11 @@ class Results:
         `topics.reduce_outliers`), else the outliers (-1). Text that is empty, whitespace, None or
         has no word outside the stop words is an outlier without being embedded.
 
-        Columns: text, topic (stable id; -1 for an outlier), name, assignment (`nearest` or
-        `outlier`), confidence (share of the topic's core members no closer than it), similarity
+        A pinned topic (topics.pinned) comes first, as in the run: an abstract whose similarity to
+        it reaches the run's threshold gets it (assignment `pinned`, confidence that cosine).
+
+        Columns: text, topic (stable id; -1 for an outlier), name, assignment (`pinned`, `nearest`
+        or `outlier`), confidence (share of the topic's core members no closer than it), similarity
         (cosine to the nearest topic's centroid), model_topic.
         """
         from papertopics.cluster.assign import assign_nearest
@@ -284,6 +291,13 @@ class Results:
             topic[worded] = topics[len(labels) :]
             assignment[worded] = assigned[len(labels) :]
             confidence[worded] = conf[len(labels) :]
+            pins = pinned_of(self.results / "cluster", self.topics, self._corpus_mean(), new)
+            if pins is not None:  # a pinned topic takes its papers before any clustering
+                joined = np.asarray(worded)[pins[0] != OUTLIER]
+                topic[joined] = pins[0][pins[0] != OUTLIER]
+                assignment[joined] = PINNED
+                confidence[joined] = np.clip(pins[1][pins[0] != OUTLIER], 0.0, 1.0)
+                similarity[joined] = pins[1][pins[0] != OUTLIER]
         names = dict(zip(self.topics["topic"].astype(int), self.topics["name"]))
         model_of = (
             dict(zip(self.topics["topic"].astype(int), self.topics["model_topic"].astype(int)))
@@ -304,6 +318,11 @@ class Results:
             },
             columns=columns,
         )
+
+    def _corpus_mean(self) -> np.ndarray:
+        """The mean of every document's embedding: pinned topics compare papers from it."""
+        ids = self.documents["doc_id"]
+        return self._vectors(ids).mean(axis=0)
 
     def _vectors(self, doc_ids) -> np.ndarray:
         """The run's document embeddings (results/embed/embeddings.parquet) of doc_ids, in order."""
