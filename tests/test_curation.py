@@ -382,3 +382,16 @@ def test_pinned_topics_are_marked_on_the_map_and_listed_nearest_first_on_their_p
     positions = [page.index(f"documents.html#doc={doc_id}") for doc_id in nearest]
     assert positions == sorted(positions)  # nearest first
     assert f"documents.html#topic={topic}" in page
+
+
+def test_renaming_a_topic_that_is_a_region_of_its_own_renames_the_region():
+    """Issue 51 row 6: topic 2 is a one-topic region (node 2 is its own region); its rename left
+    topics.csv's region_label, which the zoomed-out map shows, at the old name."""
+    tables = fitted_tables()
+    tables["topics.csv"]["region"] = ["-1", "3", "3", "2"]
+    tables["topics.csv"]["region_label"] = ["", "learning", "learning", "graphs"]
+    curated, _ = apply_names(tables, {2: "graph neural networks", 0: "OOD"})
+    topics = curated["topics.csv"].set_index("topic")
+    assert topics.loc["2", "region_label"] == "graph neural networks"
+    assert topics.loc["0", "region_label"] == "learning"  # a region of two topics keeps its own name
+    assert curated["hierarchy.csv"].set_index("node").loc["2", "label"] == "graph neural networks"

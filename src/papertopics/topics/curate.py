@@ -66,6 +66,7 @@ def apply_names(
     given = {t: name for t, name in names.items() if t in present}
     topics["label"] = [given.get(t, label) for t, label in zip(ids, topics["label"])]
     topics[NAMED_BY] = [BY_CONFIG if t in given else ("" if t == OUTLIER else BY_PAPERTOPICS) for t in ids]
+    _name_lone_regions(topics, out.get("hierarchy.csv"), given)
     documents = out.get("document_topics.csv")
     if documents is not None and "topic_label" in documents:
         topic = documents["topic"].astype(int)
@@ -83,6 +84,24 @@ def apply_names(
         topic = changes["topic"].astype(int)
         changes["label"] = [given.get(t, label) for t, label in zip(topic, changes["label"])]
     return out, missing
+
+
+def _name_lone_regions(
+    topics: pd.DataFrame, hierarchy: pd.DataFrame | None, given: Mapping[int, str]
+) -> None:
+    """A region of one topic is that topic: its region_label (the zoomed-out map's name) is the
+    reader's name for the topic too."""
+    if hierarchy is None or not len(hierarchy) or "region" not in topics.columns:
+        return
+    only = {
+        int(node): int(ids)
+        for node, ids in zip(hierarchy["node"], hierarchy["topics"].astype(str))
+        if ids.strip().lstrip("-").isdigit()
+    }
+    region = topics["region"].astype(int)
+    topics["region_label"] = [
+        given.get(only[r], label) if r in only else label for r, label in zip(region, topics["region_label"])
+    ]
 
 
 def missing_name_line(topic: int, name: str) -> str:
