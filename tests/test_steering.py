@@ -94,3 +94,43 @@ def test_the_papers_left_by_two_pins_are_clustered_as_the_whole_listing_would_be
     left = 300 - params["pinned"]["n_documents"]
     assert 200 < left < config["clustering"]["small_corpus"]
     assert params["method"] == "hdbscan", params["method"]  # not Ward for the papers left
+
+
+def test_a_pin_that_gathers_no_paper_gives_its_id_and_name_to_nothing_else():
+    """Issue 51 row 1: 'medieval french poetry' gathered 38 ML papers at pinned_min_similarity 0;
+    at 0.3 it gathers none, and the ordinary cluster of those 38 papers took its id and with it
+    its name, pinned flag and reading list. Now that cluster gets a fresh id and no pinned name;
+    the empty pin's id stays reserved for it."""
+    import numpy as np
+    import pandas as pd
+
+    from papertopics.topics.history import stable_topic_ids
+    from papertopics.topics.identity import TopicSnapshot
+    from papertopics.topics.merge import pin_previous, pinned_ids
+
+    rng = np.random.default_rng(0)
+    doc_ids = [f"d{i}" for i in range(60)]
+    vectors = rng.normal(size=(60, 8))
+    vectors[:20, 0] += 6  # topic 0: gnn (pinned, id 0)
+    vectors[20:40, 1] += 6  # the ML papers the poetry pin took at 0 (pinned, id 1)
+    vectors[40:, 2] += 6  # an ordinary topic (id 2)
+    first = np.repeat([0, 1, 2], 20)
+    previous = TopicSnapshot.from_documents(
+        pd.DataFrame({"doc_id": doc_ids, "topic": first}),
+        {0: "gnn", 1: "medieval french poetry", 2: "x"},
+        vectors,
+    )
+    meta = {"max_id": 2, "label_config": "k", "pinned": {"gnn": 0, "medieval french poetry": 1}}
+    # this run: the poetry pin gathers nothing; its 20 papers are an ordinary cluster (raw id 1)
+    pinned = np.array(["gnn"] * 20 + [""] * 40, dtype=object)
+    shown = pin_previous((previous, meta), doc_ids, pinned)
+    mapping, labels, _, _, new_meta = stable_topic_ids(
+        doc_ids, first, {0: "gnn", 1: "neural nets", 2: "x"}, vectors, shown, "k"
+    )
+    assert mapping[0] == 0 and mapping[2] == 2
+    assert mapping[1] == 3, mapping  # a fresh id, not the pin's 1
+    assert labels[1] == "neural nets"  # not "medieval french poetry"
+    documents = pd.DataFrame({"doc_id": doc_ids, "topic": [mapping[t] for t in first]})
+    here, kept = pinned_ids(documents, doc_ids, pinned, (previous, meta), ["gnn", "medieval french poetry"])
+    assert here == {"gnn": 0}  # topics.csv's `pinned`: the ML cluster is not marked pinned
+    assert kept == {"gnn": 0, "medieval french poetry": 1}  # the id waits for the pin

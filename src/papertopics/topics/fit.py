@@ -242,9 +242,9 @@ def fit_topics_job(job, log) -> None:
         fitted.changes = merge_changes(previous, fitted)
     if pinned is not None:  # which topic is which pinned one: curate_topics names them
         names = [topic.name for topic in pinned_topics(p.topics.get("pinned"))]
-        ids = pinned_ids(fitted.documents, doc_ids, pinned, previous, names)
-        fitted.meta["pinned"] = ids
-        fitted.topics["pinned"] = fitted.topics["topic"].map({t: n for n, t in ids.items()}).fillna("")
+        here, kept = pinned_ids(fitted.documents, doc_ids, pinned, previous, names)
+        fitted.meta["pinned"] = kept
+        fitted.topics["pinned"] = fitted.topics["topic"].map({t: n for n, t in here.items()}).fillna("")
     # config.json names the model's folder (not the package), so BERTopic.load finds it offline
     fitted.model.save(
         out.model,

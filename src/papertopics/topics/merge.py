@@ -122,38 +122,44 @@ def merge_clusters(
 def pin_previous(previous, doc_ids: list[str], pinned: np.ndarray | None):
     """The previous snapshot shown to the id matching with each pinned topic's id (snapshot
     meta "pinned": {name: id}) holding exactly this run's papers of that pinned topic, so a
-    pinned topic keeps its id however far its papers moved (another min_similarity, examples)."""
+    pinned topic keeps its id however far its papers moved (another min_similarity, examples).
+    A pinned topic no paper joined this time is taken out altogether: no other topic continues
+    it (by its papers or its centroid), so its id, name and reading list go to nothing else."""
     if previous is None or pinned is None:
         return previous
     from papertopics.topics.identity import TopicSnapshot
 
     snapshot, meta = previous
     ids = {str(name): int(t) for name, t in (meta.get("pinned") or {}).items()}
-    pinned = np.asarray(pinned, dtype=object)
-    if not ids or not (pinned != "").any():
+    if not ids:
         return previous
+    pinned = np.asarray(pinned, dtype=object)
     docs = snapshot.documents.copy()
     docs["topic"] = docs["topic"].astype(int)
-    here = dict(zip(doc_ids, pinned))
-    name_of = docs["doc_id"].map(here).fillna("")
+    name_of = docs["doc_id"].map(dict(zip(doc_ids, pinned))).fillna("")
     for name, topic in ids.items():
         docs.loc[docs["topic"] == topic, "topic"] = OUTLIER
         docs.loc[name_of == name, "topic"] = topic
-    return TopicSnapshot(snapshot.topics, docs), meta
+    empty = {topic for name, topic in ids.items() if not (pinned == name).any()}
+    topics = snapshot.topics[~snapshot.topics["topic"].astype(int).isin(empty)].reset_index(drop=True)
+    return TopicSnapshot(topics, docs), meta
 
 
 def pinned_ids(
     documents: pd.DataFrame, doc_ids: list[str], pinned: np.ndarray, previous, names: list[str]
-) -> dict[str, int]:
-    """{pinned name: stable id} of this run (from document_topics' topics), with the ids of
-    pinned topics no paper joined this time kept from the last run."""
+) -> tuple[dict[str, int], dict[str, int]]:
+    """({pinned name: stable id} of the pinned topics this run has (document_topics' topics),
+    the same with the ids of pinned topics no paper joined this time kept from the last run):
+    the first names topics.csv's `pinned`, the second is the snapshot's meta, so a pinned topic
+    that gathers papers again gets its id back and no other topic ever takes it."""
     topic_of = dict(zip(documents["doc_id"], documents["topic"].astype(int)))
     found: dict[str, int] = {}
     for doc_id, name in zip(doc_ids, pinned):
         if name and name not in found and topic_of.get(doc_id, OUTLIER) != OUTLIER:
             found[str(name)] = topic_of[doc_id]
     before = (previous[1].get("pinned") or {}) if previous is not None else {}
-    return {name: found.get(name, before.get(name)) for name in names if name in found or name in before}
+    kept = {name: found.get(name, before.get(name)) for name in names if name in found or name in before}
+    return {name: found[name] for name in names if name in found}, kept
 
 
 def merge_changes(previous, fitted) -> pd.DataFrame:
