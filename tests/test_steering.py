@@ -134,3 +134,29 @@ def test_a_pin_that_gathers_no_paper_gives_its_id_and_name_to_nothing_else():
     here, kept = pinned_ids(documents, doc_ids, pinned, (previous, meta), ["gnn", "medieval french poetry"])
     assert here == {"gnn": 0}  # topics.csv's `pinned`: the ML cluster is not marked pinned
     assert kept == {"gnn": 0, "medieval french poetry": 1}  # the id waits for the pin
+
+
+@pytest.mark.slow
+def test_an_example_file_with_new_papers_under_an_old_date_reruns_the_pin(tmp_path):
+    """Issue 51 row 5: `cp -p`, rsync -a, unzip put new examples under an old date; Snakemake saw
+    'Nothing to be done' and the old examples stayed. Example files are tracked by content."""
+    import os
+
+    from conftest import make_corpus_dir, run_snakemake
+
+    workdir = make_corpus_dir(
+        tmp_path / "pins",
+        "listings:\n  - seeds/*.txt\ntopics:\n  pinned:\n"
+        "    - {name: reinforcement learning, examples: mine.txt}\n",
+    )
+    examples = workdir / "mine.txt"
+    examples.write_text("A policy gradient method for robot control with sparse rewards.\n", encoding="utf-8")
+    target = "results/cluster/pinned_topics.parquet"
+    result = run_snakemake(workdir, "--cores", "1", target)
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    old = examples.stat().st_mtime_ns - 86_400 * 10**9
+    examples.write_text("A diffusion model for protein structure generation.\n", encoding="utf-8")
+    os.utime(examples, ns=(old, old))
+    result = run_snakemake(workdir, "--cores", "1", "--dry-run", target, check=False)
+    output = result.stdout + result.stderr
+    assert "pin_topics" in output and "Nothing to be done" not in output, output[-3000:]
