@@ -395,3 +395,21 @@ def test_renaming_a_topic_that_is_a_region_of_its_own_renames_the_region():
     assert topics.loc["2", "region_label"] == "graph neural networks"
     assert topics.loc["0", "region_label"] == "learning"  # a region of two topics keeps its own name
     assert curated["hierarchy.csv"].set_index("node").loc["2", "label"] == "graph neural networks"
+
+
+def test_names_given_before_any_finished_run_wait_with_one_line(tmp_path):
+    """Issue 51 row 2: names in a folder with no finished run (new folder, or results removed)
+    landed on whatever topics got those ids, silently. They wait, and one line says so."""
+    from papertopics.topics.curate import curate_tables
+
+    for name, table in fitted_tables().items():
+        table.to_csv(tmp_path / name, index=False)
+    curated, warnings = curate_tables(tmp_path, {0: "my pruning", 2: "my molecules"}, finished_run=False)
+    topics = curated["topics.csv"].set_index("topic")
+    assert topics.loc["0", "label"] == "labels & out-of-distribution (OOD)"  # not renamed blindly
+    assert topics.loc["2", "label"] == "graphs"
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "config.yaml topics.names (0, 2): no finished run in this folder to take topic ids from"
+    )
+    curated, warnings = curate_tables(tmp_path, {0: "my pruning"}, finished_run=True)
+    assert curated["topics.csv"].set_index("topic").loc["0", "label"] == "my pruning" and not warnings

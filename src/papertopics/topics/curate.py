@@ -113,21 +113,35 @@ def missing_name_line(topic: int, name: str) -> str:
     )
 
 
+def waiting_names_line(names: Mapping[int, str]) -> str:
+    """One warning line for names given before any run finished in the folder."""
+    ids = ", ".join(map(str, sorted(names)))
+    return (
+        f"config.yaml topics.names ({ids}): no finished run in this folder to take topic ids from "
+        f"(results/topics/history is empty), so this run numbers its topics afresh and the names "
+        f"wait; check the ids in results/topics/topics.csv, then rerun to apply them"
+    )
+
+
 PINNED_COLUMNS = ("topic", "name", "rank", "similarity", "doc_id", "title", "listings")
 
 
 def curate_tables(
-    folder_in: str | Path, names: Mapping | None, pinned: list | None = None
+    folder_in: str | Path, names: Mapping | None, pinned: list | None = None, finished_run: bool = True
 ) -> tuple[dict[str, pd.DataFrame], list[str]]:
     """The curated tables from fit_topics' folder, and the warnings to give.
 
     A pinned topic (fit's topics.csv `pinned`: its name) is named by its pinned name (never
     "Mixed"), unless topics.names names its id; a pinned topic no paper joined is a warning.
+    Names are ids of a run the reader saw: without a finished run in the folder (a new folder,
+    or results/ removed) they wait, with one line, for the next run (finished_run False).
     """
     from papertopics.cluster.pinned import pinned_topics
 
     folder_in = Path(folder_in)
     wanted = config_names(names)
+    early = [waiting_names_line(wanted)] if wanted and not finished_run else []
+    wanted = wanted if finished_run else {}
     tables = {name: _read(folder_in / name) for name in TABLES}
     topics = tables["topics.csv"]
     given = dict(wanted)
@@ -136,7 +150,7 @@ def curate_tables(
             if name:
                 given.setdefault(topic, name)
     curated, missing = apply_names(tables, given)
-    warnings = [missing_name_line(t, wanted[t]) for t in missing if t in wanted]
+    warnings = early + [missing_name_line(t, wanted[t]) for t in missing if t in wanted]
     found = set(topics["pinned"]) if "pinned" in topics.columns else set()
     for i, topic in enumerate(pinned_topics(pinned)):
         if topic.name not in found:
@@ -193,7 +207,9 @@ def curate_topics_job(job, log) -> None:
     Outputs: results/topics/{topics,document_topics,changes,hierarchy,pinned}.csv.
     """
     folder = Path(job.input.topics).parent
-    curated, warnings = curate_tables(folder, job.params.names, job.params.pinned)
+    curated, warnings = curate_tables(
+        folder, job.params.names, job.params.pinned, getattr(job.params, "finished_run", True)
+    )
     for line in warnings:
         log.warning("%s", line)
     outputs = {
