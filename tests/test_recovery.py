@@ -644,3 +644,31 @@ def test_snakemake_still_leaves_a_timer_at_the_end_of_a_run(tmp_path):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "timers cancelled: 1" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "mine",
+    [
+        "results/topics/model/notes.txt",
+        "results/topics/snapshot/mine.csv",
+        "results/topics/history/mine/a.txt",
+    ],
+)
+def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_anything_goes(tmp_path, mine):
+    """Issue 51 row 7: a file of the user's in results/topics/model/ (snapshot/, history/mine/)
+    was deleted on the next rerun, silently. The run stops with one line; nothing is deleted."""
+    (tmp_path / "results/topics/model").mkdir(parents=True)
+    (tmp_path / "results/topics/model/config.json").write_text("{}")
+    (tmp_path / "results/topics/history/abc").mkdir(parents=True)
+    (tmp_path / "results/topics/history/abc/meta.json").write_text("{}")
+    (tmp_path / "results/topics/history/current.json").write_text("{}")
+    assert recovery.recover(tmp_path, say=lambda line: None) is None  # papertopics' own files only
+    recovery.release_folder(tmp_path)
+    path = tmp_path / mine
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("my notes")
+    with pytest.raises(SystemExit) as stop:
+        recovery.recover(tmp_path, say=lambda line: None)
+    recovery.release_folder(tmp_path)
+    assert str(stop.value).startswith(f"papertopics error: {mine}: not a file papertopics wrote"), stop.value
+    assert "\n" not in str(stop.value) and path.read_text() == "my notes"

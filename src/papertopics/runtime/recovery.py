@@ -20,6 +20,7 @@ from papertopics.runtime.damage import SKIPPED_FOLDERS, damage, damaged_files
 from papertopics.runtime.folder_lock import RUN_LOCK, FolderBusy, hold_folder, release_folder
 from papertopics.runtime.ledger import WRITTEN, compact_written, record_written, written_files
 from papertopics.runtime.listing_checks import listing_inside_results, refuse_listings_in_results
+from papertopics.runtime.owned_folders import foreign_file
 from papertopics.runtime.snakemake_locks import (
     LOCK_DIR,
     OWNER_FILE,
@@ -68,6 +69,9 @@ def recover(workdir: Path, say=print) -> LiveRun | None:
         hold_folder(workdir)  # one run per folder, whichever command started it
     except FolderBusy as busy:
         raise SystemExit(f"papertopics error: {busy}") from None
+    foreign = foreign_file(workdir)  # before Snakemake deletes a folder it replaces
+    if foreign:
+        raise SystemExit(f"papertopics error: {foreign}")
     locks = lock_files(workdir)
     running = live_run(workdir) if locks else None
     if running:
