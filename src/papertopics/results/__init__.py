@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from papertopics.results.pins import pinned_of
+from papertopics.results.pins import has_words, pinned_of
 from papertopics.results.tables import ResultsError, first_line, read_table
 
 __all__ = ["Results", "ResultsError", "load", "read_table"]
@@ -253,18 +253,16 @@ class Results:
         (cosine to the nearest topic's centroid), model_topic.
         """
         from papertopics.cluster.assign import assign_nearest
-        from papertopics.constants import ASSIGNED_CORE, OUTLIER, OUTLIER_LABEL, UNASSIGNED
+        from papertopics.constants import ASSIGNED_CORE, OUTLIER, UNASSIGNED
         from papertopics.ingest.clean import clean_text
         from papertopics.vectors import centroids, normalise, topic_ids
 
-        if abstracts is None or isinstance(abstracts, str):
-            abstracts = [abstracts]
-        abstracts = list(abstracts)
+        abstracts = [abstracts] if abstracts is None or isinstance(abstracts, str) else list(abstracts)
         columns = ["text", "topic", "name", "assignment", "confidence", "similarity", "model_topic"]
         if not abstracts:
             return pd.DataFrame({column: [] for column in columns})
         texts = [clean_text(a) if isinstance(a, str) else "" for a in abstracts]
-        worded = [i for i, text in enumerate(texts) if _has_words(text)]
+        worded = [i for i, text in enumerate(texts) if has_words(text)]
         n = len(texts)
         topic = np.full(n, OUTLIER)
         assignment = np.full(n, UNASSIGNED, dtype=object)
@@ -293,11 +291,18 @@ class Results:
             confidence[worded] = conf[len(labels) :]
             pins = pinned_of(self.results / "cluster", self.topics, self._corpus_mean(), new)
             if pins is not None:  # a pinned topic takes its papers before any clustering
-                joined = np.asarray(worded)[pins[0] != OUTLIER]
-                topic[joined] = pins[0][pins[0] != OUTLIER]
-                assignment[joined] = PINNED
-                confidence[joined] = np.clip(pins[1][pins[0] != OUTLIER], 0.0, 1.0)
-                similarity[joined] = pins[1][pins[0] != OUTLIER]
+                joined, ids, sims = (
+                    np.asarray(worded)[pins[0] != OUTLIER],
+                    *(x[pins[0] != OUTLIER] for x in pins),
+                )
+                topic[joined], assignment[joined], similarity[joined] = ids, PINNED, sims
+                confidence[joined] = np.clip(sims, 0.0, 1.0)
+        return self._answer(abstracts, topic, assignment, confidence, similarity, columns)
+
+    def _answer(self, abstracts, topic, assignment, confidence, similarity, columns) -> pd.DataFrame:
+        """transform's table: each abstract's topic with its name and the model's number."""
+        from papertopics.constants import OUTLIER, OUTLIER_LABEL
+
         names = dict(zip(self.topics["topic"].astype(int), self.topics["name"]))
         model_of = (
             dict(zip(self.topics["topic"].astype(int), self.topics["model_topic"].astype(int)))
@@ -361,15 +366,6 @@ class Results:
         if value is None:  # the run kept every outlier: the rule at its default
             value = default_config()["clustering"]["assign_min_confidence"]
         return float(value)
-
-
-def _has_words(text: str) -> bool:
-    """Whether the text has a word (two or more letters or digits) outside English stop words."""
-    import re
-
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return any(word not in ENGLISH_STOP_WORDS for word in re.findall(r"\w\w+", text.lower()))
 
 
 def _check_sizes(path: Path, topics: pd.DataFrame, documents: pd.DataFrame) -> None:

@@ -1,4 +1,5 @@
-"""A new abstract's pinned topic, by the run's own rule (cluster.pinned.assign_pinned).
+"""A new abstract's pinned topic, by the run's own rule (cluster.pinned.assign_pinned); whether
+it has words to embed at all.
 
 A paper joins a pinned topic before any clustering, when its similarity to the topic (seen from
 the corpus' average paper) reaches the threshold the run used; `transform` asks this first, so
@@ -42,3 +43,12 @@ def pinned_of(
     )
     topic = np.array([id_of.get(names[i], OUTLIER) if i != NOT_PINNED else OUTLIER for i in index], dtype=int)
     return topic, best
+
+
+def has_words(text: str) -> bool:
+    """Whether the text has a word (two or more letters or digits) outside English stop words."""
+    import re
+
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return any(word not in ENGLISH_STOP_WORDS for word in re.findall(r"\w\w+", text.lower()))

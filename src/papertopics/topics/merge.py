@@ -54,16 +54,7 @@ def merge_clusters(
     if not groups:
         return clusters, previous, {}, []
     if previous is None:
-        return (
-            clusters,
-            previous,
-            {},
-            [
-                f"config.yaml topics.merge[{i}]: {group}: no finished run to take topic ids from "
-                f"(results/topics/history is empty); the topics are merged from the next run on"
-                for i, group in enumerate(groups)
-            ],
-        )
+        return clusters, previous, {}, [_waiting_line(i, group) for i, group in enumerate(groups)]
     snapshot, meta = previous
     known_merged = {int(k): [int(t) for t in v] for k, v in (meta.get("merged") or {}).items()}
     prev_docs = snapshot.documents[["doc_id", "topic"]].copy()
@@ -117,6 +108,14 @@ def merge_clusters(
             ]
         previous = (TopicSnapshot(topics.reset_index(drop=True), docs), meta)
     return _renumbered(clusters), previous, record, warnings
+
+
+def _waiting_line(i: int, group: list[int]) -> str:
+    """One warning line for a merge list given before any run finished in the folder."""
+    return (
+        f"config.yaml topics.merge[{i}]: {group}: no finished run to take topic ids from "
+        f"(results/topics/history is empty); the topics are merged from the next run on"
+    )
 
 
 def pin_previous(previous, doc_ids: list[str], pinned: np.ndarray | None):
