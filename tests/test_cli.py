@@ -306,7 +306,7 @@ def test_a_folder_that_cannot_be_one_is_one_line(tmp_path, capsys, monkeypatch):
             raise OSError(errno.EROFS, "Read-only file system", str(path))
         return real_open(path, *args, **kwargs)
 
-    monkeypatch.setattr(recovery.os, "open", read_only)
+    monkeypatch.setattr(os, "open", read_only)
     assert cli.main(["run", str(shared / "a.txt"), "-d", str(shared)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [

@@ -164,8 +164,8 @@ def previous_run(topics_of: dict[str, int], merged: dict | None = None):
 
 
 def test_a_merge_joins_the_lists_clusters_and_keeps_the_first_id():
-    from papertopics.topics.curate import merge_clusters
     from papertopics.topics.identity import TopicSnapshot, match_topics
+    from papertopics.topics.merge import merge_clusters
 
     # last run: topic 4 = a b c, topic 7 = d e, topic 9 = f g h; this run's clusters number them otherwise
     previous = previous_run(dict(zip("abcdefghi", [4, 4, 4, 7, 7, 9, 9, 9, -1])))
@@ -181,7 +181,7 @@ def test_a_merge_joins_the_lists_clusters_and_keeps_the_first_id():
 
 
 def test_a_merge_holds_when_the_clustering_moves_and_names_ids_that_are_gone():
-    from papertopics.topics.curate import merge_clusters
+    from papertopics.topics.merge import merge_clusters
 
     # the last run had merged 4 into 7 (a..e) ; this run splits a..e otherwise and adds a new document x
     previous = previous_run(dict(zip("abcdefghi", [7, 7, 7, 7, 7, 9, 9, 9, -1])), merged={"7": [4]})
@@ -382,3 +382,34 @@ def test_pinned_topics_are_marked_on_the_map_and_listed_nearest_first_on_their_p
     positions = [page.index(f"documents.html#doc={doc_id}") for doc_id in nearest]
     assert positions == sorted(positions)  # nearest first
     assert f"documents.html#topic={topic}" in page
+
+
+def test_renaming_a_topic_that_is_a_region_of_its_own_renames_the_region():
+    """Issue 51 row 6: topic 2 is a one-topic region (node 2 is its own region); its rename left
+    topics.csv's region_label, which the zoomed-out map shows, at the old name."""
+    tables = fitted_tables()
+    tables["topics.csv"]["region"] = ["-1", "3", "3", "2"]
+    tables["topics.csv"]["region_label"] = ["", "learning", "learning", "graphs"]
+    curated, _ = apply_names(tables, {2: "graph neural networks", 0: "OOD"})
+    topics = curated["topics.csv"].set_index("topic")
+    assert topics.loc["2", "region_label"] == "graph neural networks"
+    assert topics.loc["0", "region_label"] == "learning"  # a region of two topics keeps its own name
+    assert curated["hierarchy.csv"].set_index("node").loc["2", "label"] == "graph neural networks"
+
+
+def test_names_given_before_any_finished_run_wait_with_one_line(tmp_path):
+    """Issue 51 row 2: names in a folder with no finished run (new folder, or results removed)
+    landed on whatever topics got those ids, silently. They wait, and one line says so."""
+    from papertopics.topics.curate import curate_tables
+
+    for name, table in fitted_tables().items():
+        table.to_csv(tmp_path / name, index=False)
+    curated, warnings = curate_tables(tmp_path, {0: "my pruning", 2: "my molecules"}, finished_run=False)
+    topics = curated["topics.csv"].set_index("topic")
+    assert topics.loc["0", "label"] == "labels & out-of-distribution (OOD)"  # not renamed blindly
+    assert topics.loc["2", "label"] == "graphs"
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "config.yaml topics.names (0, 2): no finished run in this folder to take topic ids from"
+    )
+    curated, warnings = curate_tables(tmp_path, {0: "my pruning"}, finished_run=True)
+    assert curated["topics.csv"].set_index("topic").loc["0", "label"] == "my pruning" and not warnings

@@ -28,7 +28,7 @@ from conftest import REPO, SNAKEMAKE, make_corpus_dir, run_snakemake, snakemake_
 from papertopics.errors import PapertopicsError
 from papertopics.ingest.listings import ListingWarning
 from papertopics.report import render
-from papertopics.runtime import recovery, scripting
+from papertopics.runtime import folder_lock, recovery, scripting
 from papertopics.runtime.run_summary import error_lines, failed_jobs, release_exit, success_lines
 from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.snapshot_store import advance_history
@@ -107,7 +107,7 @@ def test_a_run_holding_the_folder_is_named_and_the_folder_left_alone(tmp_path):
     finally:
         holder.kill()
         holder.wait()
-    elsewhere = recovery._busy_message(tmp_path, {"host": "login-node-7", "pid": 12})
+    elsewhere = folder_lock._busy_message(tmp_path, {"host": "login-node-7", "pid": 12})
     assert "on host login-node-7" in elsewhere and "kill" not in elsewhere
 
 
@@ -644,3 +644,31 @@ def test_snakemake_still_leaves_a_timer_at_the_end_of_a_run(tmp_path):
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "timers cancelled: 1" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "mine",
+    [
+        "results/topics/model/notes.txt",
+        "results/topics/snapshot/mine.csv",
+        "results/topics/history/mine/a.txt",
+    ],
+)
+def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_anything_goes(tmp_path, mine):
+    """Issue 51 row 7: a file of the user's in results/topics/model/ (snapshot/, history/mine/)
+    was deleted on the next rerun, silently. The run stops with one line; nothing is deleted."""
+    (tmp_path / "results/topics/model").mkdir(parents=True)
+    (tmp_path / "results/topics/model/config.json").write_text("{}")
+    (tmp_path / "results/topics/history/abc").mkdir(parents=True)
+    (tmp_path / "results/topics/history/abc/meta.json").write_text("{}")
+    (tmp_path / "results/topics/history/current.json").write_text("{}")
+    assert recovery.recover(tmp_path, say=lambda line: None) is None  # papertopics' own files only
+    recovery.release_folder(tmp_path)
+    path = tmp_path / mine
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("my notes")
+    with pytest.raises(SystemExit) as stop:
+        recovery.recover(tmp_path, say=lambda line: None)
+    recovery.release_folder(tmp_path)
+    assert str(stop.value).startswith(f"papertopics error: {mine}: not a file papertopics wrote"), stop.value
+    assert "\n" not in str(stop.value) and path.read_text() == "my notes"

@@ -161,7 +161,9 @@ def test_load_while_a_run_works_in_the_folder_refuses(tmp_path):
     )
     try:
         assert holder.stdout.readline().strip() == "held"
-        results = papertopics.load(folder)
+        with pytest.raises(ResultsError, match=rf"^another run is working in {folder} \(pid {holder.pid}"):
+            papertopics.load(folder)
+        results = papertopics.results.Results(folder)  # loaded before the run started
         for table in ("topics", "documents", "metrics"):
             with pytest.raises(
                 ResultsError, match=rf"^another run is working in {folder} \(pid {holder.pid}"
@@ -297,3 +299,111 @@ def test_the_notebook_runs_on_a_finished_run(seed_run):
     assert set(results.topic_of_model.values()) == set(results.topics["topic"])
     words = namespace["model"].get_topic(namespace["model_topic"])
     assert words and all(isinstance(w, str) for w, _ in words)
+
+
+def test_load_during_a_first_run_says_a_run_is_working(tmp_path):
+    """Issue 51 row 18: no topics.csv yet, but a run is working: say so, not 'run papertopics'."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from papertopics.runtime.recovery import hold_folder; "
+            "hold_folder(sys.argv[1]); print('held', flush=True); time.sleep(60)",
+            str(tmp_path),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(ResultsError) as error:
+            papertopics.load(tmp_path)
+        assert str(error.value).startswith(f"another run is working in {tmp_path} (pid {holder.pid}")
+        assert "load them once it has finished" in str(error.value)
+    finally:
+        holder.kill()
+        holder.wait()
+    with pytest.raises(ResultsError, match="no results/topics/topics.csv; run `papertopics run"):
+        papertopics.load(tmp_path)  # the run is over and wrote nothing: run one
+
+
+def test_topic_sizes_that_disagree_with_the_documents_are_refused(tmp_path):
+    """Issue 51 row 14: rows of document_topics.csv moved to another topic by hand."""
+    folder = _tables(tmp_path)
+    documents = folder / "results/topics/document_topics.csv"
+    # document b moves from topic 3 to the outliers: 1 + 2 documents still, but 2 vs 1 each
+    documents.write_text(
+        documents.read_text(encoding="utf-8").replace("b,x,3,NA,null", "b,x,-1,NA,null"), encoding="utf-8"
+    )
+    with pytest.raises(ResultsError) as error:
+        _ = papertopics.load(folder).topics
+    message = str(error.value)
+    assert "topics.csv: topic -1 has size 1, but document_topics.csv gives it 2 documents" in message, message
+    assert "\n" not in message
+
+
+def test_transform_gives_a_pinned_paper_its_pinned_topic(tmp_path, monkeypatch):
+    """Issue 51 row 4: the pinned topics' own papers came back as outliers (confidence 0), though
+    the run pinned them: transform applies the run's pin rule first, as the run did."""
+    import numpy as np
+
+    from papertopics.artifacts import save_embeddings
+    from papertopics.vectors import normalise
+
+    texts = ["Alpha one.", "Alpha two.", "Alpha three.", "Graphs one.", "Graphs two.", "Graphs far."]
+    vectors = normalise(
+        np.array(
+            [
+                [1, -0.3, 0, 0.1],
+                [1, -0.3, 0.1, 0],
+                [1, -0.3, 0, -0.1],
+                [0, 1, 0, 0],
+                [0.1, 1, 0.1, 0],
+                [1, 0.45, 0, 0],
+            ],
+            dtype=np.float32,
+        )
+    )
+    topics = tmp_path / "results" / "topics"
+    topics.mkdir(parents=True)
+    (topics / "topics.csv").write_text(
+        "topic,model_topic,label,size,top_terms,representative_doc_ids,cohesion,region,region_label,pinned\n"
+        "0,0,alpha,3,alpha,a0,0.9,0,alpha,\n"
+        "1,1,graphs,3,graphs,a3,0.5,1,graphs,graphs\n",
+        encoding="utf-8",
+    )
+    rows = "".join(
+        f"a{i},x,{i // 3},{'alpha' if i < 3 else 'graphs'},t{i},{text},,core,1.0\n"
+        for i, text in enumerate(texts)
+    )
+    (topics / "document_topics.csv").write_text(
+        "doc_id,listings,topic,topic_label,title,text,url,assignment,confidence\n" + rows, encoding="utf-8"
+    )
+    (tmp_path / "results/embed").mkdir(parents=True)
+    save_embeddings(tmp_path / "results/embed/embeddings.parquet", [f"a{i}" for i in range(6)], vectors)
+    (tmp_path / "results/cluster").mkdir(parents=True)
+    save_embeddings(
+        tmp_path / "results/cluster/pinned_topics.parquet", ["graphs"], np.eye(1, 4, 1, dtype=np.float32)
+    )
+    (tmp_path / "results/cluster/params.json").write_text(
+        json.dumps(
+            {
+                "assign_min_confidence": 0.05,
+                "pinned": {"min_similarity": 0.3, "topics": {"graphs": {"documents": 3, "threshold": 0.3}}},
+            }
+        )
+    )
+    by_text = dict(zip(texts, vectors))
+
+    class Model:
+        def encode(self, batch):
+            return np.array([by_text[text] for text in batch])
+
+    results = papertopics.load(tmp_path)
+    monkeypatch.setattr(results, "embedding_model", Model)
+    answer = results.transform(texts)
+    assert answer["topic"].tolist() == [0, 0, 0, 1, 1, 1]  # "Graphs far." sits nearer alpha's centroid
+    assert answer["assignment"].tolist()[3:] == ["pinned"] * 3
+    assert answer["name"].tolist()[5] == "graphs" and answer["confidence"].iloc[5] == pytest.approx(
+        0.4956, abs=1e-3
+    )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +57,25 @@ def check_config(
         raise ConfigError(f"{source}: {problem}")
 
 
+def _not_a_number(value: Any, path: str = "") -> str | None:
+    """The key path of the first NaN or infinity (YAML's .nan, .inf), which JSON schema's
+    bounds let through (a NaN is neither below a minimum nor above a maximum)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        written = ".nan" if value != value else (".inf" if value > 0 else "-.inf")
+        return f"{path}: {written} is not a number; write a number (config.yaml's comment gives its range)"
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _not_a_number(item, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}".lstrip("."))
+        if found:
+            return found
+    return None
+
+
 def _cross_field_problem(config: dict) -> str | None:
     """Constraints between keys that JSON schema cannot state; each would crash mid-run."""
+    problem = _not_a_number(config)
+    if problem:
+        return problem
     vectorizer = config.get("vectorizer") or {}
     ngram = vectorizer.get("ngram_range")
     if isinstance(ngram, list) and len(ngram) == 2 and ngram[0] > ngram[1]:
@@ -87,6 +106,14 @@ def _curation_problem(topics: dict) -> str | None:
             )
         if not str(name).strip():
             return f"topics.names.{key}: the name is empty; write topic {key}'s name, or remove the line"
+    ids: dict[int, Any] = {}
+    for key in topics.get("names") or {}:
+        if _topic_id(key) in ids:
+            return (
+                f"topics.names: topic {_topic_id(key)} is named twice ({ids[_topic_id(key)]!r} and "
+                f"{key!r}); keep one"
+            )
+        ids[_topic_id(key)] = key
     seen: dict[int, int] = {}
     for i, group in enumerate(topics.get("merge") or []):
         for topic in group if isinstance(group, list) else []:
@@ -137,6 +164,48 @@ def _pinned_problem(entry: Any, key: str) -> str | None:
     return None
 
 
+# YAML 1.1 (PyYAML) reads `012` as the octal number 10 and `0x1f` as 31: in config.yaml a
+# leading 0 is a typo or a topic id written with a zero in front, never meant as octal.
+_NOT_DECIMAL = re.compile(r"[-+]?0[0-7_]+|[-+]?0[box][0-9a-fA-F_]+|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+")
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses what it would read silently wrong: a key given twice in
+    one mapping (PyYAML keeps the last) and integers YAML 1.1 reads as octal, hex or base 60."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, (list, dict)) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"{key!r} is given twice in one mapping (also line {seen[key]}); keep one",
+                    key_node.start_mark,
+                )
+            if not isinstance(key, (list, dict)):
+                seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep=deep)
+
+    def construct_yaml_int(self, node):
+        text = str(node.value)
+        if _NOT_DECIMAL.fullmatch(text):
+            value = super().construct_yaml_int(node)
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"{text} reads as the number {value} in YAML (a leading 0 is octal); write "
+                f'{text.lstrip("+-0") or "0"} for the number, or quote it ("{text}") for text',
+                node.start_mark,
+            )
+        return super().construct_yaml_int(node)
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _StrictLoader.construct_yaml_int)
+_StrictLoader.add_constructor("tag:yaml.org,2002:map", _StrictLoader.construct_mapping)
+
+
 def read_config_file(path: str | Path) -> dict:
     """A config file as a mapping; a YAML syntax error is one line naming the file and line."""
     path = Path(path)
@@ -147,7 +216,7 @@ def read_config_file(path: str | Path) -> dict:
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read the config file ({error})") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_StrictLoader)  # a safe loader
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -158,7 +227,8 @@ def read_config_file(path: str | Path) -> dict:
                 f", {' '.join(error.context.split())} that starts at line "
                 f"{context.line + 1}, column {context.column + 1}"
             )
-        raise ConfigError(f"{path}: {where}YAML syntax error: {problem}") from None
+        what = "" if isinstance(error, yaml.constructor.ConstructorError) else "YAML syntax error: "
+        raise ConfigError(f"{path}: {where}{what}{problem}") from None
     except yaml.YAMLError as error:
         raise ConfigError(f"{path}: YAML syntax error ({' '.join(str(error).split())})") from None
     if data is None:

@@ -26,6 +26,11 @@ rule pin_topics:
         **{key: config["embedding"][key] for key in ENCODER_KEYS},
         pinned=config["topics"]["pinned"],
         cache_dir=config["embedding"]["cache_dir"],
+        # example listings by content, as listings are: new papers under an old date rerun it
+        examples_content=[
+            listing_fingerprint(path, Path(".snakemake/papertopics/listing-hashes.json"))
+            for path in PINNED_EXAMPLES
+        ],
     run:
         from papertopics.cluster.pinned import pin_topics_job
 

@@ -61,6 +61,9 @@ rule curate_topics:
     params:
         names=config["topics"]["names"],
         pinned=config["topics"]["pinned"],
+        # names are ids of a finished run the reader saw: none yet, they wait (and apply, by
+        # this value changing, on the next run)
+        finished_run=Path("results/topics/history/current.json").is_file(),
     run:
         from papertopics.topics.curate import curate_topics_job
 

@@ -100,21 +100,29 @@ def auto_thresholds(similarity: np.ndarray) -> np.ndarray:
 
 
 def assign_pinned(
-    vectors: np.ndarray, pinned: np.ndarray, min_similarity: float | str
+    vectors: np.ndarray,
+    pinned: np.ndarray,
+    min_similarity: float | str,
+    *,
+    corpus_mean: np.ndarray | None = None,
+    thresholds: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each paper's pinned topic (index into `pinned`, NOT_PINNED: none), its similarity to its
     nearest pinned topic, and the thresholds used (one per pinned topic).
 
-    vectors: the corpus' unit vectors (rows), compared from their mean (`centred`); pinned:
-    the pinned topics' unit vectors (`topic_vector`); min_similarity a number or "auto".
+    vectors: the corpus' unit vectors (rows), compared from their mean (`centred`; a new paper
+    from the run's `corpus_mean`, with the run's `thresholds`: papertopics.load's transform);
+    pinned: the pinned topics' unit vectors (`topic_vector`); min_similarity a number or "auto".
     """
     n = len(vectors)
     if not len(pinned):
         return np.full(n, NOT_PINNED), np.zeros(n, dtype=np.float32), np.zeros(0)
-    similarity = centred(vectors) @ np.asarray(pinned, dtype=np.float32).T
+    similarity = centred(vectors, corpus_mean) @ np.asarray(pinned, dtype=np.float32).T
     nearest = similarity.argmax(axis=1)
     best = similarity[np.arange(n), nearest]
-    if min_similarity == "auto":
+    if thresholds is not None:
+        thresholds = np.asarray(thresholds, dtype=np.float64)
+    elif min_similarity == "auto":
         thresholds = auto_thresholds(similarity)
     else:
         thresholds = np.full(len(pinned), float(min_similarity))

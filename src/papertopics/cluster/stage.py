@@ -121,21 +121,45 @@ def cluster_documents_job(job, log) -> None:
     reduced = pd.read_parquet(job.input.reduced)
     assert reduced["doc_id"].tolist() == doc_ids, "reduced and embeddings disagree on order"
     config = {"clustering": p.clustering, "hdbscan": p.hdbscan, "agglomerative": p.agglomerative}
-
-    def cluster(ids, embeddings, space):
-        return cluster_corpus(
-            ids, embeddings, space, config, threads=job.threads, use_cuml=p.clustering["cuml"]
-        )
-
     space = reduced.drop(columns="doc_id").to_numpy()
     pinned_input = list(getattr(job.input, "pinned", None) or [])  # none without topics.pinned
-    if pinned_input:  # topics.pinned: the pinned topics gather their papers, the rest is clustered
-        names, pinned = load_embeddings(pinned_input[0])
-        whole = resolve_clustering(config, len(doc_ids))  # params.json when nothing is left to cluster
-        clusters, resolved = pin_and_cluster(
-            doc_ids, vectors, space, names, pinned, p.pinned_min_similarity, cluster, whole
-        )
-    else:
-        clusters, resolved = cluster(doc_ids, vectors, space)
+    pinned = load_embeddings(pinned_input[0]) if pinned_input else None
+    clusters, resolved = cluster_stage(
+        doc_ids,
+        vectors,
+        space,
+        config,
+        pinned=pinned,
+        min_similarity=p.pinned_min_similarity,
+        threads=job.threads,
+        use_cuml=p.clustering["cuml"],
+    )
     clusters.to_parquet(job.output.clusters, index=False)
     write_json(job.output.params, resolved)
+
+
+def cluster_stage(
+    doc_ids: list[str],
+    vectors: np.ndarray,
+    space: np.ndarray,
+    config: dict,
+    *,
+    pinned: tuple[list[str], np.ndarray] | None = None,
+    min_similarity: float | str = "auto",
+    threads: int = 1,
+    use_cuml: bool = False,
+) -> tuple[pd.DataFrame, dict]:
+    """clusters.parquet and params.json of the stage; with pinned topics ((names, unit vectors),
+    topics.pinned), they gather their papers first and the rest is clustered by the method the
+    whole listing gets (`clustering.method: auto` is decided on every paper, so two pins on a
+    300-paper listing do not turn HDBSCAN into Ward for the 281 left)."""
+    whole = resolve_clustering(config, len(doc_ids))  # params.json when nothing is left to cluster
+    if pinned is None:
+        return cluster_corpus(doc_ids, vectors, space, config, threads=threads, use_cuml=use_cuml)
+    rest_config = {**config, "clustering": {**config["clustering"], "method": whole["method"]}}
+
+    def cluster(ids, embeddings, reduced):
+        return cluster_corpus(ids, embeddings, reduced, rest_config, threads=threads, use_cuml=use_cuml)
+
+    names, topic_vectors = pinned
+    return pin_and_cluster(doc_ids, vectors, space, names, topic_vectors, min_similarity, cluster, whole)

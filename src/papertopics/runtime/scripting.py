@@ -126,10 +126,10 @@ def damaged_input_message(snakemake) -> str | None:
 
     A reader's own error (pyarrow's "Parquet magic bytes not found") does not name the file.
     """
-    from papertopics.runtime.recovery import _damage
+    from papertopics.runtime.damage import damage
 
     for path in getattr(snakemake, "input", []):
-        reason = _damage(Path(path)) if Path(path).is_file() else None
+        reason = damage(Path(path)) if Path(path).is_file() else None
         if reason:
             return f"{path} is damaged ({reason}); delete it and rerun, the run rebuilds it"
     return None

@@ -7,15 +7,8 @@ applied by its own light job (rule curate_topics) after fit_topics, to the fitte
 reruns that job and the report, never the fit. A name whose topic is gone from this run (it
 split, merged into another or vanished) is one warning naming the key; the run goes on.
 
-`topics.merge` joins topics in fit_topics, before the c-TF-IDF (merge_clusters): each list's
-topics become one cluster, so its terms, name, coverage, region and stability are those of
-the joined topic; no embedding or UMAP is redone. Which clusters of this run a list means is
-read from the last finished run's topics: a cluster joins when most of its documents were in
-the list's topics then, so the merge holds when a rerun moves the clustering a little. The
-joined topic keeps the list's first id: the previous run's topics are shown to the id
-matching (topics.identity) with the list's topics as one, under the first id. The snapshot's
-meta records {first id: the ids merged into it}, so a later run knows the others were merged,
-not lost.
+`topics.merge` and the pinned topics' ids are fit_topics' (topics.merge): a merge joins
+clusters before the c-TF-IDF, so it is part of the fit, not of this light job.
 """
 
 from __future__ import annotations
@@ -24,8 +17,9 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
+
+from papertopics.constants import OUTLIER
 
 log = logging.getLogger(__name__)
 
@@ -51,159 +45,6 @@ def config_names(names: Mapping | None) -> dict[int, str]:
     return {int(str(key).strip()): " ".join(str(value).split()) for key, value in (names or {}).items()}
 
 
-# A cluster of this run joins a merge list when at least this share of its documents (among
-# those the last run had) were in the list's topics then.
-MERGE_MOSTLY = 0.5
-
-
-def config_merges(merge) -> list[list[int]]:
-    """topics.merge as lists of ints (the schema check refused lists of one and repeats)."""
-    return [[int(t) for t in group] for group in (merge or [])]
-
-
-def merge_clusters(
-    doc_ids: list[str],
-    clusters: np.ndarray,
-    previous,
-    merge,
-) -> tuple[np.ndarray, object, dict[int, list[int]], list[str]]:
-    """The clusters with each topics.merge list joined into one; the previous snapshot to match
-    the ids against (the list's topics as one topic under its first id); {first id: ids merged
-    into it} for the new snapshot's meta; one warning line per list that cannot be applied.
-
-    `previous` is history.load_snapshot's answer ((TopicSnapshot, meta) or None): without a
-    previous run there are no ids to merge yet, and every list is a warning.
-    """
-    from papertopics.topics.identity import TopicSnapshot
-
-    groups = config_merges(merge)
-    clusters = np.asarray(clusters, dtype=int).copy()
-    if not groups:
-        return clusters, previous, {}, []
-    if previous is None:
-        return (
-            clusters,
-            previous,
-            {},
-            [
-                f"config.yaml topics.merge[{i}]: {group}: no finished run to take topic ids from "
-                f"(results/topics/history is empty); the topics are merged from the next run on"
-                for i, group in enumerate(groups)
-            ],
-        )
-    snapshot, meta = previous
-    known_merged = {int(k): [int(t) for t in v] for k, v in (meta.get("merged") or {}).items()}
-    prev_docs = snapshot.documents[["doc_id", "topic"]].copy()
-    prev_docs["topic"] = prev_docs["topic"].astype(int)
-    prev_topic = dict(zip(prev_docs["doc_id"], prev_docs["topic"]))
-    before = np.array([prev_topic.get(d, -2) for d in doc_ids])  # -2: not in the last run
-    present = set(prev_docs["topic"]) - {-1}
-    warnings: list[str] = []
-    relabel: dict[int, int] = {}  # previous id -> the first id of its list
-    record: dict[int, list[int]] = {}
-    next_label = int(clusters.max()) + 1 if len(clusters) else 0
-    for i, group in enumerate(groups):
-        first, rest = group[0], group[1:]
-        # ids merged in an earlier run live on as the first id of their list
-        gone = [t for t in group if t not in present and not any(t in v for v in known_merged.values())]
-        if gone:
-            warnings.append(
-                f"config.yaml topics.merge[{i}]: {group}: the last run has no topic "
-                f"{', '.join(map(str, gone))} (split, merged or vanished: results/topics/changes.csv); "
-                f"the other topics of the list are merged"
-            )
-        ids = [t for t in group if t in present]
-        if first not in present:
-            continue  # the list's id is gone: nothing to keep the merge under
-        members = np.isin(before, ids)
-        joined = []
-        for c in np.unique(clusters[clusters != -1]):
-            mine = clusters == c
-            known = mine & (before != -2)
-            if known.any() and members[known].mean() >= MERGE_MOSTLY:
-                joined.append(int(c))
-        if len(joined) >= 2:
-            clusters[np.isin(clusters, joined)] = next_label
-            next_label += 1
-        for t in ids:
-            relabel[t] = first
-        parts = sorted({*known_merged.get(first, []), *(t for t in rest if t in present)})
-        if parts:
-            record[first] = parts
-    if relabel:
-        docs = prev_docs.copy()
-        docs["topic"] = docs["topic"].map(lambda t: relabel.get(t, t))
-        topics = snapshot.topics[
-            ~snapshot.topics["topic"].astype(int).isin(set(relabel) - set(relabel.values()))
-        ].copy()
-        # a list joined for the first time is named afresh (its first topic's name was a part's)
-        fresh = {first for first, merged in record.items() if any(t in present for t in merged)}
-        if "label" in topics.columns:
-            topics["label"] = [
-                "" if int(t) in fresh else label for t, label in zip(topics["topic"], topics["label"])
-            ]
-        previous = (TopicSnapshot(topics.reset_index(drop=True), docs), meta)
-    return _renumbered(clusters), previous, record, warnings
-
-
-def pin_previous(previous, doc_ids: list[str], pinned: np.ndarray | None):
-    """The previous snapshot shown to the id matching with each pinned topic's id (snapshot
-    meta "pinned": {name: id}) holding exactly this run's papers of that pinned topic, so a
-    pinned topic keeps its id however far its papers moved (another min_similarity, examples)."""
-    if previous is None or pinned is None:
-        return previous
-    from papertopics.topics.identity import TopicSnapshot
-
-    snapshot, meta = previous
-    ids = {str(name): int(t) for name, t in (meta.get("pinned") or {}).items()}
-    pinned = np.asarray(pinned, dtype=object)
-    if not ids or not (pinned != "").any():
-        return previous
-    docs = snapshot.documents.copy()
-    docs["topic"] = docs["topic"].astype(int)
-    here = dict(zip(doc_ids, pinned))
-    name_of = docs["doc_id"].map(here).fillna("")
-    for name, topic in ids.items():
-        docs.loc[docs["topic"] == topic, "topic"] = -1
-        docs.loc[name_of == name, "topic"] = topic
-    return TopicSnapshot(snapshot.topics, docs), meta
-
-
-def pinned_ids(
-    documents: pd.DataFrame, doc_ids: list[str], pinned: np.ndarray, previous, names: list[str]
-) -> dict[str, int]:
-    """{pinned name: stable id} of this run (from document_topics' topics), with the ids of
-    pinned topics no paper joined this time kept from the last run."""
-    topic_of = dict(zip(documents["doc_id"], documents["topic"].astype(int)))
-    found: dict[str, int] = {}
-    for doc_id, name in zip(doc_ids, pinned):
-        if name and name not in found and topic_of.get(doc_id, -1) != -1:
-            found[str(name)] = topic_of[doc_id]
-    before = (previous[1].get("pinned") or {}) if previous is not None else {}
-    return {name: found.get(name, before.get(name)) for name in names if name in found or name in before}
-
-
-def merge_changes(previous, fitted) -> pd.DataFrame:
-    """changes.csv against the last run as it was (not as merge_clusters showed it to the id
-    matching): the list's other topics read "merged" into the first."""
-    from papertopics.topics.identity import topic_changes
-
-    if previous is None:
-        return fitted.changes
-    ids = fitted.snapshot.ids()
-    changes = topic_changes(previous[0], fitted.snapshot, {t: t for t in ids} | {-1: -1})
-    current = dict(zip(fitted.topics["topic"].astype(int), fitted.topics["label"]))
-    changes["label"] = changes["topic"].map(current).fillna(changes["label"])
-    return changes
-
-
-def _renumbered(clusters: np.ndarray) -> np.ndarray:
-    """Cluster labels 0..k-1 in order of first label (outliers stay -1)."""
-    real = np.unique(clusters[clusters != -1])
-    lookup = {int(c): i for i, c in enumerate(real)}
-    return np.array([lookup.get(int(c), -1) for c in clusters], dtype=int)
-
-
 def _read(path: str | Path) -> pd.DataFrame:
     """A table as text, cell for cell ("NA" stays "NA"): rewritten, it reads as fit_topics wrote it."""
     return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[], encoding="utf-8")
@@ -220,11 +61,12 @@ def apply_names(
     out = {key: table.copy() for key, table in tables.items()}
     topics = out["topics.csv"]
     ids = topics["topic"].astype(int)
-    present = set(ids) - {-1}
+    present = set(ids) - {OUTLIER}
     missing = sorted(t for t in names if t not in present)
     given = {t: name for t, name in names.items() if t in present}
     topics["label"] = [given.get(t, label) for t, label in zip(ids, topics["label"])]
-    topics[NAMED_BY] = [BY_CONFIG if t in given else ("" if t == -1 else BY_PAPERTOPICS) for t in ids]
+    topics[NAMED_BY] = [BY_CONFIG if t in given else ("" if t == OUTLIER else BY_PAPERTOPICS) for t in ids]
+    _name_lone_regions(topics, out.get("hierarchy.csv"), given)
     documents = out.get("document_topics.csv")
     if documents is not None and "topic_label" in documents:
         topic = documents["topic"].astype(int)
@@ -244,6 +86,24 @@ def apply_names(
     return out, missing
 
 
+def _name_lone_regions(
+    topics: pd.DataFrame, hierarchy: pd.DataFrame | None, given: Mapping[int, str]
+) -> None:
+    """A region of one topic is that topic: its region_label (the zoomed-out map's name) is the
+    reader's name for the topic too."""
+    if hierarchy is None or not len(hierarchy) or "region" not in topics.columns:
+        return
+    only = {
+        int(node): int(ids)
+        for node, ids in zip(hierarchy["node"], hierarchy["topics"].astype(str))
+        if ids.strip().lstrip("-").isdigit()
+    }
+    region = topics["region"].astype(int)
+    topics["region_label"] = [
+        given.get(only[r], label) if r in only else label for r, label in zip(region, topics["region_label"])
+    ]
+
+
 def missing_name_line(topic: int, name: str) -> str:
     """One warning line for a name whose topic this run does not have."""
     return (
@@ -253,21 +113,35 @@ def missing_name_line(topic: int, name: str) -> str:
     )
 
 
+def waiting_names_line(names: Mapping[int, str]) -> str:
+    """One warning line for names given before any run finished in the folder."""
+    ids = ", ".join(map(str, sorted(names)))
+    return (
+        f"config.yaml topics.names ({ids}): no finished run in this folder to take topic ids from "
+        f"(results/topics/history is empty), so this run numbers its topics afresh and the names "
+        f"wait; check the ids in results/topics/topics.csv, then rerun to apply them"
+    )
+
+
 PINNED_COLUMNS = ("topic", "name", "rank", "similarity", "doc_id", "title", "listings")
 
 
 def curate_tables(
-    folder_in: str | Path, names: Mapping | None, pinned: list | None = None
+    folder_in: str | Path, names: Mapping | None, pinned: list | None = None, finished_run: bool = True
 ) -> tuple[dict[str, pd.DataFrame], list[str]]:
     """The curated tables from fit_topics' folder, and the warnings to give.
 
     A pinned topic (fit's topics.csv `pinned`: its name) is named by its pinned name (never
     "Mixed"), unless topics.names names its id; a pinned topic no paper joined is a warning.
+    Names are ids of a run the reader saw: without a finished run in the folder (a new folder,
+    or results/ removed) they wait, with one line, for the next run (finished_run False).
     """
     from papertopics.cluster.pinned import pinned_topics
 
     folder_in = Path(folder_in)
     wanted = config_names(names)
+    early = [waiting_names_line(wanted)] if wanted and not finished_run else []
+    wanted = wanted if finished_run else {}
     tables = {name: _read(folder_in / name) for name in TABLES}
     topics = tables["topics.csv"]
     given = dict(wanted)
@@ -276,7 +150,7 @@ def curate_tables(
             if name:
                 given.setdefault(topic, name)
     curated, missing = apply_names(tables, given)
-    warnings = [missing_name_line(t, wanted[t]) for t in missing if t in wanted]
+    warnings = early + [missing_name_line(t, wanted[t]) for t in missing if t in wanted]
     found = set(topics["pinned"]) if "pinned" in topics.columns else set()
     for i, topic in enumerate(pinned_topics(pinned)):
         if topic.name not in found:
@@ -333,7 +207,9 @@ def curate_topics_job(job, log) -> None:
     Outputs: results/topics/{topics,document_topics,changes,hierarchy,pinned}.csv.
     """
     folder = Path(job.input.topics).parent
-    curated, warnings = curate_tables(folder, job.params.names, job.params.pinned)
+    curated, warnings = curate_tables(
+        folder, job.params.names, job.params.pinned, getattr(job.params, "finished_run", True)
+    )
     for line in warnings:
         log.warning("%s", line)
     outputs = {

@@ -21,9 +21,9 @@ from papertopics.cluster.cohesion import mark_mixed, mixed_topics, topic_cohesio
 from papertopics.cluster.pinned import pinned_topics
 from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
 from papertopics.embed.model import resolve_model_path
-from papertopics.topics.curate import merge_changes, merge_clusters, pin_previous, pinned_ids
 from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
+from papertopics.topics.merge import merge_changes, merge_clusters, pin_previous, pinned_ids
 from papertopics.topics.names.hierarchy import topic_hierarchy
 from papertopics.topics.names.phrases import NameIndex
 from papertopics.topics.names.registry import DEFAULT_NAMING, naming_method
@@ -93,33 +93,61 @@ def fit_topic_tables(
         else np.where(np.asarray(assignment) == ASSIGNED_NEAREST, OUTLIER, clusters),
     )
     top_n = representation["top_n_words"]
-    keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
+    namer = _namer(naming, corpus, index, vectorizer, vectors, phrase_vectors)
     # Names from the naming method (default: phrases of the abstracts and titles); keywords are the fallback.
-    # the user's own stop words stay out of the names too (naming has its own phrase index)
-    namer = naming_method(naming, corpus, index).excluding(
-        frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
-    )
-    if phrase_vectors:
-        namer = namer.with_vectors(vectors, phrase_vectors)
+    keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
     named = namer.name_topics(
         assigned,
         fallback=keywords,
-        keywords={t: top_terms(model, t, top_n) for t in keywords if t != -1},
+        keywords={t: top_terms(model, t, top_n) for t in keywords if t != OUTLIER},
     )
-    fresh = named.names
     cohesion = topic_cohesion(vectors, assigned)
     # A kept name must still be among the topic's candidate names (history's label keeping).
     mapping, labels, changes, snapshot, meta = stable_topic_ids(
         doc_ids,
         assigned,
-        fresh,
+        named.names,
         vectors,
         previous,
         labelling_key(vectorizer, representation),
-        {t: named.candidates[t] for t in fresh if t != -1},
+        {t: named.candidates[t] for t in named.names if t != OUTLIER},
     )
-    labels = namer.make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
     stable = np.array([mapping[t] for t in assigned.tolist()])
+    labels, hierarchy, region_of, coverage = _final_labels(
+        namer, named, labels, mapping, stable, assigned, vectors, cohesion, mixed_cohesion
+    )
+    snapshot.topics["label"] = (
+        snapshot.topics["topic"]
+        .map({mapping[t]: n for t, n in labels.items()})
+        .fillna(snapshot.topics["label"])
+    )
+    stable_labels = {mapping[t]: label for t, label in labels.items()}
+    leaf_rows = hierarchy["level"] == 0  # with "Mixed: " where it was added
+    hierarchy.loc[leaf_rows, "label"] = hierarchy.loc[leaf_rows, "node"].map(stable_labels)
+    model.set_topic_labels(dict(labels))
+
+    representatives = representative_doc_ids(vectors, stable, doc_ids, topics["representative_docs"])
+    table = topics_table(model, assigned, labels, {t: representatives[mapping[t]] for t in labels}, top_n)
+    table = _topic_rows(table, mapping, cohesion, coverage, hierarchy, region_of)
+    changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
+    documents = _document_rows(corpus, stable, stable_labels, assignment, confidence)
+    return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)
+
+
+def _namer(naming, corpus, index, vectorizer, vectors, phrase_vectors):
+    """The registered naming method for this corpus."""
+    namer = naming_method(naming, corpus, index).excluding(
+        # the user's own stop words stay out of the names too (naming has its own phrase index)
+        frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
+    )
+    return namer.with_vectors(vectors, phrase_vectors) if phrase_vectors else namer
+
+
+def _final_labels(namer, named, labels, mapping, stable, assigned, vectors, cohesion, mixed_cohesion):
+    """The topics' final names (distinct, a region's field name where it took one, "Mixed: "
+    below mixed_cohesion), the hierarchy, each topic's region and the names' coverage."""
+    fresh = named.names
+    labels = namer.make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
     # the regions are named before the topics are final: a region may take the field's name from
     # one of its topics, which keeps a narrower name among its candidates
     hierarchy, region_of = topic_hierarchy(
@@ -136,40 +164,36 @@ def fit_topic_tables(
     coverage = namer.coverage({t: n for t, n in labels.items() if t != OUTLIER}, members)
     if mixed_cohesion is not None:  # after naming, whatever names the topics
         labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion, coverage))
-    snapshot.topics["label"] = (
-        snapshot.topics["topic"]
-        .map({mapping[t]: n for t, n in labels.items()})
-        .fillna(snapshot.topics["label"])
-    )
-    stable_labels = {mapping[t]: label for t, label in labels.items()}
-    leaf_rows = hierarchy["level"] == 0  # with "Mixed: " where it was added
-    hierarchy.loc[leaf_rows, "label"] = hierarchy.loc[leaf_rows, "node"].map(stable_labels)
-    model.set_topic_labels(dict(labels))
+    return labels, hierarchy, region_of, coverage
 
-    representatives = representative_doc_ids(vectors, stable, doc_ids, topics["representative_docs"])
-    table = topics_table(model, assigned, labels, {t: representatives[mapping[t]] for t in labels}, top_n)
+
+def _topic_rows(table, mapping, cohesion, coverage, hierarchy, region_of) -> pd.DataFrame:
+    """topics.csv from BERTopic's table: the stable id first, the model's beside it, each
+    topic's cohesion, coverage and region."""
     table.insert(0, "model_topic", table.pop("topic"))
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table["cohesion"] = table["model_topic"].map(cohesion)
     table["coverage"] = table["model_topic"].map(coverage)
     node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
-    table["region"] = table["topic"].map(lambda t: region_of.get(t, -1)).astype(int)
+    table["region"] = table["topic"].map(lambda t: region_of.get(t, OUTLIER)).astype(int)
     table["region_label"] = table["region"].map(lambda r: node_label.get(r, ""))
-    changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
+    return table
+
+
+def _document_rows(corpus, stable, stable_labels, assignment, confidence) -> pd.DataFrame:
+    """document_topics.csv: each document's stable topic, how it got it and how surely."""
     documents = document_table(corpus, stable, stable_labels)
     how = (
         np.asarray(assignment, dtype=object).copy()
         if assignment is not None
         else np.where(stable == OUTLIER, UNASSIGNED, ASSIGNED_CORE).astype(object)
     )
-    how[(how == UNASSIGNED) & (stable != OUTLIER)] = (
-        ASSIGNED_NEAREST  # topics.reduce_outliers gave it a topic
-    )
+    how[(how == UNASSIGNED) & (stable != OUTLIER)] = ASSIGNED_NEAREST  # topics.reduce_outliers gave it one
     documents["assignment"] = how
     documents["confidence"] = (
-        np.round(confidence, 4) if confidence is not None else (stable != -1).astype(float)
+        np.round(confidence, 4) if confidence is not None else (stable != OUTLIER).astype(float)
     )
-    return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)
+    return documents
 
 
 def fit_topics_job(job, log) -> None:
@@ -188,7 +212,7 @@ def fit_topics_job(job, log) -> None:
     assert corpus["doc_id"].tolist() == doc_ids == clusters["doc_id"].tolist(), (
         "stage outputs disagree on order"
     )
-    # topics.merge (topics.curate): the lists' clusters joined, the ids matched as one topic
+    # topics.merge (topics.merge): the lists' clusters joined, the ids matched as one topic
     previous = load_snapshot(p.history)
     joined, matched_against, merged, warnings = merge_clusters(
         doc_ids, clusters["cluster"].to_numpy(), previous, p.topics.get("merge")
@@ -218,9 +242,9 @@ def fit_topics_job(job, log) -> None:
         fitted.changes = merge_changes(previous, fitted)
     if pinned is not None:  # which topic is which pinned one: curate_topics names them
         names = [topic.name for topic in pinned_topics(p.topics.get("pinned"))]
-        ids = pinned_ids(fitted.documents, doc_ids, pinned, previous, names)
-        fitted.meta["pinned"] = ids
-        fitted.topics["pinned"] = fitted.topics["topic"].map({t: n for n, t in ids.items()}).fillna("")
+        here, kept = pinned_ids(fitted.documents, doc_ids, pinned, previous, names)
+        fitted.meta["pinned"] = kept
+        fitted.topics["pinned"] = fitted.topics["topic"].map({t: n for n, t in here.items()}).fillna("")
     # config.json names the model's folder (not the package), so BERTopic.load finds it offline
     fitted.model.save(
         out.model,

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from papertopics.constants import OUTLIER
 from papertopics.topics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
 from papertopics.topics.snapshot_store import CURRENT, SNAPSHOT_FILES
 
@@ -79,7 +80,7 @@ def stable_topic_ids(
     documents = pd.DataFrame({"doc_id": doc_ids, "topic": np.asarray(assigned, dtype=int)})
     fitted = TopicSnapshot.from_documents(documents, labels, embeddings)
     if previous is None:
-        mapping = {t: t for t in fitted.ids()} | {-1: -1}
+        mapping = {t: t for t in fitted.ids()} | {OUTLIER: OUTLIER}
         stable = fitted
         changes = topic_changes(TopicSnapshot.from_documents(documents.iloc[:0]), fitted, mapping)
         max_id = max(fitted.ids(), default=-1)
@@ -91,7 +92,7 @@ def stable_topic_ids(
             raw_of = {stable_id: raw for raw, stable_id in mapping.items()}
             stable.topics["label"] = [
                 label
-                if topic == -1 or _still_true(label, top_terms.get(raw_of.get(topic), []))
+                if topic == OUTLIER or _still_true(label, top_terms.get(raw_of.get(topic), []))
                 else labels[raw_of[topic]]
                 for topic, label in zip(stable.topics["topic"].astype(int), stable.topics["label"])
             ]

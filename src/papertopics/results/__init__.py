@@ -25,67 +25,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from papertopics.errors import PapertopicsError
-from papertopics.report.inputs import read_table as read_text_table
+from papertopics.results.pins import has_words, pinned_of
+from papertopics.results.tables import ResultsError, first_line, read_table
 
-__all__ = ["Results", "load"]
+__all__ = ["Results", "ResultsError", "load", "read_table"]
 
-# per table: the columns that are numbers (the rest are text)
-_INTEGERS = {
-    "documents": ("topic",),
-    "topics": ("topic", "model_topic", "size", "region"),
-    "hierarchy": ("node", "parent", "level", "size"),
-    "neighbours": ("rank",),
-    "changes": ("topic", "prev_size", "new_size", "left", "joined"),
-}
-_FLOATS = {
-    "documents": ("confidence",),
-    "topics": ("cohesion", "coverage"),
-    "neighbours": ("similarity",),
-    "changes": ("prev_share", "new_share"),
-}
-
-
-class ResultsError(PapertopicsError):
-    """A folder without (complete) results."""
-
-
-def read_table(path: str | Path, kind: str) -> pd.DataFrame:
-    """One of the pipeline's CSV tables, text as text, its number columns as numbers."""
-    path = Path(path)
-    try:
-        table = read_text_table(path)
-        ends = _last_byte(path)
-    except FileNotFoundError:
-        raise ResultsError(f"{path}: not found; has `papertopics run` finished in this folder?") from None
-    except (OSError, ValueError) as error:  # pandas' ParserError is a ValueError
-        raise ResultsError(
-            f"{path}: unreadable ({_first_line(error)}); rerun `papertopics run` there"
-        ) from None
-    if ends not in (b"", b"\n"):  # every table the pipeline writes ends with a newline
-        raise ResultsError(f"{path}: cut short (its last line is incomplete); rerun `papertopics run` there")
-    for column in _INTEGERS.get(kind, ()):
-        if column in table.columns:
-            values = pd.to_numeric(table[column].replace("", None), errors="coerce")
-            table[column] = values.astype("Int64") if values.isna().any() else values.astype("int64")
-    for column in _FLOATS.get(kind, ()):
-        if column in table.columns:
-            table[column] = pd.to_numeric(table[column].replace("", None), errors="coerce").astype(float)
-    return table
-
-
-def _last_byte(path: Path) -> bytes:
-    with open(path, "rb") as handle:
-        handle.seek(0, 2)
-        if handle.tell() == 0:
-            return b""
-        handle.seek(-1, 2)
-        return handle.read(1)
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0][:200] if text else type(error).__name__
+# transform's assignment of an abstract a pinned topic takes (as the run pinned it)
+PINNED = "pinned"
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -99,27 +45,13 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 def _check_not_running(folder: Path) -> None:
     """A ResultsError while a run works in the folder: its tables are being replaced one by
     one, so reading them now would mix two runs (9 topics while metrics.json says 12)."""
-    import fcntl
-    import os
+    from papertopics.runtime.folder_lock import busy_line
 
-    from papertopics.runtime.recovery import _HELD, RUN_LOCK, _busy_message, _read_holder
-
-    path = folder / RUN_LOCK
-    if str(path) in _HELD or not path.is_file():
-        return
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        message = _busy_message(folder, _read_holder(fd)).split("; ")[0]
+    busy = busy_line(folder)
+    if busy:
         raise ResultsError(
-            f"{message}; its results are being rewritten: load them once it has finished"
-        ) from None
-    finally:
-        os.close(fd)
+            f"{busy.split('; ')[0]}; its results are being rewritten: load them once it has finished"
+        )
 
 
 @dataclass
@@ -166,6 +98,7 @@ class Results:
         path = self._table("topics/topics.csv")
         table = read_table(path, "topics")
         missing = sorted(set(documents["topic"].astype(int)) - set(table["topic"].astype(int)))
+        _check_sizes(path, table, documents)
         if missing or int(table["size"].sum()) != len(documents):
             raise ResultsError(
                 f"{path}: {len(table)} topics of {int(table['size'].sum())} documents, but "
@@ -216,7 +149,7 @@ class Results:
             raise ResultsError(f"{path}: not found; has `papertopics run` finished in this folder?") from None
         except (OSError, ValueError) as error:
             raise ResultsError(
-                f"{path}: damaged ({_first_line(error)}); rerun `papertopics run` there to rebuild it"
+                f"{path}: damaged ({first_line(error)}); rerun `papertopics run` there to rebuild it"
             ) from None
         if not isinstance(metrics, dict):
             raise ResultsError(f"{path}: not the metrics of a run; rerun `papertopics run` there")
@@ -285,7 +218,7 @@ class Results:
                 self._model = BERTopic.load(str(folder), embedding_model=self.embedding_model())
             except (OSError, ValueError) as error:
                 raise ResultsError(
-                    f"{folder}: the saved model does not load ({_first_line(error)}); rerun "
+                    f"{folder}: the saved model does not load ({first_line(error)}); rerun "
                     f"`papertopics run` in {self.folder} to write it again"
                 ) from None
         return self._model
@@ -312,8 +245,11 @@ class Results:
         `topics.reduce_outliers`), else the outliers (-1). Text that is empty, whitespace, None or
         has no word outside the stop words is an outlier without being embedded.
 
-        Columns: text, topic (stable id; -1 for an outlier), name, assignment (`nearest` or
-        `outlier`), confidence (share of the topic's core members no closer than it), similarity
+        A pinned topic (topics.pinned) comes first, as in the run: an abstract whose similarity to
+        it reaches the run's threshold gets it (assignment `pinned`, confidence that cosine).
+
+        Columns: text, topic (stable id; -1 for an outlier), name, assignment (`pinned`, `nearest`
+        or `outlier`), confidence (share of the topic's core members no closer than it), similarity
         (cosine to the nearest topic's centroid), model_topic.
         """
         from papertopics.cluster.assign import assign_nearest
@@ -321,14 +257,12 @@ class Results:
         from papertopics.ingest.text import clean_text
         from papertopics.vectors import centroids, normalise, topic_ids
 
-        if abstracts is None or isinstance(abstracts, str):
-            abstracts = [abstracts]
-        abstracts = list(abstracts)
+        abstracts = [abstracts] if abstracts is None or isinstance(abstracts, str) else list(abstracts)
         columns = ["text", "topic", "name", "assignment", "confidence", "similarity", "model_topic"]
         if not abstracts:
             return pd.DataFrame({column: [] for column in columns})
         texts = [clean_text(a) if isinstance(a, str) else "" for a in abstracts]
-        worded = [i for i, text in enumerate(texts) if _has_words(text)]
+        worded = [i for i, text in enumerate(texts) if has_words(text)]
         n = len(texts)
         topic = np.full(n, OUTLIER)
         assignment = np.full(n, UNASSIGNED, dtype=object)
@@ -355,6 +289,20 @@ class Results:
             topic[worded] = topics[len(labels) :]
             assignment[worded] = assigned[len(labels) :]
             confidence[worded] = conf[len(labels) :]
+            pins = pinned_of(self.results / "cluster", self.topics, self._corpus_mean(), new)
+            if pins is not None:  # a pinned topic takes its papers before any clustering
+                joined, ids, sims = (
+                    np.asarray(worded)[pins[0] != OUTLIER],
+                    *(x[pins[0] != OUTLIER] for x in pins),
+                )
+                topic[joined], assignment[joined], similarity[joined] = ids, PINNED, sims
+                confidence[joined] = np.clip(sims, 0.0, 1.0)
+        return self._answer(abstracts, topic, assignment, confidence, similarity, columns)
+
+    def _answer(self, abstracts, topic, assignment, confidence, similarity, columns) -> pd.DataFrame:
+        """transform's table: each abstract's topic with its name and the model's number."""
+        from papertopics.constants import OUTLIER, OUTLIER_LABEL
+
         names = dict(zip(self.topics["topic"].astype(int), self.topics["name"]))
         model_of = (
             dict(zip(self.topics["topic"].astype(int), self.topics["model_topic"].astype(int)))
@@ -376,6 +324,11 @@ class Results:
             columns=columns,
         )
 
+    def _corpus_mean(self) -> np.ndarray:
+        """The mean of every document's embedding: pinned topics compare papers from it."""
+        ids = self.documents["doc_id"]
+        return self._vectors(ids).mean(axis=0)
+
     def _vectors(self, doc_ids) -> np.ndarray:
         """The run's document embeddings (results/embed/embeddings.parquet) of doc_ids, in order."""
         path = self._table("embed/embeddings.parquet")
@@ -385,7 +338,7 @@ class Results:
             raise ResultsError(f"{path}: not found; rerun `papertopics run` in {self.folder}") from None
         except Exception as error:  # noqa: BLE001 - any reader failure: the file is unusable
             raise ResultsError(
-                f"{path}: damaged ({_first_line(error)}); rerun `papertopics run` there"
+                f"{path}: damaged ({first_line(error)}); rerun `papertopics run` there"
             ) from None
         by_id = dict(zip(table["doc_id"], table["vector"]))
         missing = [d for d in doc_ids if d not in by_id]
@@ -415,18 +368,23 @@ class Results:
         return float(value)
 
 
-def _has_words(text: str) -> bool:
-    """Whether the text has a word (two or more letters or digits) outside English stop words."""
-    import re
-
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
-    return any(word not in ENGLISH_STOP_WORDS for word in re.findall(r"\w\w+", text.lower()))
+def _check_sizes(path: Path, topics: pd.DataFrame, documents: pd.DataFrame) -> None:
+    """A ResultsError when a topic's size in topics.csv is not its number of rows in
+    document_topics.csv (a table edited by hand, or two runs' tables)."""
+    counts = documents["topic"].astype(int).value_counts()
+    for topic, size in zip(topics["topic"].astype(int), topics["size"].astype(int)):
+        if int(counts.get(topic, 0)) != size and topic in counts.index:
+            raise ResultsError(
+                f"{path}: topic {topic} has size {size}, but document_topics.csv gives it "
+                f"{int(counts.get(topic, 0))} documents; the tables were edited or are not from one "
+                "run: rerun `papertopics run` there (edit config.yaml's topics section to steer the map)"
+            )
 
 
 def load(folder: str | Path = ".") -> Results:
     """The results of the corpus folder `folder` (where `papertopics run` or snakemake ran)."""
     folder = Path(folder).expanduser().resolve()
+    _check_not_running(folder)  # a first run has no topics.csv yet: say it is working
     if not (folder / "results" / "topics" / "topics.csv").is_file():
         raise ResultsError(
             f"{folder}: no results/topics/topics.csv; run `papertopics run LISTING...` there first"
