@@ -31,12 +31,12 @@ from papertopics.topics.names.text import (
     TokenIds,
     collect_acronyms,
     display_form,
+    fold,
     is_plural,
     join_words,
     lower_words,
     word_flags,
 )
-from papertopics.topics.stopwords import singular
 
 MAX_WORDS = 4  # longest candidate phrase (words)
 MAX_NAME_WORDS = 6  # longest name, "(ACRONYM)" included
@@ -165,11 +165,7 @@ class NameIndex:
         group_of: dict[tuple[str, ...], int] = {}
         groups = np.empty(len(phrases), dtype=np.int64)
         for pid, phrase in enumerate(phrases):
-            key = (
-                (phrase,)
-                if RE_CJK.match(phrase)
-                else tuple(singular(w.replace("-", "")) for w in phrase.split(" "))
-            )
+            key = (phrase,) if RE_CJK.match(phrase) else fold(phrase.split(" "))
             groups[pid] = group_of.setdefault(key, len(group_of))
         merge = sparse.csr_matrix(
             (np.ones(len(phrases), dtype=np.float32), (np.arange(len(phrases)), groups)),
@@ -258,7 +254,7 @@ class NameIndex:
         if RE_CJK.match(phrase):
             key = (phrase,)
         else:
-            key = tuple(singular(w.replace("-", "")) for w in lower_words(phrase.split(), self._expand()))
+            key = fold(lower_words(phrase.split(), self._expand()))
         if not self.key_index:
             self.key_index = {k: i for i, k in enumerate(self.keys)}
         return self.key_index.get(key)
@@ -305,8 +301,5 @@ class NameIndex:
     def long_form_of(self) -> dict[tuple[str, ...], str]:
         """Long form (folded words) -> the acronym the corpus writes for it."""
         if not self.long_forms:
-            self.long_forms = {
-                tuple(singular(w.replace("-", "")) for w in form): written
-                for form, written in self.acronyms.values()
-            }
+            self.long_forms = {fold(form): written for form, written in self.acronyms.values()}
         return self.long_forms
