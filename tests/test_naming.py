@@ -754,3 +754,96 @@ def test_names_say_what_authors_call_their_papers():
     words = vectorizer.get_feature_names_out()
     plain = sum(_names_a_keyword(str(words[row.argmax()]), keywords[t]) for t, row in enumerate(weights))
     assert hits >= 4 and hits >= plain + 3, (names, hits, plain)
+
+
+# --------------------------------------------------------------------------- authors' keywords
+
+FHIR_EXPORT = (
+    Path(__file__).parent / "fixtures" / "scopus_fhir_60.csv.gz"
+)  # 60 records of a real Scopus export
+
+
+@pytest.fixture(scope="module")
+def fhir():
+    """The Scopus export slice read as a user's listing, cut into 5 topics (TF-IDF k-means)."""
+    from sklearn.cluster import KMeans
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, read_listing
+
+    corpus, _ = build_corpus([read_listing(ListingSpec("scopus", FHIR_EXPORT))])
+    tfidf = TfidfVectorizer(stop_words="english").fit_transform(corpus["text"])
+    vectors = TruncatedSVD(20, random_state=0).fit_transform(tfidf)
+    clusters = KMeans(5, n_init=4, random_state=0).fit_predict(vectors)
+    return corpus.reset_index(drop=True), vectors, clusters
+
+
+def _fit(corpus, vectors, clusters, source: str):
+    from papertopics.config import default_config
+    from papertopics.topics.fit import fit_topic_tables
+
+    config = default_config()
+    settings = {key: config[key] for key in ("vectorizer", "representation", "topics")}
+    settings["representation"] = {**settings["representation"], "name_source": source}
+    return fit_topic_tables(corpus, vectors, clusters, None, **settings)
+
+
+def test_keyword_names_are_keywords_the_topics_papers_give(fhir):
+    """A listing with authors' keywords (Scopus `Author Keywords`): each topic is named by a
+    keyword (or two) its own papers give, names apart, topics.csv says so; with
+    name_source: abstracts the same topics are named from their abstracts, as before."""
+    from papertopics.topics.names.keywords import split_keywords
+    from papertopics.topics.names.text import fold_text
+
+    corpus, vectors, clusters = fhir
+    fitted = _fit(corpus, vectors, clusters, "auto")
+    table = fitted.topics[fitted.topics["topic"] >= 0]
+    assert set(table["name_source"]) == {"keywords"}
+    assert table["label"].str.lower().is_unique
+    assigned = fitted.documents["topic"].to_numpy()
+    for row in table.itertuples():
+        given = Counter(
+            "".join(fold_text(re.sub(r"\s*\([^)]*\)$", "", k)))
+            for i in np.flatnonzero(assigned == row.topic)
+            for k in split_keywords(corpus["keywords"][i])
+        )
+        for part in row.label.removeprefix("Mixed: ").split(" & "):
+            key = "".join(fold_text(re.sub(r"\s*\([^)]*\)$", "", part)))
+            assert given[key] >= 2, (row.label, part)
+        assert row.coverage > 0
+    plain = _fit(corpus, vectors, clusters, "abstracts").topics
+    assert set(plain["name_source"]) == {"abstracts"}
+    assert plain["label"].tolist() != fitted.topics["label"].tolist()
+
+
+def test_keyword_variants_are_one_keyword(fhir):
+    """Case, plural, hyphen and spacing, an acronym and its long form: one keyword, shown in
+    lower case with its acronym ("fast healthcare interoperability resources (FHIR)")."""
+    from papertopics.topics.names.keywords import KeywordIndex
+
+    index = KeywordIndex.build(
+        [
+            "Meta-learning; FHIR",
+            "meta learning; Fast Healthcare Interoperability Resources (FHIR)",
+            "Electronic Health Records; electronic health record",
+        ]
+    )
+    assert index.incidence.shape == (3, 3)
+    fhir_group = index.group_of("FHIR")
+    assert fhir_group == index.group_of("fast healthcare interoperability resources")
+    assert index.display[fhir_group] == "fast healthcare interoperability resources (FHIR)"
+    assert index.incidence[:, fhir_group].sum() == 2
+    assert index.group_of("meta-learning") == index.group_of("Meta Learning")
+    corpus = fhir[0]
+    real = KeywordIndex.build(corpus["keywords"].tolist())
+    assert real.incidence[:, real.group_of("FHIR")].sum() >= 10  # the export's own spellings joined
+
+
+def test_a_listing_without_keywords_is_named_from_its_abstracts(fhir):
+    corpus, vectors, clusters = fhir
+    bare = _fit(corpus.drop(columns=["keywords"]), vectors, clusters, "auto").topics
+    plain = _fit(corpus, vectors, clusters, "abstracts").topics
+    assert bare["label"].tolist() == plain["label"].tolist()
+    assert set(bare["name_source"]) == {"abstracts"}

@@ -25,8 +25,10 @@ from papertopics.topics.curate import merge_changes, merge_clusters, pin_previou
 from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
 from papertopics.topics.names.hierarchy import topic_hierarchy
+from papertopics.topics.names.keywords import ABSTRACTS, with_keywords
 from papertopics.topics.names.phrases import NameIndex
 from papertopics.topics.names.registry import DEFAULT_NAMING, naming_method
+from papertopics.topics.names.score import WEIGHTS
 from papertopics.topics.representation import (
     document_table,
     fit_topic_model,
@@ -51,7 +53,9 @@ class FittedTopics:
 
 def labelling_key(vectorizer: dict, representation: dict) -> str:
     """Kept labels stay only while the settings that made them are unchanged."""
-    return hashlib.sha256(json.dumps([vectorizer, representation], sort_keys=True).encode()).hexdigest()
+    # name_source at its default is left out: labels kept before the key existed stay kept
+    shown = {k: v for k, v in representation.items() if (k, v) != ("name_source", "auto")}
+    return hashlib.sha256(json.dumps([vectorizer, shown], sort_keys=True).encode()).hexdigest()
 
 
 def fit_topic_tables(
@@ -99,6 +103,7 @@ def fit_topic_tables(
     namer = naming_method(naming, corpus, index).excluding(
         frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
     )
+    namer = with_keywords(namer, corpus, representation.get("name_source", "auto"), index, WEIGHTS)
     if phrase_vectors:
         namer = namer.with_vectors(vectors, phrase_vectors)
     named = namer.name_topics(
@@ -152,6 +157,7 @@ def fit_topic_tables(
     table.insert(0, "topic", table["model_topic"].map(mapping))
     table["cohesion"] = table["model_topic"].map(cohesion)
     table["coverage"] = table["model_topic"].map(coverage)
+    table["name_source"] = table["model_topic"].map(lambda t: named.sources.get(t, ABSTRACTS))  # or keywords
     node_label = dict(zip(hierarchy["node"], hierarchy["label"]))
     table["region"] = table["topic"].map(lambda t: region_of.get(t, -1)).astype(int)
     table["region_label"] = table["region"].map(lambda r: node_label.get(r, ""))

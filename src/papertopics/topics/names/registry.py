@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -39,6 +39,7 @@ class TopicNames:
 
     names: dict[int, str]
     candidates: dict[int, list[str]]
+    sources: dict[int, str] = field(default_factory=dict)  # group -> "keywords" where they named it
 
 
 @dataclass

@@ -47,6 +47,12 @@ class Weights:
     second_score: float = 1.0  # ... scoring at most this much below the first
     region_use: float = 0.1  # a topic "uses" a phrase that this share of its documents do
     region_cover: float = 0.7  # a region's name covers this share of it, else it shows its topics' names
+    # -- names from the authors' keywords (topics.names.keywords; bench/names_fields.py)
+    keyword_lift: float = 1.0  # weight of the lift beside the share (c-TF-IDF-like: what sets a topic apart)
+    keyword_docs: int = 3  # a group is named by keywords when this many of its papers carry some ...
+    keyword_share: float = 0.25  # ... and this share of them (else the abstract namer names it)
+    field_share: float = 0.2  # a keyword this share of the listing gives is the field itself ...
+    field_hold: float = 0.5  # ... and names only a group holding this share of its papers
 
 
 WEIGHTS = Weights()
