@@ -147,7 +147,9 @@ def given_half(n: int) -> np.ndarray:
 def variant(data: dict, kind: str):
     """(corpus as the namer sees it, keywords its names are scored against): "abstracts": no
     keywords column, scored on every paper's; "half": a random half's keywords given, scored on
-    the other half's."""
+    the other half's; "all": every paper's keywords given and scored on (as the export has them)."""
+    if kind == "all":
+        return data["corpus"], data["keywords"]
     corpus = data["corpus"].drop(columns=["keywords"], errors="ignore")
     keywords = data["keywords"]
     if kind == "half":

@@ -1,8 +1,9 @@
 """Names across fields: hits per field of the labelled set (bench/_names.py), beside plain BERTopic.
 
-Two variants per listing: "abstracts" (no keywords column: the namer reads abstracts only;
-scored on every paper's keywords) and "half" (the keywords of a random half of the papers are in
-the listing; scored on the other half's, so a keyword name cannot hit by being read). Every field
+Three variants per listing: "abstracts" (no keywords column: the namer reads abstracts only;
+scored on every paper's keywords), "half" (the keywords of a random half of the papers are in
+the listing; scored on the other half's, so a keyword name cannot hit by being read) and "all"
+(every paper's keywords in the listing, as the export has them, and scored on). Every field
 is named on the same embeddings and clusters (cached) by each checkout:
 
     # embed and cluster the seven listings (minutes, once), name them with this checkout
@@ -25,7 +26,7 @@ from pathlib import Path
 import _names as nm
 import numpy as np
 
-VARIANTS = ("abstracts", "half")
+VARIANTS = ("abstracts", "half", "all")
 
 
 def name_all(cache: Path) -> dict:
@@ -113,8 +114,8 @@ def main() -> None:
         columns.update({stem: tally(fields, r, plain=False) for stem, r in results.items()})
         show(columns)
         for stem, r in results.items():  # where the names came from
-            sources = [t["source"] for key, v in r.items() if key.endswith("|half") for t in v["topics"]]
-            print(f"# {stem}, half: names from keywords {sources.count('keywords')}/{len(sources)}")
+            sources = [t["source"] for key, v in r.items() if key.endswith("|all") for t in v["topics"]]
+            print(f"# {stem}, all: names from keywords {sources.count('keywords')}/{len(sources)}")
 
 
 if __name__ == "__main__":

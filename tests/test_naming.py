@@ -214,6 +214,21 @@ def test_make_distinct_keeps_kept_names_and_moves_the_other():
     assert out == {0: "federated learning (FL)", 1: "client drift", -1: "Outliers (no topic)"}
 
 
+def test_make_distinct_numbers_a_name_no_free_candidate_can_replace():
+    """A kept name equal to a fresh one whose candidates are all taken: "(2)", "(3)", as
+    fresh names are numbered (the old loop compared names with "(2)" stripped: it never ended)."""
+    import signal
+
+    labels = {0: "client drift", 1: "client drift", 2: "client drift"}
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("make_distinct did not end"))
+    signal.alarm(5)
+    try:
+        out = PhraseNames(NameIndex.build(FILLER)).make_distinct(labels, {1: ["client drift"]}, keep={0})
+    finally:
+        signal.alarm(0)
+    assert out == {0: "client drift", 1: "client drift (2)", 2: "client drift (3)"}
+
+
 def test_hierarchy_names_every_merge_and_cuts_regions():
     rng = np.random.default_rng(1)
     texts, assigned = [], []
@@ -524,7 +539,7 @@ def test_a_piece_of_a_phrase_is_never_a_name():
     assigned = np.array([0] * 6 + [1] * 6 + [2] * 6)
     namer = PhraseNames(NameIndex.build(texts))
     leaves = {0: "multiple-input multiple-output", 1: "channel estimation", 2: "speech recognition"}
-    regions = namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves).names
+    regions = namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves)
     assert regions[2] == "speech recognition"
     pieces = {"multiple-input", "multiple-output", "multiple"}
     assert not pieces & {part.strip() for part in regions[10].split("&")}, regions[10]
@@ -847,3 +862,20 @@ def test_a_listing_without_keywords_is_named_from_its_abstracts(fhir):
     plain = _fit(corpus, vectors, clusters, "abstracts").topics
     assert bare["label"].tolist() == plain["label"].tolist()
     assert set(bare["name_source"]) == {"abstracts"}
+
+
+def test_a_card_says_its_name_came_from_the_authors_keywords(tmp_path):
+    """topics.csv name_source: keywords -> the overview card says so (and its coverage); a name
+    from the abstracts keeps "name used by ... of its abstracts"."""
+    from report_sample import sample_inputs
+
+    from papertopics.report import render_report
+
+    report = sample_inputs(40, n_topics=2)
+    topics = report.topics
+    topics["coverage"] = np.where(topics["topic"] >= 0, 0.5, np.nan)
+    topics["name_source"] = np.where(topics["topic"] == 0, "keywords", "abstracts")
+    render_report(report, tmp_path / "report")
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert page.count("name from the authors' keywords, given by 50% of its papers") == 1
+    assert page.count("name used by 50% of its abstracts") == 1

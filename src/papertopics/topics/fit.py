@@ -33,7 +33,6 @@ from papertopics.topics.representation import (
     document_table,
     fit_topic_model,
     representative_doc_ids,
-    top_terms,
     topic_labels,
     topics_table,
 )
@@ -106,11 +105,7 @@ def fit_topic_tables(
     namer = with_keywords(namer, corpus, representation.get("name_source", "auto"), index, WEIGHTS)
     if phrase_vectors:
         namer = namer.with_vectors(vectors, phrase_vectors)
-    named = namer.name_topics(
-        assigned,
-        fallback=keywords,
-        keywords={t: top_terms(model, t, top_n) for t in keywords if t != -1},
-    )
+    named = namer.name_topics(assigned, fallback=keywords)
     fresh = named.names
     cohesion = topic_cohesion(vectors, assigned)
     # A kept name must still be among the topic's candidate names (history's label keeping).
@@ -125,14 +120,8 @@ def fit_topic_tables(
     )
     labels = namer.make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
     stable = np.array([mapping[t] for t in assigned.tolist()])
-    # the regions are named before the topics are final: a region may take the field's name from
-    # one of its topics, which keeps a narrower name among its candidates
     hierarchy, region_of = topic_hierarchy(
-        namer,
-        stable,
-        vectors,
-        {mapping[t]: label for t, label in labels.items()},
-        {mapping[t]: named.candidates.get(t, []) for t in labels if t != OUTLIER},
+        namer, stable, vectors, {mapping[t]: label for t, label in labels.items()}
     )
     leaves = hierarchy[hierarchy["level"] == 0]
     leaf_label = dict(zip(leaves["node"].astype(int), leaves["label"]))

@@ -5,12 +5,12 @@ OpenReview exports carry each paper's keywords; the readers put them in the corp
 column ("a; b; c"). Variants are one keyword: case, plural, hyphen and spacing ("meta-learning",
 "Meta learning"), an acronym and its long form ("FHIR", "Fast Healthcare Interoperability
 Resources (FHIR)", or the abstracts' own definition). A group of papers is named by the keyword
-that characterises it against the rest of the listing, the score of the abstract namer (share of
-its keyworded papers giving it, plus `keyword_lift` x log of how many times more often than the
-rest give it), with a second one ("A & B") where the first covers few of its papers. A keyword
-that a `field_share` of the listing gives is the field itself: it names only a group holding most
-of its papers. Groups with too few keyworded papers, and regions no keyword names, are named by
-the abstract namer this one wraps.
+that characterises it against the rest of the listing: the commonest among its keyworded papers of
+those its papers give more often than the rest of the listing does (ties: the more distinctive;
+`keyword_lift` weighs the lift in, 0 as bench/names_fields.py chose), with a second one ("A & B")
+where the first covers few of its papers. A keyword that a `field_share` of the listing gives is
+the field itself: it names only a group holding most of its papers. Groups with too few keyworded
+papers, and regions no keyword names, are named by the abstract namer this one wraps.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 from scipy import sparse
 
 from papertopics.topics.names.index import MAX_NAME_WORDS, NameIndex
-from papertopics.topics.names.registry import NamingMethod, RegionNames, TopicNames, name_phrases, normal
+from papertopics.topics.names.registry import NamingMethod, TopicNames, name_phrases, normal
 from papertopics.topics.names.score import Weights
 from papertopics.topics.names.select import distinct
 from papertopics.topics.names.text import acronym_key, akin, fold_text, is_acronym
@@ -35,9 +35,10 @@ _RE_ACRONYM_AFTER = re.compile(r"(.*?)\s*\(([^()]*)\)$")
 
 
 def split_keywords(value: str) -> list[str]:
-    """One paper's keywords as the column has them: ";"-separated, or ","-separated when no ";"."""
+    """One paper's keywords as the column has them: ";"-separated, or ","-separated when no ";"
+    (PubMed's major-topic "*" dropped)."""
     text = str(value or "")
-    return [k.strip() for k in re.split(";" if ";" in text else ",", text) if k.strip()]
+    return [k.strip(" *") for k in re.split(";" if ";" in text else ",", text) if k.strip(" *")]
 
 
 @dataclass
@@ -131,10 +132,12 @@ def _shown(forms: Counter, short: str, index: NameIndex | None) -> str:
         group = index.group_of(w) if index is not None and not is_acronym(w) else None
         if group is not None and len(index.keys[group]) == 1:
             w = index.display[group] if index.display[group].lower() == w.lower() else w.lower()
-        elif lower or (w[:1].isupper() and w[1:].islower()):
-            w = w.lower()
+        elif lower or all(p[:1].isupper() and p[1:].islower() for p in w.split("-") if p):
+            w = w.lower()  # "Multi-Agent Systems" -> "multi-agent systems"
         words.append(w)
     text = " ".join(words)
+    if short and len(text.split()) >= MAX_NAME_WORDS:  # the map shows a name in two short lines
+        return short
     return f"{text} ({short})" if short and short.lower() != text.lower() else text
 
 
@@ -172,12 +175,13 @@ class KeywordNames(NamingMethod):
             field = (self.total >= w.field_share * n_all) & (used < w.field_hold * self.total)
             cols = np.flatnonzero((used >= min(w.min_docs, n)) & (used / n > rest) & ~field)
             share = used[cols] / n
-            value = np.log(share) + w.keyword_lift * np.log(share / rest[cols])
-            order = np.argsort(-value, kind="stable")[: w.candidates]
+            lift = np.log(share / rest[cols])
+            value = np.log(share) + w.keyword_lift * lift
+            order = np.lexsort((-lift, -value))[: w.candidates]  # ties: the more distinctive
             out[g] = [(int(cols[k]), float(value[k])) for k in order]
         return out
 
-    def name_groups(self, groups, *, taken=None, fallback=None, keywords=None, second=False) -> TopicNames:
+    def name_groups(self, groups, *, taken=None, fallback=None, second=False) -> TopicNames:
         taken = set(taken or ())
         short = self.shortlists(groups)
         chosen = distinct(short, self.kw.display.__getitem__, taken)
@@ -225,10 +229,10 @@ class KeywordNames(NamingMethod):
                 return col
         return None
 
-    def name_regions(self, assigned, region_of, topic_names, topic_candidates=None) -> RegionNames:
+    def name_regions(self, assigned, region_of, topic_names) -> dict[int, str]:
         """The wrapped namer's regions, each renamed by a keyword two of its topics give
         (`region_use` of their keyworded papers) where one does, apart from every topic name."""
-        regions = self.inner.name_regions(assigned, region_of, topic_names, topic_candidates)
+        regions = self.inner.name_regions(assigned, region_of, topic_names)
         assigned = np.asarray(assigned)
         members: dict[int, list[int]] = {}
         for t, node in sorted(region_of.items()):
@@ -238,10 +242,10 @@ class KeywordNames(NamingMethod):
         short = self.shortlists(groups)
         for n, cands in short.items():
             users = sum(self._uses(np.flatnonzero(assigned == t)) for t in multi[n])
-            short[n] = [(c, v) for c, v in cands if users[c] >= 2]
+            short[n] = [(c, v) for c, v in cands if users[c] >= self.weights.region_topics]
         taken = {part for name in topic_names.values() for part in name_phrases(name)}
         for n, col in distinct(short, self.kw.display.__getitem__, taken).items():
-            regions.names[n] = self.kw.display[col]
+            regions[n] = self.kw.display[col]
         return regions
 
     def _uses(self, docs: np.ndarray) -> np.ndarray:
