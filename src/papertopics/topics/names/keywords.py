@@ -256,17 +256,21 @@ class KeywordNames(NamingMethod):
         return (share >= self.weights.region_use).astype(int)
 
     def coverage(self, names, groups) -> dict[int, float]:
-        """The abstracts' coverage, or the share of its keyworded papers giving its keyword(s)
-        where that is higher."""
+        """For a keyword name, the share of the group's papers that give its keyword(s) or whose
+        abstract or title uses its phrase(s); the abstracts' coverage for the others."""
         out = dict(self.inner.coverage(names, groups))
+        index = getattr(self.inner, "index", None)
         for g, name in names.items():
             cols = [self.kw.group_of(part) for part in name_phrases(name)]
             docs = np.asarray(groups.get(g, []), dtype=int)
-            mine = docs[self.keyworded[docs]] if len(docs) else docs
-            if None in cols or not len(mine):
+            if None in cols or not len(docs):
                 continue
-            given = (self.kw.incidence[mine][:, cols].toarray() > 0).any(axis=1).mean()
-            out[g] = max(out.get(g, 0.0), round(float(given), 4))
+            said = (self.kw.incidence[docs][:, cols].toarray() > 0).any(axis=1)
+            phrases = [index.group_of(part) for part in name_phrases(name)] if index is not None else []
+            phrases = [c for c in phrases if c is not None]
+            if phrases:
+                said |= (index.incidence[docs][:, phrases].toarray() > 0).any(axis=1)
+            out[g] = round(float(said.mean()), 4)
         return out
 
     def make_distinct(self, labels, candidates, keep):

@@ -21,6 +21,10 @@ import numpy as np
 # phrase (folded words), arXiv titles using it, abstracts using it; tools/build_title_use.py
 # builds it from 74,728 arXiv abstracts of 2025-26
 TITLE_USE = "title_use.tsv.gz"
+# a word's last letters, keyword phrases (authors' keywords of the labelled set's seven fields)
+# ending in a word ending so, keyword words ending so; bench/names_keyphrase.py builds it
+KEYPHRASE = "keyphrase_suffixes.tsv.gz"
+SUFFIX = 3  # letters of a word's end that say whether it ends a keyword ("-ion", "-ing", "-ily")
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,10 @@ class Weights:
     title: float = 0.25  # log of (arXiv titles + 1) / (arXiv abstracts + 5) using it: what titles name
     generic: float = -1.0  # one word: log of (arXiv abstracts using it + 1) ("learning", "data")
     piece: float = -0.5  # share of its documents using one phrase a word longer ("graph neural")
+    # log odds that a keyword word ending as its last word does ends the keyword: authors end a
+    # keyword with a noun ("-ion", "-ics"), rarely with "-ily", "-ive" ("bodily", "Australian
+    # economic"); bench/names_keyphrase.py chooses it by field left out
+    keyphrase: float = 2.0
     title_prior: float = 1.0  # arXiv titles (and abstracts, for `generic`) added to every phrase's count
     abstract_prior: float = 5.0  # arXiv abstracts added to every phrase's count (`title`)
     # -- candidates
@@ -110,6 +118,7 @@ FEATURES: tuple[Callable[[Candidates], np.ndarray], ...] = (
     _static("title"),
     _static("generic"),
     _static("piece"),
+    _static("keyphrase"),
 )
 FEATURE_NAMES = tuple(f.__name__ for f in FEATURES)
 
@@ -157,6 +166,7 @@ def static_features(index) -> dict[str, np.ndarray]:
             [np.log(c[1] + w.title_prior) if len(k) == 1 else 0.0 for k, c in zip(keys, counts)]
         ),
         "piece": np.minimum(longest / np.maximum(df, 1.0), 1.0),
+        "keyphrase": keyphraseness(keys, keyphrase_suffixes()),
     }
     return index.static
 
@@ -170,3 +180,18 @@ def title_use() -> dict[tuple[str, ...], tuple[int, ...]]:
         phrase, *counts = line.split("\t")
         out[tuple(phrase.split(" "))] = tuple(map(int, counts))
     return out
+
+
+def keyphraseness(keys: list[tuple[str, ...]], table: dict[str, tuple[int, int]]) -> np.ndarray:
+    """Per phrase (folded words), log (keywords ending in a word with its last word's SUFFIX + 1)
+    / (keyword words with that suffix + 2)."""
+    counts = [table.get(key[-1][-SUFFIX:], (0, 0)) if key else (0, 0) for key in keys]
+    return np.array([np.log(ends + 1.0) - np.log(words + 2.0) for ends, words in counts])
+
+
+@functools.cache
+def keyphrase_suffixes() -> dict[str, tuple[int, int]]:
+    """KEYPHRASE: suffix -> (keyword phrases ending in a word ending so, keyword words ending so)."""
+    data = gzip.decompress((resources.files(__package__) / KEYPHRASE).read_bytes()).decode("utf-8")
+    rows = (line.split("\t") for line in data.splitlines()[1:])
+    return {suffix: (int(ends), int(words)) for suffix, ends, words in rows}
