@@ -55,9 +55,9 @@ KINDS = {"fold": "listings of 500", "part": "listings of 200", "draw": "draws of
 
 
 def fold(text: str) -> tuple[str, ...]:
-    from papertopics.topics.stopwords import singular
+    from papertopics.topics.names.text import fold_text  # the package's one fold
 
-    return tuple(singular(w.replace("-", "")) for w in re.findall(r"[\w\-]+", text.lower()))
+    return fold_text(text)
 
 
 def parts(text: str) -> list[tuple[str, ...]]:

@@ -217,9 +217,9 @@ def time_fit(name: str, data: dict, repeats: int) -> None:
 
 
 def _words(text: str) -> tuple[str, ...]:
-    from papertopics.topics.stopwords import singular
+    from papertopics.topics.names.text import fold_text  # the package's one fold
 
-    return tuple(singular(w.replace("-", "")) for w in re.findall(r"[\w\-]+", text.lower()))
+    return fold_text(text)
 
 
 def name_phrases(name: str) -> list[tuple[str, ...]]:

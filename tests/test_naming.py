@@ -214,6 +214,21 @@ def test_make_distinct_keeps_kept_names_and_moves_the_other():
     assert out == {0: "federated learning (FL)", 1: "client drift", -1: "Outliers (no topic)"}
 
 
+def test_make_distinct_numbers_a_name_no_free_candidate_can_replace():
+    """A kept name equal to a fresh one whose candidates are all taken: "(2)", "(3)", as
+    fresh names are numbered (the old loop compared names with "(2)" stripped: it never ended)."""
+    import signal
+
+    labels = {0: "client drift", 1: "client drift", 2: "client drift"}
+    signal.signal(signal.SIGALRM, lambda *_: pytest.fail("make_distinct did not end"))
+    signal.alarm(5)
+    try:
+        out = PhraseNames(NameIndex.build(FILLER)).make_distinct(labels, {1: ["client drift"]}, keep={0})
+    finally:
+        signal.alarm(0)
+    assert out == {0: "client drift", 1: "client drift (2)", 2: "client drift (3)"}
+
+
 def test_hierarchy_names_every_merge_and_cuts_regions():
     rng = np.random.default_rng(1)
     texts, assigned = [], []
@@ -524,7 +539,7 @@ def test_a_piece_of_a_phrase_is_never_a_name():
     assigned = np.array([0] * 6 + [1] * 6 + [2] * 6)
     namer = PhraseNames(NameIndex.build(texts))
     leaves = {0: "multiple-input multiple-output", 1: "channel estimation", 2: "speech recognition"}
-    regions = namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves).names
+    regions = namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves)
     assert regions[2] == "speech recognition"
     pieces = {"multiple-input", "multiple-output", "multiple"}
     assert not pieces & {part.strip() for part in regions[10].split("&")}, regions[10]
@@ -754,3 +769,113 @@ def test_names_say_what_authors_call_their_papers():
     words = vectorizer.get_feature_names_out()
     plain = sum(_names_a_keyword(str(words[row.argmax()]), keywords[t]) for t, row in enumerate(weights))
     assert hits >= 4 and hits >= plain + 3, (names, hits, plain)
+
+
+# --------------------------------------------------------------------------- authors' keywords
+
+FHIR_EXPORT = (
+    Path(__file__).parent / "fixtures" / "scopus_fhir_60.csv.gz"
+)  # 60 records of a real Scopus export
+
+
+@pytest.fixture(scope="module")
+def fhir():
+    """The Scopus export slice read as a user's listing, cut into 5 topics (TF-IDF k-means)."""
+    from sklearn.cluster import KMeans
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, read_listing
+
+    corpus, _ = build_corpus([read_listing(ListingSpec("scopus", FHIR_EXPORT))])
+    tfidf = TfidfVectorizer(stop_words="english").fit_transform(corpus["text"])
+    vectors = TruncatedSVD(20, random_state=0).fit_transform(tfidf)
+    clusters = KMeans(5, n_init=4, random_state=0).fit_predict(vectors)
+    return corpus.reset_index(drop=True), vectors, clusters
+
+
+def _fit(corpus, vectors, clusters, source: str):
+    from papertopics.config import default_config
+    from papertopics.topics.fit import fit_topic_tables
+
+    config = default_config()
+    settings = {key: config[key] for key in ("vectorizer", "representation", "topics")}
+    settings["representation"] = {**settings["representation"], "name_source": source}
+    return fit_topic_tables(corpus, vectors, clusters, None, **settings)
+
+
+def test_keyword_names_are_keywords_the_topics_papers_give(fhir):
+    """A listing with authors' keywords (Scopus `Author Keywords`): each topic is named by a
+    keyword (or two) its own papers give, names apart, topics.csv says so; with
+    name_source: abstracts the same topics are named from their abstracts, as before."""
+    from papertopics.topics.names.keywords import split_keywords
+    from papertopics.topics.names.text import fold_text
+
+    corpus, vectors, clusters = fhir
+    fitted = _fit(corpus, vectors, clusters, "auto")
+    table = fitted.topics[fitted.topics["topic"] >= 0]
+    assert set(table["name_source"]) == {"keywords"}
+    assert table["label"].str.lower().is_unique
+    assigned = fitted.documents["topic"].to_numpy()
+    for row in table.itertuples():
+        given = Counter(
+            "".join(fold_text(re.sub(r"\s*\([^)]*\)$", "", k)))
+            for i in np.flatnonzero(assigned == row.topic)
+            for k in split_keywords(corpus["keywords"][i])
+        )
+        for part in row.label.removeprefix("Mixed: ").split(" & "):
+            key = "".join(fold_text(re.sub(r"\s*\([^)]*\)$", "", part)))
+            assert given[key] >= 2, (row.label, part)
+        assert row.coverage > 0
+    plain = _fit(corpus, vectors, clusters, "abstracts").topics
+    assert set(plain["name_source"]) == {"abstracts"}
+    assert plain["label"].tolist() != fitted.topics["label"].tolist()
+
+
+def test_keyword_variants_are_one_keyword(fhir):
+    """Case, plural, hyphen and spacing, an acronym and its long form: one keyword, shown in
+    lower case with its acronym ("fast healthcare interoperability resources (FHIR)")."""
+    from papertopics.topics.names.keywords import KeywordIndex
+
+    index = KeywordIndex.build(
+        [
+            "Meta-learning; FHIR",
+            "meta learning; Fast Healthcare Interoperability Resources (FHIR)",
+            "Electronic Health Records; electronic health record",
+        ]
+    )
+    assert index.incidence.shape == (3, 3)
+    fhir_group = index.group_of("FHIR")
+    assert fhir_group == index.group_of("fast healthcare interoperability resources")
+    assert index.display[fhir_group] == "fast healthcare interoperability resources (FHIR)"
+    assert index.incidence[:, fhir_group].sum() == 2
+    assert index.group_of("meta-learning") == index.group_of("Meta Learning")
+    corpus = fhir[0]
+    real = KeywordIndex.build(corpus["keywords"].tolist())
+    assert real.incidence[:, real.group_of("FHIR")].sum() >= 10  # the export's own spellings joined
+
+
+def test_a_listing_without_keywords_is_named_from_its_abstracts(fhir):
+    corpus, vectors, clusters = fhir
+    bare = _fit(corpus.drop(columns=["keywords"]), vectors, clusters, "auto").topics
+    plain = _fit(corpus, vectors, clusters, "abstracts").topics
+    assert bare["label"].tolist() == plain["label"].tolist()
+    assert set(bare["name_source"]) == {"abstracts"}
+
+
+def test_a_card_says_its_name_came_from_the_authors_keywords(tmp_path):
+    """topics.csv name_source: keywords -> the overview card says so (and its coverage); a name
+    from the abstracts keeps "name used by ... of its abstracts"."""
+    from report_sample import sample_inputs
+
+    from papertopics.report import render_report
+
+    report = sample_inputs(40, n_topics=2)
+    topics = report.topics
+    topics["coverage"] = np.where(topics["topic"] >= 0, 0.5, np.nan)
+    topics["name_source"] = np.where(topics["topic"] == 0, "keywords", "abstracts")
+    render_report(report, tmp_path / "report")
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert page.count("name from the authors' keywords, given by 50% of its papers") == 1
+    assert page.count("name used by 50% of its abstracts") == 1

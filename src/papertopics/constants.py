@@ -10,7 +10,7 @@ ASSIGNED_CORE, ASSIGNED_NEAREST, UNASSIGNED = "core", "nearest", "outlier"
 
 # Version of the pickled topics.names.index.NameIndex (results/corpus/name_index.pkl): bump it when the
 # class changes, so that index_phrases reruns instead of fit_topics reading a stale pickle.
-NAME_INDEX_VERSION = 14
+NAME_INDEX_VERSION = 16
 # Candidate names embedded per corpus (rule embed_phrases), the most used first.
 PHRASE_VECTORS_MAX = 10_000
 

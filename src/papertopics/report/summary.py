@@ -292,6 +292,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
                 "size": int(row["size"]),
                 "percent": percent(int(row["size"]) / n_docs),
                 "coverage": _coverage(row, topic),
+                "from_keywords": str(row.get("name_source", "")) == "keywords",  # topics.csv name_source
                 "terms": [term.strip() for term in row["top_terms"].split(";") if term.strip()],
                 "representatives": _representatives(
                     inputs, int(topic), row["representative_doc_ids"], by_id, known

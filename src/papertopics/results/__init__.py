@@ -253,7 +253,7 @@ class Results:
         (cosine to the nearest topic's centroid), model_topic.
         """
         from papertopics.cluster.assign import assign_nearest
-        from papertopics.constants import ASSIGNED_CORE, OUTLIER, OUTLIER_LABEL, UNASSIGNED
+        from papertopics.constants import ASSIGNED_CORE, OUTLIER, UNASSIGNED
         from papertopics.ingest.text import clean_text
         from papertopics.vectors import centroids, normalise, topic_ids
 

@@ -25,13 +25,14 @@ from papertopics.topics.history import load_snapshot, save_snapshot, stable_topi
 from papertopics.topics.identity import TopicSnapshot
 from papertopics.topics.merge import merge_changes, merge_clusters, pin_previous, pinned_ids
 from papertopics.topics.names.hierarchy import topic_hierarchy
+from papertopics.topics.names.keywords import ABSTRACTS, with_keywords
 from papertopics.topics.names.phrases import NameIndex
 from papertopics.topics.names.registry import DEFAULT_NAMING, naming_method
+from papertopics.topics.names.score import WEIGHTS
 from papertopics.topics.representation import (
     document_table,
     fit_topic_model,
     representative_doc_ids,
-    top_terms,
     topic_labels,
     topics_table,
 )
@@ -93,14 +94,10 @@ def fit_topic_tables(
         else np.where(np.asarray(assignment) == ASSIGNED_NEAREST, OUTLIER, clusters),
     )
     top_n = representation["top_n_words"]
-    namer = _namer(naming, corpus, index, vectorizer, vectors, phrase_vectors)
+    namer = _namer(naming, corpus, index, vectorizer, representation, vectors, phrase_vectors)
     # Names from the naming method (default: phrases of the abstracts and titles); keywords are the fallback.
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
-    named = namer.name_topics(
-        assigned,
-        fallback=keywords,
-        keywords={t: top_terms(model, t, top_n) for t in keywords if t != OUTLIER},
-    )
+    named = namer.name_topics(assigned, fallback=keywords)
     cohesion = topic_cohesion(vectors, assigned)
     # A kept name must still be among the topic's candidate names (history's label keeping).
     mapping, labels, changes, snapshot, meta = stable_topic_ids(
@@ -129,17 +126,21 @@ def fit_topic_tables(
     representatives = representative_doc_ids(vectors, stable, doc_ids, topics["representative_docs"])
     table = topics_table(model, assigned, labels, {t: representatives[mapping[t]] for t in labels}, top_n)
     table = _topic_rows(table, mapping, cohesion, coverage, hierarchy, region_of)
+    sources = table["model_topic"].map(lambda t: named.sources.get(t, ABSTRACTS))  # or keywords
+    table.insert(table.columns.get_loc("coverage") + 1, "name_source", sources)
     changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
     documents = _document_rows(corpus, stable, stable_labels, assignment, confidence)
     return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)
 
 
-def _namer(naming, corpus, index, vectorizer, vectors, phrase_vectors):
-    """The registered naming method for this corpus."""
+def _namer(naming, corpus, index, vectorizer, representation, vectors, phrase_vectors):
+    """The registered naming method for this corpus; the authors' keywords first where the
+    listing has them (representation.name_source)."""
     namer = naming_method(naming, corpus, index).excluding(
         # the user's own stop words stay out of the names too (naming has its own phrase index)
         frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
     )
+    namer = with_keywords(namer, corpus, representation.get("name_source", "auto"), index, WEIGHTS)
     return namer.with_vectors(vectors, phrase_vectors) if phrase_vectors else namer
 
 
@@ -148,14 +149,8 @@ def _final_labels(namer, named, labels, mapping, stable, assigned, vectors, cohe
     below mixed_cohesion), the hierarchy, each topic's region and the names' coverage."""
     fresh = named.names
     labels = namer.make_distinct(labels, named.candidates, keep={t for t in labels if labels[t] != fresh[t]})
-    # the regions are named before the topics are final: a region may take the field's name from
-    # one of its topics, which keeps a narrower name among its candidates
     hierarchy, region_of = topic_hierarchy(
-        namer,
-        stable,
-        vectors,
-        {mapping[t]: label for t, label in labels.items()},
-        {mapping[t]: named.candidates.get(t, []) for t in labels if t != OUTLIER},
+        namer, stable, vectors, {mapping[t]: label for t, label in labels.items()}
     )
     leaves = hierarchy[hierarchy["level"] == 0]
     leaf_label = dict(zip(leaves["node"].astype(int), leaves["label"]))

@@ -16,13 +16,11 @@ def name_hierarchy(
     tree: pd.DataFrame,
     leaf_names: dict[int, str],
     region_of: dict[int, int],
-    candidates: dict[int, list[str]] | None = None,
 ) -> pd.DataFrame:
     """results/topics/hierarchy.csv: node, parent, level, topics (';'), size, label.
 
-    Leaves keep their topic names, unless their region takes one (the leaf then shows the
-    narrower name the naming method gave it); merges are named from the union of their
-    documents, the regions first (they are what a zoomed-out map shows, so they must differ
+    Leaves keep their topic names; merges are named from the union of their documents, the
+    regions first (they are what a zoomed-out map shows, so they must differ
     from each other), then every other merge with a name no other merge has.
     """
     assigned = np.asarray(assigned)
@@ -30,9 +28,7 @@ def name_hierarchy(
         int(n): np.flatnonzero(np.isin(assigned, topics)) for n, topics in zip(tree["node"], tree["topics"])
     }
     merges = [int(n) for n, level in zip(tree["node"], tree["level"]) if level > 0]
-    named_regions = namer.name_regions(assigned, region_of, leaf_names, candidates)
-    region_names = named_regions.names
-    leaf_names = {**leaf_names, **named_regions.topics}
+    region_names = namer.name_regions(assigned, region_of, leaf_names)
     labels = {
         int(n): leaf_names.get(int(n), "") for n, level in zip(tree["node"], tree["level"]) if level == 0
     }
@@ -69,11 +65,8 @@ def topic_hierarchy(
     assigned: np.ndarray,
     embeddings: np.ndarray,
     leaf_names: dict[int, str],
-    candidates: dict[int, list[str]] | None = None,
 ) -> tuple[pd.DataFrame, dict[int, int]]:
-    """The named hierarchy of the topics in `assigned` and each topic's region (node id);
-    `candidates`: each topic's other true names, which the region naming may give it
-    (hierarchy.csv's leaf labels are then the topics' names).
+    """The named hierarchy of the topics in `assigned` and each topic's region (node id).
 
     Regions: Ward's merges of the topics' directions from the corpus mean, no region above
     MAX_REGION_SHARE of the documents (topics.tree.balanced_regions). The tree is the report's:
@@ -95,4 +88,4 @@ def topic_hierarchy(
     groups = balanced_regions(centred, sizes, region_count(len(ids)), MAX_REGION_SHARE * sizes.sum())
     tree = topic_tree(ids, similarity, groups.tolist())
     region_of = regions(tree, dict(zip(ids, groups.tolist())))
-    return name_hierarchy(namer, assigned, tree, leaf_names, region_of, candidates), region_of
+    return name_hierarchy(namer, assigned, tree, leaf_names, region_of), region_of

@@ -3,9 +3,8 @@
 Candidates are n-grams of 1-4 words with no stop word at either end (topics.names.text), counted
 once per document (titles included), plural and singular merged into one group; a group is shown
 in the plural where a third of its uses are (a topic is a family: "diffusion models"), else in the
-form that most often ends a noun phrase, and with "(ACRONYM)" where the corpus defines one.
-Per group the index also counts what the features (topics.names.score) read: its uses and those
-that end a noun phrase.
+form that most often ends a noun phrase, and with "(ACRONYM)" where the corpus defines one
+(the counting itself: topics.names.counting).
 
 `NameIndex.build` does this once per corpus (rule index_phrases); the namer reads it.
 """
@@ -13,36 +12,26 @@ that end a noun phrase.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
-from itertools import chain
 
 import numpy as np
 from scipy import sparse
 
 from papertopics.constants import NAME_INDEX_VERSION, PHRASE_VECTORS_MAX
 from papertopics.ingest.text import strip_markup
+from papertopics.topics.names.counting import Words, fold_groups, ngrams, shown_forms
 from papertopics.topics.names.registry import name_phrases
 from papertopics.topics.names.text import (
     RE_CJK,
-    RE_INITIAL,
-    RE_TITLED,
-    RE_TOKEN,
-    TokenIds,
     collect_acronyms,
     display_form,
+    fold,
     is_plural,
     join_words,
     lower_words,
-    word_flags,
 )
-from papertopics.topics.stopwords import singular
 
-MAX_WORDS = 4  # longest candidate phrase (words)
 MAX_NAME_WORDS = 6  # longest name, "(ACRONYM)" included
-# A phrase is shown in the plural when this share of its uses are ("graph neural networks",
-# "diffusion models": the topic is a family of them), else as it is most often written.
-PLURAL_SHOWN = 1 / 3
 
 
 @dataclass
@@ -53,9 +42,6 @@ class NameIndex:
     keys: list[tuple[str, ...]]  # group -> singular lower-case words
     display: list[str]  # group -> phrase as written ("graph neural networks")
     acronyms: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
-    # group -> share of its uses that end a noun phrase (not followed by a content word)
-    ends: np.ndarray | None = None
-    uses: np.ndarray | None = None  # group -> times the corpus uses it
     key_index: dict[tuple[str, ...], int] = field(default_factory=dict)
     long_forms: dict[tuple[str, ...], str] = field(default_factory=dict)
     static: np.ndarray | None = None  # group x feature: what score.static_features computes once
@@ -76,137 +62,32 @@ class NameIndex:
         """
         stripped = [strip_markup(t) for t in texts]
         acronyms = collect_acronyms(stripped) if acronyms is None else acronyms
-        expand = {key: form for key, (form, _) in acronyms.items()}
-        casing: Counter = Counter()
-        initial: Counter = Counter()
-        titled: Counter = Counter()
-        words: dict[str, int] = {}
-        ids: list[int] = []
-        owner: list[int] = []
-        ids_of = TokenIds(words, expand)  # surface token -> word ids (-1: punctuation or number)
-        titles = titles if titles is not None else [""] * len(texts)
-        for doc, (text, title) in enumerate(zip(stripped, titles)):
-            start = len(ids)
-            tokens = RE_TOKEN.findall(text)
-            casing.update(tokens)
-            initial.update(RE_INITIAL.findall(text))
-            titled.update(w for run in RE_TITLED.findall(text) for w in run.replace("-", " ").split())
-            ids.extend(chain.from_iterable(map(ids_of.__getitem__, tokens)))
-            ids.append(-1)
-            if title:
-                ids.extend(
-                    chain.from_iterable(map(ids_of.__getitem__, RE_TOKEN.findall(strip_markup(title))))
-                )
-                ids.append(-1)
-            owner.extend([doc] * (len(ids) - start))
-        casing.subtract(initial)  # a capital at a sentence start says nothing about the word
-        # nor one in a Title-Cased run, where the corpus writes the word in lower case too:
-        # "neural tangent kernel (NTK)", not "neural Tangent kernel"; "Monte Carlo" stays
-        casing.subtract({w: n for w, n in titled.items() if casing[w.lower()] > 0})
-        vocab = list(words)
-        flags = np.array([word_flags(w) for w in vocab] or [(False, False, False, False)], dtype=bool)
-        start_ok, end_ok, stop, cjk = (np.append(flags[:, k], False) for k in range(4))  # [-1]: separator
-        tokens = np.asarray(ids, dtype=np.int64)
-        owner = np.asarray(owner, dtype=np.int64)
-        size = len(vocab) + 1
-        rows, cols, grams, uses, ended = [], [], [], [], []
-        padded = np.append(tokens, -1)  # the token after a phrase ending the text is a separator
-        offset = 0
-        for n in range(1, MAX_WORDS + 1):
-            m = len(tokens) - n + 1
-            if m <= 0:
-                break
-            parts = [tokens[k : k + m] for k in range(n)]
-            ok = start_ok[parts[0]] & end_ok[parts[-1]]
-            same_script = np.ones(m, dtype=bool)
-            for part in parts:
-                ok &= part >= 0
-                same_script &= cjk[part] == cjk[parts[0]]
-            ok &= same_script
-            if n == 1:
-                ok &= ~cjk[parts[0]]  # one CJK character is no name
-            else:
-                inner = sum((stop[p].astype(np.int8) for p in parts[1:-1]), np.zeros(m, dtype=np.int8))
-                ok &= inner <= 1
-            where = np.flatnonzero(ok)
-            if not len(where):
-                continue
-            code = parts[0][where]
-            for part in parts[1:]:
-                if code.max(initial=0) >= (2**62) // size:  # renumber before the codes overflow
-                    code = np.unique(code, return_inverse=True)[1].astype(np.int64)
-                code = code * size + part[where]
-            unique, inverse = np.unique(code, return_inverse=True)
-            first = np.zeros(len(unique), dtype=np.int64)
-            first[inverse[::-1]] = where[::-1]
-            rows.append(owner[where])
-            cols.append(inverse + offset)
-            # does the phrase end there, or does a content word go on ("latent" -> "latent space")?
-            after = padded[where + n]
-            goes_on = (after >= 0) & ~stop[after] & ~cjk[after]
-            uses.append(np.bincount(inverse, minlength=len(unique)))
-            ended.append(np.bincount(inverse, weights=~goes_on, minlength=len(unique)))
-            grams.extend(tokens[i : i + n] for i in first)
-            offset += len(unique)
-        rows = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
-        cols = np.concatenate(cols) if cols else np.zeros(0, dtype=np.int64)
+        words = Words(stripped, titles, {key: form for key, (form, _) in acronyms.items()})
+        grams = ngrams(words)
         exact = sparse.csr_matrix(
-            (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(texts), offset)
+            (np.ones(len(grams.rows), dtype=np.float32), (grams.rows, grams.cols)),
+            shape=(len(texts), len(grams.grams)),
         )
         exact.data[:] = 1.0
         exact_df = np.asarray(exact.sum(axis=0)).ravel()
         floor = min(min_df, max(1, len(texts) // 20))
         used = np.flatnonzero(exact_df >= floor)  # a phrase one abstract uses once names no topic
-        exact, exact_df = exact[:, used].tocsr(), exact_df[used]
-        uses = np.concatenate(uses)[used] if uses else np.zeros(0)
-        ended = np.concatenate(ended)[used] if ended else np.zeros(0)
-        phrases = [join_words([vocab[i] for i in grams[g]]) for g in used]
-        # plural and singular forms are one group
-        group_of: dict[tuple[str, ...], int] = {}
-        groups = np.empty(len(phrases), dtype=np.int64)
-        for pid, phrase in enumerate(phrases):
-            key = (
-                (phrase,)
-                if RE_CJK.match(phrase)
-                else tuple(singular(w.replace("-", "")) for w in phrase.split(" "))
-            )
-            groups[pid] = group_of.setdefault(key, len(group_of))
+        phrases = [join_words([words.vocab[i] for i in grams.grams[g]]) for g in used]
+        keys, groups = fold_groups(phrases)
         merge = sparse.csr_matrix(
             (np.ones(len(phrases), dtype=np.float32), (np.arange(len(phrases)), groups)),
-            shape=(len(phrases), len(group_of)),
+            shape=(len(phrases), len(keys)),
         )
-        incidence = (exact @ merge).tocsr()
+        incidence = (exact[:, used] @ merge).tocsr()
         incidence.data[:] = 1.0
-        df = np.asarray(incidence.sum(axis=0)).ravel()
-        keep = np.flatnonzero(df >= floor)
-        best = np.full(len(group_of), -1, dtype=np.int64)
-        # shown in the plural where the corpus says it in a share of its uses (PLURAL_SHOWN: a
-        # topic is "diffusion models", not "diffusion model"), then as the form that most often
-        # ends a noun phrase ("bandits", not "bandit" of "bandit problem"), then the most used
-        group_uses = np.bincount(groups, weights=uses, minlength=len(group_of))
-        plural = np.array([" " in p and not RE_CJK.match(p) and is_plural(p) for p in phrases], dtype=bool)
-        shown_plural = plural & (uses >= PLURAL_SHOWN * group_uses[groups])
-        for pid in np.lexsort((np.arange(len(phrases)), -exact_df, -ended, ~shown_plural))[::-1]:
-            best[groups[pid]] = pid
-        keys = [None] * len(group_of)
-        for key, gid in group_of.items():
-            keys[gid] = key
-        word_case: dict[str, str] = {}
-        for word, count in casing.items():
-            if count <= 0 or not ids_of.get(word) or ids_of[word][0] < 0:
-                continue
-            low = word.lower()
-            held = word_case.get(low)
-            if held is None or (count, word == low) > (casing[held], held == low):
-                word_case[low] = word
-        group_ended = np.bincount(groups, weights=ended, minlength=len(group_of))
+        keep = np.flatnonzero(np.asarray(incidence.sum(axis=0)).ravel() >= floor)
+        best = shown_forms(phrases, groups, len(keys), exact_df[used], grams.uses[used], grams.ended[used])
+        word_case = words.case()
         index = cls(
             incidence[:, keep].tocsr(),
             [keys[g] for g in keep],
             [display_form(phrases[best[g]], word_case) for g in keep],
             acronyms,
-            ends=(group_ended[keep] + 2.0) / (group_uses[keep] + 4.0),
-            uses=group_uses[keep],
         )
         index.key_index = {k: i for i, k in enumerate(index.keys)}
         return index
@@ -258,7 +139,7 @@ class NameIndex:
         if RE_CJK.match(phrase):
             key = (phrase,)
         else:
-            key = tuple(singular(w.replace("-", "")) for w in lower_words(phrase.split(), self._expand()))
+            key = fold(lower_words(phrase.split(), self._expand()))
         if not self.key_index:
             self.key_index = {k: i for i, k in enumerate(self.keys)}
         return self.key_index.get(key)
@@ -305,8 +186,5 @@ class NameIndex:
     def long_form_of(self) -> dict[tuple[str, ...], str]:
         """Long form (folded words) -> the acronym the corpus writes for it."""
         if not self.long_forms:
-            self.long_forms = {
-                tuple(singular(w.replace("-", "")) for w in form): written
-                for form, written in self.acronyms.values()
-            }
+            self.long_forms = {fold(form): written for form, written in self.acronyms.values()}
         return self.long_forms

@@ -20,10 +20,10 @@ import pandas as pd
 from papertopics.topics.names.index import MAX_NAME_WORDS, NameIndex
 from papertopics.topics.names.registry import (
     NamingMethod,
-    RegionNames,
     TopicNames,
     name_phrases,
     normal,
+    numbered,
     register_naming,
 )
 from papertopics.topics.names.score import TITLE_USE, WEIGHTS, Candidates, Weights
@@ -103,11 +103,8 @@ class PhraseNames(NamingMethod):
             self._units = (units, known)
         return self._units
 
-    def candidates(
-        self, groups: dict[int, np.ndarray], keywords: dict[int, list[str]] | None = None
-    ) -> dict[int, Candidates]:
-        """Each group's candidates (topics.names.select.gather), none holding an excluded word
-        (`keywords`, the groups' c-TF-IDF terms, are not read: they did not name better)."""
+    def candidates(self, groups: dict[int, np.ndarray]) -> dict[int, Candidates]:
+        """Each group's candidates (topics.names.select.gather), none holding an excluded word."""
         found = gather(
             self.index, groups, self.weights, vectors=self.vectors, phrase_units=self.phrase_units()
         )
@@ -127,12 +124,11 @@ class PhraseNames(NamingMethod):
         *,
         taken: set[str] | None = None,
         fallback: dict[int, str] | None = None,
-        keywords: dict[int, list[str]] | None = None,
         second: bool = False,
     ) -> TopicNames:
         """Distinct names for groups of documents (topics, or unions of topics); with `second`,
         a name few of its group's documents use may take a second phrase ("A & B")."""
-        shortlists = ranked(self.candidates(groups, keywords), self.weights)
+        shortlists = ranked(self.candidates(groups), self.weights)
         return self._choose(groups, shortlists, taken or set(), fallback, second)
 
     def _choose(
@@ -163,11 +159,7 @@ class PhraseNames(NamingMethod):
                 names.setdefault(g, "")
                 continue
             base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
-            label, k = base, 2
-            if normal(base) in used or base.lower() in exact:
-                while f"{base} ({k})".lower() in exact:  # normal() strips "(2)": told apart as written
-                    k += 1
-                label = f"{base} ({k})"
+            label = numbered(base, exact | ({base.lower()} if normal(base) in used else set()))
             names[g] = label
             used.add(normal(label))
             exact.add(label.lower())
@@ -178,8 +170,7 @@ class PhraseNames(NamingMethod):
         assigned: np.ndarray,
         region_of: dict[int, int],
         topic_names: dict[int, str],
-        topic_candidates: dict[int, list[str]] | None = None,
-    ) -> RegionNames:
+    ) -> dict[int, str]:
         """Region node -> name: scored as a topic is, on the region's documents, among the
         phrases at least two of its topics use (`region_use` of their documents), apart from
         every topic's name (either phrase of one), with a second phrase as for topics. A name
@@ -193,7 +184,7 @@ class PhraseNames(NamingMethod):
         multi = {n: ts for n, ts in members.items() if len(ts) > 1}
         found = self.region_candidates(assigned, multi)
         names.update(self.region_names(assigned, multi, found, topic_names))
-        return RegionNames(names, {})
+        return names
 
     def region_candidates(self, assigned: np.ndarray, multi: dict[int, list[int]]) -> dict[int, Candidates]:
         """Per region of several topics, its candidates that two of its topics use at least."""
@@ -203,7 +194,7 @@ class PhraseNames(NamingMethod):
             per_topic = self.index.counts([np.flatnonzero(assigned == t) for t in multi[n]])[:, c.cols]
             sizes = np.array([max((assigned == t).sum(), 1) for t in multi[n]], dtype=np.float64)
             users = (per_topic.toarray() / sizes[:, None] >= self.weights.region_use).sum(axis=0)
-            found[n] = c.where(users >= 2)
+            found[n] = c.where(users >= self.weights.region_topics)
         return found
 
     def region_names(
@@ -222,6 +213,6 @@ class PhraseNames(NamingMethod):
         for n, ts in multi.items():
             out[n] = named[n]
             if not named[n] or cover.get(n, 0.0) < self.weights.region_cover:
-                largest = sorted(ts, key=lambda t: (-(assigned == t).sum(), t))[:2]
+                largest = sorted(ts, key=lambda t: (-(assigned == t).sum(), t))[: self.weights.region_shown]
                 out[n] = " & ".join(name_phrases(topic_names.get(t, ""))[0] for t in largest)
         return out

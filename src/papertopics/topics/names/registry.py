@@ -8,7 +8,7 @@ topics (`name_topics`), the regions of the zoomed-out map and every merge of the
     class KeywordNames(NamingMethod):
         @classmethod
         def for_corpus(cls, corpus, prepared=None): ...
-        def name_groups(self, groups, *, taken=None, fallback=None, keywords=None): ...
+        def name_groups(self, groups, *, taken=None, fallback=None): ...
 
 and `fit_topic_tables(..., naming="keywords")`. The default, "phrases", is
 topics.names.phrases.PhraseNames.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
@@ -39,15 +39,7 @@ class TopicNames:
 
     names: dict[int, str]
     candidates: dict[int, list[str]]
-
-
-@dataclass
-class RegionNames:
-    """Region node -> name, and topic -> its new name where a region took the topic's old one
-    (the field's name goes to the region, the topic keeps a narrower name of its own)."""
-
-    names: dict[int, str]
-    topics: dict[int, str]
+    sources: dict[int, str] = field(default_factory=dict)  # group -> "keywords" where they named it
 
 
 def normal(name: str) -> str:
@@ -91,18 +83,15 @@ class NamingMethod(ABC):
         *,
         taken: set[str] | None = None,
         fallback: dict[int, str] | None = None,
-        keywords: dict[int, list[str]] | None = None,
     ) -> TopicNames:
         """A distinct name per group (document row indices), none of them in `taken`;
-        `fallback`: the name of a group the method finds nothing for; `keywords`: each
-        group's c-TF-IDF terms, when the caller has them."""
+        `fallback`: the name of a group the method finds nothing for."""
 
     def name_topics(
         self,
         assigned: np.ndarray,
         *,
         fallback: dict[int, str] | None = None,
-        keywords: dict[int, list[str]] | None = None,
         outlier_label: str = OUTLIER_LABEL,
     ) -> TopicNames:
         """One distinct name per topic of `assigned`; the outliers keep their label.
@@ -114,7 +103,7 @@ class NamingMethod(ABC):
         groups = {
             int(t): np.flatnonzero(assigned == t) for t in sorted(set(assigned.tolist())) if t != OUTLIER
         }
-        result = self.name_groups(groups, fallback=fallback, keywords=keywords, **self.topic_options)
+        result = self.name_groups(groups, fallback=fallback, **self.topic_options)
         if (assigned == OUTLIER).any():
             result.names[OUTLIER] = outlier_label
             result.candidates[OUTLIER] = [outlier_label]
@@ -130,12 +119,10 @@ class NamingMethod(ABC):
         assigned: np.ndarray,
         region_of: dict[int, int],
         topic_names: dict[int, str],
-        topic_candidates: dict[int, list[str]] | None = None,
-    ) -> RegionNames:
-        """Region names for the zoomed-out map and hierarchy.csv (`region_of`: topic -> region
-        node; `topic_candidates`: each topic's other true names). A one-topic region keeps its
-        topic's name; the others are named as groups of their documents, apart from every topic
-        name. A method may name them better, and may rename topics (RegionNames.topics)."""
+    ) -> dict[int, str]:
+        """Region node -> name, for the zoomed-out map and hierarchy.csv (`region_of`: topic ->
+        region node). A one-topic region keeps its topic's name; the others are named as groups
+        of their documents, apart from every topic name. A method may name them better."""
         assigned = np.asarray(assigned)
         members: dict[int, list[int]] = {}
         for t, node in region_of.items():
@@ -147,29 +134,35 @@ class NamingMethod(ABC):
                 groups, taken=set(topic_names.values()), fallback={n: "" for n in groups}
             )
             names.update(named.names)
-        return RegionNames(names, {})
+        return names
 
     def make_distinct(
         self, labels: dict[int, str], candidates: dict[int, list[str]], keep: set[int]
     ) -> dict[int, str]:
         """Labels with duplicates resolved: topics in `keep` hold theirs, the others take their
-        next candidate (after a rerun a kept name may equal a freshly chosen one)."""
+        next candidate, or their own numbered (after a rerun a kept name may equal a freshly
+        chosen one)."""
         out = dict(labels)
         used = {normal(out[t]) for t in keep if t in out}
+        exact = {out[t].lower() for t in keep if t in out}
         for t in sorted(out, key=lambda t: (t not in keep, t)):
             if t in keep or t == OUTLIER:
                 continue
             if normal(out[t]) in used:
-                for c in candidates.get(t, []):
-                    if normal(c) not in used:
-                        out[t] = c
-                        break
-                else:
-                    base, k = out[t], 2
-                    while normal(out[t]) in used:
-                        out[t], k = f"{base} ({k})", k + 1
+                free = [c for c in candidates.get(t, []) if normal(c) not in used]
+                out[t] = free[0] if free else numbered(out[t], exact)
             used.add(normal(out[t]))
+            exact.add(out[t].lower())
         return out
+
+
+def numbered(base: str, exact: set[str]) -> str:
+    """`base`, or "base (2)", "base (3)", ...: the first not in `exact` (lower case; normal()
+    strips "(2)", so numbered names are told apart as written)."""
+    label, k = base, 2
+    while label.lower() in exact:
+        label, k = f"{base} ({k})", k + 1
+    return label
 
 
 NAMING_METHODS: dict[str, type[NamingMethod]] = {}

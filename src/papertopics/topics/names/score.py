@@ -21,6 +21,10 @@ import numpy as np
 # phrase (folded words), arXiv titles using it, abstracts using it; tools/build_title_use.py
 # builds it from 74,728 arXiv abstracts of 2025-26
 TITLE_USE = "title_use.tsv.gz"
+# a word's last letters, keyword phrases (authors' keywords of the labelled set's seven fields)
+# ending in a word ending so, keyword words ending so; bench/names_keyphrase.py builds it
+KEYPHRASE = "keyphrase_suffixes.tsv.gz"
+SUFFIX = 3  # letters of a word's end that say whether it ends a keyword ("-ion", "-ing", "-ily")
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,14 @@ class Weights:
     title: float = 0.25  # log of (arXiv titles + 1) / (arXiv abstracts + 5) using it: what titles name
     generic: float = -1.0  # one word: log of (arXiv abstracts using it + 1) ("learning", "data")
     piece: float = -0.5  # share of its documents using one phrase a word longer ("graph neural")
+    # log odds that a keyword word ending as its last word does ends the keyword: authors end a
+    # keyword with a noun ("-ion", "-ics"), rarely with "-ily", "-ive" ("bodily", "Australian
+    # economic"). bench/names_keyphrase.py, table rebuilt per field left out: 0.40 of abstract-only
+    # names hit at 0, 0.43 at 0.25-1, 0.47 at 2, 0.39 at 4; 0.5 and above take the seeds' median
+    # coverage under 0.5 (tests/test_pipeline.py), so 0.25
+    keyphrase: float = 0.25
+    title_prior: float = 1.0  # arXiv titles (and abstracts, for `generic`) added to every phrase's count
+    abstract_prior: float = 5.0  # arXiv abstracts added to every phrase's count (`title`)
     # -- candidates
     pseudo: float = 1.0  # documents added to the rest of the corpus (a phrase only the group uses)
     min_docs: int = 2  # documents that must use a candidate (all of a smaller group)
@@ -46,7 +58,18 @@ class Weights:
     second_docs: int = 5  # ... and used by this many of its documents at least
     second_score: float = 1.0  # ... scoring at most this much below the first
     region_use: float = 0.1  # a topic "uses" a phrase that this share of its documents do
-    region_cover: float = 0.7  # a region's name covers this share of it, else it shows its topics' names
+    region_cover: float = 0.7  # a region's name covers this share of it, else it shows ...
+    region_shown: int = 2  # ... this many of its largest topics' names ("speech & vision-language models")
+    region_topics: int = 2  # topics of a region that must use a phrase naming it (`region_use` of them)
+    # -- names from the authors' keywords (topics.names.keywords; bench/names_fields.py)
+    # weight of the log lift beside the log share: 0, 0.25, 0.5, 1 gave 0.96, 0.95, 0.93, 0.87 of
+    # names hitting a top-3 keyword on the seven labelled fields (every keyword given; 0 in each
+    # leave-one-field-out fold); the lift still breaks ties and filters (share > rest)
+    keyword_lift: float = 0.0
+    keyword_docs: int = 3  # a group is named by keywords when this many of its papers carry some ...
+    keyword_share: float = 0.25  # ... and this share of them (else the abstract namer names it)
+    field_share: float = 0.2  # a keyword this share of the listing gives is the field itself ...
+    field_hold: float = 0.5  # ... and names only a group holding this share of its papers
 
 
 WEIGHTS = Weights()
@@ -97,6 +120,7 @@ FEATURES: tuple[Callable[[Candidates], np.ndarray], ...] = (
     _static("title"),
     _static("generic"),
     _static("piece"),
+    _static("keyphrase"),
 )
 FEATURE_NAMES = tuple(f.__name__ for f in FEATURES)
 
@@ -131,11 +155,20 @@ def static_features(index) -> dict[str, np.ndarray]:
                 longest[inner] = max(longest[inner], df[g])
     table = title_use()
     counts = [table.get(key, (0, 0)) for key in keys]
-    title = np.array([np.log(titles + 1) - np.log(abstracts + 5) for titles, abstracts, *_ in counts])
+    w = WEIGHTS
+    title = np.array(
+        [
+            np.log(titles + w.title_prior) - np.log(abstracts + w.abstract_prior)
+            for titles, abstracts, *_ in counts
+        ]
+    )
     index.static = {
         "title": title,
-        "generic": np.array([np.log(c[1] + 1) if len(k) == 1 else 0.0 for k, c in zip(keys, counts)]),
+        "generic": np.array(
+            [np.log(c[1] + w.title_prior) if len(k) == 1 else 0.0 for k, c in zip(keys, counts)]
+        ),
         "piece": np.minimum(longest / np.maximum(df, 1.0), 1.0),
+        "keyphrase": keyphraseness(keys, keyphrase_suffixes()),
     }
     return index.static
 
@@ -149,3 +182,18 @@ def title_use() -> dict[tuple[str, ...], tuple[int, ...]]:
         phrase, *counts = line.split("\t")
         out[tuple(phrase.split(" "))] = tuple(map(int, counts))
     return out
+
+
+def keyphraseness(keys: list[tuple[str, ...]], table: dict[str, tuple[int, int]]) -> np.ndarray:
+    """Per phrase (folded words), log (keywords ending in a word with its last word's SUFFIX + 1)
+    / (keyword words with that suffix + 2)."""
+    counts = [table.get(key[-1][-SUFFIX:], (0, 0)) if key else (0, 0) for key in keys]
+    return np.array([np.log(ends + 1.0) - np.log(words + 2.0) for ends, words in counts])
+
+
+@functools.cache
+def keyphrase_suffixes() -> dict[str, tuple[int, int]]:
+    """KEYPHRASE: suffix -> (keyword phrases ending in a word ending so, keyword words ending so)."""
+    data = gzip.decompress((resources.files(__package__) / KEYPHRASE).read_bytes()).decode("utf-8")
+    rows = (line.split("\t") for line in data.splitlines()[1:])
+    return {suffix: (int(ends), int(words)) for suffix, ends, words in rows}

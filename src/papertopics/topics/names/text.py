@@ -50,6 +50,17 @@ _RE_CLAUSE_END = re.compile(r"[()\[\].;:!?,]")
 _RE_PLAIN_WORD = re.compile(r"[^\W\d_][\w\-]*")
 
 
+def fold(words) -> tuple[str, ...]:
+    """A phrase's identity for counting: each (lower-case) word singular, hyphens dropped
+    ("k-means" = "kmeans", "graphs" = "graph"); the one fold of the names and of bench/."""
+    return tuple(singular(w.replace("-", "")) for w in words)
+
+
+def fold_text(text: str) -> tuple[str, ...]:
+    """`fold` of a text's words, lower case ("Graph-Neural Networks" -> ("graphneural", "network"))."""
+    return fold(re.findall(r"[\w\-]+", text.lower()))
+
+
 def is_acronym(word: str) -> bool:
     return sum(c.isupper() for c in word) >= 2 and len(word) <= 12
 
@@ -129,12 +140,12 @@ def collect_acronyms(texts: list[str]) -> dict[str, tuple[tuple[str, ...], str]]
     for key, forms in found.items():
         merged: Counter = Counter()
         for form, count in forms.items():
-            merged[tuple(singular(w.replace("-", "")) for w in form)] += count
+            merged[fold(form)] += count
         ranked = merged.most_common(2)
         if len(ranked) > 1 and ranked[1][1] >= 0.25 * ranked[0][1]:
             continue  # "SSL": self- or semi-supervised; a bare acronym is truer than a guess
         best = max(
-            (f for f in forms if tuple(singular(w.replace("-", "")) for w in f) == ranked[0][0]),
+            (f for f in forms if fold(f) == ranked[0][0]),
             key=lambda f: forms[f],
         )
         out[key] = (best, key, ranked[0][1])
@@ -142,7 +153,7 @@ def collect_acronyms(texts: list[str]) -> dict[str, tuple[tuple[str, ...], str]]
     # corpus's usual one names it, the other is not spelled out
     by_form: dict[tuple[str, ...], str] = {}
     for key, (best, _, _count) in sorted(out.items(), key=lambda kv: (-kv[1][2], kv[0])):
-        by_form.setdefault(tuple(singular(w.replace("-", "")) for w in best), key)
+        by_form.setdefault(fold(best), key)
     return {key: (best, key) for key, (best, _, _) in out.items() if key in by_form.values()}
 
 
