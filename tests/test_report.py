@@ -27,16 +27,9 @@ from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import FIRST_RUN, share_change
 from papertopics.report.colors import OUTLIER_COLOR, topic_color
 from papertopics.report.dendrogram import visualize_hierarchy
-from papertopics.report.documents import (
-    CHUNK_FOLDER,
-    chunk_rows,
-    document_chunks,
-    document_payload,
-    pack_documents,
-    topic_anchors,
-    topic_regions,
-    visualize_documents,
-)
+from papertopics.report.document_data import CHUNK_FOLDER, chunk_rows, document_chunks
+from papertopics.report.document_figure import visualize_documents
+from papertopics.report.documents import document_payload, topic_anchors, topic_regions
 from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.html import escape_script_json, script_json
 from papertopics.report.inputs import ReportInputError
@@ -48,6 +41,7 @@ from papertopics.report.listing_shares import (
     visualize_listing_shares,
 )
 from papertopics.report.model_files import read_saved_model
+from papertopics.report.pack import pack_documents
 from papertopics.report.registry import page_names
 from papertopics.report.render import plotly_js_path
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards

@@ -98,7 +98,7 @@ PAGES: list[ReportPage] = [
             "papertopics.report.heatmap:visualize_heatmap",
         ),
     ),
-    ReportPage("pinned", "Pinned", "papertopics.report.pinned_page:pinned_page"),  # topics.pinned
+    ReportPage("pinned", "Pinned", "papertopics.report.pinned:pinned_page"),  # topics.pinned
 ]
 
 # The report's script: one file per feature in assets/scripts/, each adding its part to one

@@ -14,15 +14,10 @@ import plotly
 from papertopics.artifacts import atomic_copy, atomic_write_text
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
-from papertopics.report.documents import (
-    CHUNK_FOLDER,
-    document_payload,
-    packed_data_fits,
-    topic_download_payload,
-    visualize_documents,
-    write_document_data,
-)
-from papertopics.report.html import page_data, render_page
+from papertopics.report.document_data import CHUNK_FOLDER
+from papertopics.report.document_figure import visualize_documents
+from papertopics.report.documents import document_payload, topic_download_payload
+from papertopics.report.html import page_data, page_footer, render_page
 from papertopics.report.inputs import ReportInputs, read_inputs
 from papertopics.report.listing_shares import (
     listing_counts,
@@ -32,6 +27,7 @@ from papertopics.report.listing_shares import (
     single_listing_topics,
     visualize_listing_shares,
 )
+from papertopics.report.pack import packed_data_fits, write_document_data
 from papertopics.report.registry import ASSETS, PAGES, SCRIPTS, ReportPage, resolve
 from papertopics.report.summary import (
     clustering_note,
@@ -70,13 +66,6 @@ def copy_assets(out_dir: Path) -> list[Path]:
         else:
             written.append(atomic_copy(ASSET_FOLDER / name, out_dir / name))
     return written
-
-
-def page_footer(inputs: ReportInputs) -> str:
-    return (
-        f"papertopics · {len(inputs.documents):,} documents from {len(inputs.listings)} listing(s) · "
-        "every file of this report is local: it opens offline"
-    )
 
 
 def index_page(inputs: ReportInputs) -> str:
