@@ -989,7 +989,8 @@ def test_heatmap_rows_keep_each_region_together_in_the_hierarchy_pages_order(inp
 
 def test_report_js_is_the_registrys_feature_scripts_joined_each_short(tmp_path):
     """report.js is every file of assets/scripts/ in the registry's order, none left out, and
-    each part stays readable: at most 300 lines, no function over 80 lines."""
+    each part stays readable: at most 300 lines, no function over 80 lines, its names declared
+    with const or let (block-scoped, as datamapplot's classes), never var."""
     from papertopics.report import registry
 
     scripts = Path(registry.__file__).parent / "assets" / "scripts"
@@ -1001,6 +1002,7 @@ def test_report_js_is_the_registrys_feature_scripts_joined_each_short(tmp_path):
     for name in registry.SCRIPTS:
         lines = (scripts / name).read_text(encoding="utf-8").splitlines()
         assert len(lines) <= 300, (name, len(lines))
+        assert not [i + 1 for i, line in enumerate(lines) if re.search(r"\bvar\s", line)], name
         # a function or method ends at the first `}` indented as the line that opened it (the
         # file's own wrapper, `(function (PT) {`, holds the feature and is not counted)
         method = re.compile(r"^\s+(?!(?:if|for|while|switch|catch|else)\b)[A-Za-z_$][\w$]*\s*\([^)]*\)\s*\{$")
