@@ -77,6 +77,10 @@ rule write_workbook:
         topics="results/topics/topics.csv",
         documents="results/topics/document_topics.csv",
         pinned="results/topics/pinned.csv",
+        over_time="results/topics/over_time.csv",  # describe_topics (report.smk): sheets when not empty
+        trends="results/topics/topic_trends.csv",
+        sources="results/topics/topic_sources.csv",
+        thematic="results/topics/thematic_map.csv",
     output:
         workbook="results/topics/topics.xlsx",
     log:

@@ -14,6 +14,7 @@ import plotly
 from papertopics.artifacts import atomic_copy, atomic_write_text
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
+from papertopics.report.described import DESCRIBED
 from papertopics.report.document_data import CHUNK_FOLDER
 from papertopics.report.document_figure import visualize_documents
 from papertopics.report.documents import document_payload, topic_download_payload
@@ -28,7 +29,7 @@ from papertopics.report.listing_shares import (
     visualize_listing_shares,
 )
 from papertopics.report.pack import packed_data_fits, write_document_data
-from papertopics.report.registry import ASSETS, PAGES, SCRIPTS, ReportPage, resolve
+from papertopics.report.registry import ASSETS, HIDDEN, PAGES, SCRIPTS, ReportPage, resolve
 from papertopics.report.summary import (
     clustering_note,
     flatten_metrics,
@@ -312,14 +313,8 @@ def link_folder(files, folder: str | Path, *, flat: bool = False) -> list[Path]:
     return linked
 
 
-def render_report(
-    inputs: ReportInputs, out_dir: str | Path, packed: str | Path | None = None
-) -> dict[str, Path]:
-    """Write every page and asset into out_dir; returns {name: path} of what was written.
-
-    `packed`: pack_documents' data folder, linked when it fits (see write_document_chunks)."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+def render_pages(inputs: ReportInputs, out_dir: Path) -> dict[str, Path]:
+    """Every page of the registry into out_dir (those with nothing to show say so)."""
     written = {}
     for page in PAGES:
         started = time.perf_counter()
@@ -329,6 +324,23 @@ def render_report(
         log.info(
             "%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started
         )
+    return written
+
+
+def render_report(
+    inputs: ReportInputs, out_dir: str | Path, packed: str | Path | None = None
+) -> dict[str, Path]:
+    """Write every page and asset into out_dir; returns {name: path} of what was written.
+
+    `packed`: pack_documents' data folder, linked when it fits (see write_document_chunks)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = {}
+    token = HIDDEN.set(frozenset(page.name for page in PAGES if not page.is_shown(inputs)))
+    try:
+        written.update(render_pages(inputs, out_dir))
+    finally:
+        HIDDEN.reset(token)
     if inputs.map2d is not None:
         for path in write_document_chunks(inputs, out_dir, packed):
             written[f"{CHUNK_FOLDER}/{path.name}"] = path
@@ -375,6 +387,7 @@ def render_report_job(job, log) -> None:
         max_hover_chars=p.report["max_hover_chars"],
         neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
         corpus_stats=getattr(i, "corpus_stats", None),  # listing headers as titles
+        described={name: getattr(i, name) for name in DESCRIBED if getattr(i, name, None)},  # describe_topics
     )
     written = write_report(
         inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle, packed=getattr(i, "packed", None)
