@@ -382,7 +382,9 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
         assert all(re.fullmatch(r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+", href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
-        assert ('<script src="plotly.min.js">' in page) == (name not in ("index", "changes", "pinned"))
+        # pages of tables only, and (this listing has no dates) Over time and the Thematic map
+        tables_only = ("index", "changes", "pinned", "timeline", "thematic")
+        assert ('<script src="plotly.min.js">' in page) == (name not in tables_only)
         # No inline script: every <script> is JSON data or a file.
         for tag in re.findall(r"<script[^>]*>", page):
             assert 'type="application/json"' in tag or "src=" in tag, tag
@@ -1037,3 +1039,47 @@ def test_pages_compiled_from_the_template_cache_are_the_same_and_a_read_only_cac
     html.environment.cache_clear()
     assert list((tmp_path / "cache" / "jinja").glob("*.cache"))
     assert pages["fresh"] == pages["cached"] == pages["none"]
+
+
+def test_a_dated_listing_gets_over_time_and_the_thematic_map_and_cards_with_venues(tmp_path):
+    """Years, venues and authors (report_sample.dated_inputs: topic 0 grows, topic 1 fades):
+    two more pages in the navigation bar, the trends named, each card with its years, venues and
+    authors; the same report without dates links neither page and its cards say nothing of them."""
+    from report_sample import dated_inputs
+
+    inputs = dated_inputs(300)
+    render_report(inputs, tmp_path / "dated")
+    index = (tmp_path / "dated" / "index.html").read_text(encoding="utf-8")
+    assert 'href="timeline.html"' in index and 'href="thematic.html"' in index
+    timeline = (tmp_path / "dated" / "timeline.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr data-topic="(\d+)" data-status="(\w+)">', timeline)
+    assert rows[:2] == [("0", "rising"), ("1", "falling")] and {s for _, s in rows[2:]} == {"steady"}
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', timeline, re.S).group(1))
+    assert {trace["x"][0] for trace in data["figure"]["data"]} == {"2015"}
+    card = index[index.index('id="topic-0"') : index.index('id="topic-1"')]
+    assert "2019–2024" in card and "Journal of Alpha" in card and "Smith, John" in card
+    thematic = (tmp_path / "dated" / "thematic.html").read_text(encoding="utf-8")
+    assert "Motor themes" in thematic and "Niche themes" in thematic
+
+    render_report(sample_inputs(60, n_topics=4), tmp_path / "undated")
+    index = (tmp_path / "undated" / "index.html").read_text(encoding="utf-8")
+    assert "timeline.html" not in index and "thematic.html" not in index and "venues</dt>" not in index
+    assert "has no dates" in (tmp_path / "undated" / "timeline.html").read_text(encoding="utf-8")
+
+
+def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
+    from report_sample import dated_inputs
+
+    from papertopics.report.workbook import DESCRIBED_SHEETS, described_sheets
+
+    paths = {}
+    for name, table in dated_inputs(200).described.items():
+        paths[name] = tmp_path / f"{name}.csv"
+        (table if name != "thematic" else table.iloc[:0]).to_csv(paths[name], index=False)
+    sheets = described_sheets(paths)
+    assert list(sheets) == ["over time", "trends", "venues and authors"]  # an empty table: no sheet
+    assert (
+        sheets["trends"]["slope_per_year"].dtype.kind == "f"
+        and sheets["over time"]["count"].dtype.kind in "iuf"
+    )
+    assert set(DESCRIBED_SHEETS) == {"over_time", "trends", "sources", "thematic"}

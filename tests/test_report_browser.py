@@ -50,6 +50,9 @@ CHROMIUM_FLAGS = [
     "--hide-scrollbars",
 ]
 NO_PLOTLY = ("index", "changes", "pinned")  # pages of tables only: they never load plotly.js
+# pages with nothing to show for a listing without dates (the samples): one line, no plotly.js,
+# and no link in the navigation bar (report.described)
+UNDATED = ("timeline", "thematic")
 # A page drawn later than this is broken (a loop, a file waited for in vain), not slow: how fast
 # pages open is measured by bench/report_size.py (docs/report.md), not asserted here, because this
 # machine's speed varies by the hour (the same 3,584-document map: 1.5 to 3.6 s on one day).
@@ -445,7 +448,7 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
         assert f"file://{folder.resolve()}/{name}.html" in {unquote(url) for url in page.requests}
         # plotly.js is one file beside the pages, fetched from there, never inlined.
         plotly_requests = [url for url in page.requests if url.endswith("/plotly.min.js")]
-        assert len(plotly_requests) == (0 if name in NO_PLOTLY else 1)
+        assert len(plotly_requests) == (0 if name in NO_PLOTLY + UNDATED else 1)
         nav = page.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href'))")
         assert nav == [
             f"{page_name}.html"
@@ -461,9 +464,45 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
                 "pinned",
             )
         ]
-        if name not in NO_PLOTLY:
+        if name not in NO_PLOTLY + UNDATED:
             assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
         TIMINGS.setdefault("80 documents", {})[name] = seconds
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_over_time_and_thematic_map_of_a_dated_listing_draw_offline(browser, tmp_path):
+    """A listing with years, venues and authors (report_sample.dated_inputs): Over time draws a
+    line per topic and names the rising and falling ones, the Thematic map a bubble per topic,
+    both linked from the navigation bar; the cards show venues and authors."""
+    from report_sample import dated_inputs
+
+    from papertopics.report import render_report
+
+    folder = tmp_path / "report"
+    render_report(dated_inputs(300), folder)
+    for name, traces in (("timeline", 6), ("thematic", 1)):
+        page, _ = open_page(browser, folder, name)
+        try:
+            page.screenshot(SCREENSHOTS / f"dated-{name}.png", full_page=True)
+            assert page.errors == [] and local_only(page.requests, folder) == []
+            nav = page.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.textContent)")
+            assert nav[-2:] == ["Over time", "Thematic map"]
+            assert page.evaluate("document.getElementById('figure').data.length") == traces
+            assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
+            if name == "timeline":
+                statuses = page.evaluate(
+                    "Array.from(document.querySelectorAll('.trends-table tr[data-status]'))"
+                    ".map(r => [r.dataset.topic, r.dataset.status])"
+                )
+                assert statuses[:2] == [["0", "rising"], ["1", "falling"]]
+        finally:
+            page.close()
+    page, _ = open_page(browser, folder, "index")
+    try:
+        venues = page.evaluate("document.querySelector('#topic-0 dd.venues').textContent")
+        assert "Journal of Alpha" in venues and "Beta Letters" in venues
     finally:
         page.close()
 

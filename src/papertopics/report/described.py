@@ -117,7 +117,7 @@ def over_time_page(inputs: ReportInputs) -> str:
     figure = visualize_over_time(shares, trends, inputs.topics) if shown else None
     return render_page(
         "over_time.html",
-        page="over_time",
+        page="timeline",
         page_title="Over time",
         report_title=inputs.title,
         footer=page_footer(inputs),

@@ -109,7 +109,7 @@ PAGES: list[ReportPage] = [
     ReportPage("pinned", "Pinned", "papertopics.report.pinned:pinned_page"),  # topics.pinned
     # from the listing's own dates and the topics' links (describe_topics; report.described)
     ReportPage(
-        "over_time",
+        "timeline",
         "Over time",
         "papertopics.report.described:over_time_page",
         shown="papertopics.report.described:has_over_time",

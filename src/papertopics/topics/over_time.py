@@ -25,6 +25,8 @@ MIN_YEARS = 3
 MIN_PERIOD_PAPERS = 5
 # Terms kept per topic and period (over_time.csv `terms`).
 PERIOD_TERMS = 5
+# config.yaml representation's defaults, for a caller that passes none
+CTFIDF_DEFAULTS = {"reduce_frequent_words": True, "bm25_weighting": False}
 # A trend with q below this is called rising or falling.
 TREND_Q = 0.05
 
@@ -166,7 +168,7 @@ def period_terms(
     if not topic_ids or counts.shape[1] == 0:
         return {}
     with np.errstate(divide="ignore", invalid="ignore"):  # a term of the outliers only: no idf
-        _, idf = class_tfidf(summed, **ctfidf)
+        _, idf = class_tfidf(summed, **{**CTFIDF_DEFAULTS, **ctfidf})
     idf = np.nan_to_num(idf, nan=0.0, posinf=0.0)
     result = {}
     keys = pd.DataFrame({"period": periods.to_numpy(), "topic": topic_of})

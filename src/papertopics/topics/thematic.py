@@ -15,6 +15,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from papertopics.topics.ctfidf import class_tfidf
+from papertopics.topics.over_time import CTFIDF_DEFAULTS
 
 QUADRANTS = {
     (True, True): "motor themes",
@@ -34,7 +35,7 @@ def thematic_map(topic_ids: list[int], summed: sp.csr_matrix, topics: pd.DataFra
     if np.isnan(density).all():
         return pd.DataFrame(columns=THEMATIC_COLUMNS)
     with np.errstate(divide="ignore", invalid="ignore"):  # a term of the outliers only: no idf
-        matrix, _ = class_tfidf(summed, **ctfidf)
+        matrix, _ = class_tfidf(summed, **{**CTFIDF_DEFAULTS, **ctfidf})
     norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1))).ravel()
     unit = sp.diags(1 / np.maximum(norms, 1e-12)) @ matrix
     similarity = (unit @ unit.T).toarray()
