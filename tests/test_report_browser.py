@@ -508,6 +508,78 @@ def test_over_time_and_thematic_map_of_a_dated_listing_draw_offline(browser, tmp
 
 
 @pytest.mark.browser
+def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(browser, tmp_path):
+    """Colour by: year (a ramp, its legend from the first to the last year) and journal (a swatch
+    per journal); dragging across the years' histogram keeps the papers of those years only, and
+    Reset brings back the topics' colours and every point."""
+    from report_sample import dated_inputs
+
+    from papertopics.report import render_report
+
+    inputs = dated_inputs(300)
+    folder = tmp_path / "report"
+    render_report(inputs, folder)
+    page, _ = open_page(browser, folder, "documents")
+    figure = "document.getElementById('figure')"
+    try:
+        options = page.evaluate("Array.from(document.querySelectorAll('#color-by option')).map(o => o.value)")
+        assert options == ["topic", "year", "journal"]
+        colour = (
+            "(v => { const s = document.getElementById('color-by'); s.value = v;"
+            " s.dispatchEvent(new Event('change')); })"
+        )
+        page.evaluate(f"{colour}('year')")
+        page.wait_for(f"{figure}.dataset.colour === 'year'")
+        assert page.evaluate("document.getElementById('map-legend').textContent").split() == [
+            "year:",
+            "2015",
+            "2024",
+        ]
+        colours = page.evaluate(f"{figure}.data.filter(t => t.meta && t.meta.topic === 0)[0].marker.color")
+        assert isinstance(colours, list) and len(set(colours)) > 3  # one colour per year, not the topic's
+        page.evaluate(f"{colour}('journal')")
+        legend = page.evaluate(
+            "Array.from(document.querySelectorAll('#map-legend .legend-item')).map(e => e.textContent)"
+        )
+        assert sorted(legend) == [
+            "Beta Letters",
+            "Gamma Reviews",
+            "Journal of Alpha",
+        ]  # no "other": 3 journals
+        page.evaluate(
+            "document.getElementById('date-histogram')"
+            ".emit('plotly_selected', {range: {x: [2019.6, 2024.4]}})"
+        )
+        wanted = int((inputs.documents["year"].astype(int) >= 2020).sum())
+        page.wait_for(f"{figure}.dataset.shown === '{wanted}'")
+        assert page.evaluate(f"{figure}.dataset.years") == "2020-2024"
+        page.evaluate("document.getElementById('reset').click()")
+        page.wait_for(
+            f"{figure}.dataset.shown === '{len(inputs.documents)}' && {figure}.dataset.colour === 'topic'"
+        )
+        assert page.errors == []
+    finally:
+        page.close()
+    undated, _ = open_page(browser, undated_report(tmp_path), "documents")
+    try:
+        assert undated.evaluate("document.getElementById('color-by').parentNode.hidden")
+        assert undated.evaluate("document.getElementById('date-histogram').hidden")
+    finally:
+        undated.close()
+
+
+def undated_report(tmp_path: Path) -> Path:
+    """An undated report (the seeds' kind: no year, no venue) beside the dated one."""
+    from report_sample import sample_inputs
+
+    from papertopics.report import render_report
+
+    folder = tmp_path / "undated"
+    render_report(sample_inputs(40, n_topics=3, listings=("alpha",)), folder)
+    return folder
+
+
+@pytest.mark.browser
 def test_overview_has_a_card_per_topic_and_the_outliers(browser, small_report):
     inputs, folder = small_report
     page, _ = open_page(browser, folder, "index")

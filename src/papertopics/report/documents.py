@@ -24,6 +24,7 @@ from papertopics.report.document_data import CHUNK_DOCUMENTS, CHUNK_FOLDER, HEAD
 from papertopics.report.inputs import split_listings
 from papertopics.report.pinned import PIN, pinned_topic_ids
 from papertopics.report.text import HEADLINE_CHARS, truncate
+from papertopics.topics.sources import VENUE_COLUMNS, find_column
 from papertopics.topics.tree import balanced_regions, region_count
 
 
@@ -183,7 +184,44 @@ def document_payload(
         "topic_labels": {str(int(t)): label for t, label in zip(topics["topic"], topics["label"])},
         "topic_colors": {str(int(t)): topic_color(int(t)) for t in topics["topic"]},
         "has_neighbours": bool(has_neighbours),
+        "fields": document_fields(documents),  # colour and filter the map by year or venue
     }
+
+
+# categories a field colours the map by (the commonest; the rest are "other")
+FIELD_CATEGORIES = 10
+
+
+def document_fields(documents: pd.DataFrame) -> list[dict]:
+    """The fields the map can be coloured and filtered by: `year` (numeric, packed u2, 0 for
+    none) and the venue column (topics.sources; packed u1 codes of its commonest values)."""
+    fields = []
+    if "year" in documents.columns:
+        years = pd.to_numeric(documents["year"], errors="coerce")
+        if years.notna().any() and years.nunique() >= 2:
+            values = years.fillna(0).clip(0, 65535).to_numpy(dtype=np.uint16)
+            known = values[values > 0]
+            fields.append(
+                {"name": "year", "kind": "numeric", "values": packed(values, "u2"),
+                 "min": int(known.min()), "max": int(known.max())}
+            )  # fmt: skip
+    venue = find_column(documents, VENUE_COLUMNS)
+    if venue is not None:
+        names = documents[venue].fillna("").astype(str).str.strip()
+        common = [name for name in names[names != ""].value_counts().index[:FIELD_CATEGORIES]]
+        code = {name: k + 1 for k, name in enumerate(common)}  # 0: none, len + 1: other
+        rest = bool(names[names != ""].nunique() > len(common))
+        codes = np.array([code.get(name, len(common) + 1) if name else 0 for name in names], dtype=np.uint8)
+        fields.append(
+            {
+                "name": str(venue),
+                "kind": "category",
+                "values": packed(codes, "u1"),
+                "labels": [*common, "other"] if rest else common,
+                "other": rest,  # the last label gathers the rest
+            }
+        )
+    return fields
 
 
 def topic_download_payload(documents: pd.DataFrame, topics: pd.DataFrame) -> dict:

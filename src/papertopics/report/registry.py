@@ -134,6 +134,7 @@ SCRIPTS = (
     "labels.js",
     "search.js",
     "panel.js",
+    "fields.js",
     "map.js",
     "downloads.js",
     "start.js",

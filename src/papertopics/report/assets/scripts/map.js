@@ -87,6 +87,7 @@
     document.getElementById('reset').addEventListener('click', function () {
       search.value = ''; filter.value = ''; topicSearch.value = '';
       state.query = ''; state.listing = ''; state.topicQuery = ''; state.focus = null;
+      map.fields.reset();
       Plotly.restyle(gd, { visible: true }, map.topicTraces);
       Plotly.relayout(gd, { 'xaxis.autorange': true, 'yaxis.autorange': true });
       map.topics.render();
@@ -133,12 +134,14 @@
     map.labels = new PT.MapLabels(map);
     map.search = new PT.DocumentSearch(map);
     map.panel = new PT.DocumentPanel(map);
+    map.fields = new PT.MapFields(map);
     wirePlot(map);
     wireControls(map);
     window.addEventListener('hashchange', function () { fromHash(map); });
     const layout0 = map.gd._fullLayout;
     map.spanX0 = Math.abs(layout0.xaxis.range[1] - layout0.xaxis.range[0]) || 1;
     map.topics.build();
+    map.fields.build();
     map.search.apply();
     map.labels.layout();
     if (map.n <= PRELOAD_MAX_DOCUMENTS) {

@@ -27,16 +27,17 @@
   class DocumentSearch {
     constructor(map) {
       this.map = map;
-      this.drawn = { listing: '', matches: 0 };
+      this.drawn = { listing: '|', matches: 0 };
       this.reading = false;
       // Until its data file is read, a document is searched by its headline (title or first
       // words) and id, so a search answers at once on a big listing and refines as files arrive.
       this.headHay = new Array(map.n);
     }
 
+    // The listing filter and the years' brush (fields.js).
     inListing(row) {
       const listing = this.map.state.listing;
-      return listing === '' || this.map.docs.listings[row].indexOf(Number(listing)) !== -1;
+      return (listing === '' || this.map.docs.listings[row].indexOf(Number(listing)) !== -1) && this.map.fields.keep(row);
     }
 
     matches(row, terms) {
@@ -74,7 +75,8 @@
     // The listing filter: points of other listings are hidden (null coordinates).
     drawListing() {
       const map = this.map;
-      if (map.state.listing === this.drawn.listing) { return; }
+      const key = map.state.listing + '|' + (map.state.years || '');
+      if (key === this.drawn.listing) { return; }
       const xs = [], ys = [];
       map.topicTraces.forEach((index) => {
         const o = map.original[index];
@@ -87,7 +89,7 @@
         xs.push(x); ys.push(y);
       });
       Plotly.restyle(map.gd, { x: xs, y: ys }, map.topicTraces);
-      this.drawn.listing = map.state.listing;
+      this.drawn.listing = key;
     }
 
     drawMatches(found) {
