@@ -107,15 +107,10 @@ def pipeline_inputs(kind: str) -> dict:
     map2d = pd.DataFrame({"doc_id": corpus["doc_id"], **dict(zip("xy", _map2d(vectors).T))})
     neighbours = neighbour_table(corpus["doc_id"].tolist(), vectors, 5)
     titles = {name: entry.get("title", "") for name, entry in stats["listings"].items()}
-    return {
-        "documents": documents,
-        "topics": topics,
-        "map2d": map2d,
-        "neighbours": neighbours,
-        "listing_titles": titles,
-        "listings": list(stats["listings"]),
-        "metrics": {"n_documents": len(corpus)},
-    }
+    return dict(
+        documents=documents, topics=topics, map2d=map2d, neighbours=neighbours, listing_titles=titles,
+        listings=list(stats["listings"]), metrics={"n_documents": len(corpus)},
+    )  # fmt: skip
 
 
 def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
@@ -131,11 +126,8 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
             list(archive["texts"]),
             list(archive["titles"].astype(str)),
         )
-        cats, vectors, source = (
-            archive["cats"].astype(str),
-            archive["vectors"].astype(np.float32),
-            "MiniLM (arxiv75k.npz)",
-        )
+        cats, vectors = archive["cats"].astype(str), archive["vectors"].astype(np.float32)
+        source = "MiniLM (arxiv75k.npz)"
     else:
         from papertopics.ingest.clean import clean_text
 
@@ -192,19 +184,11 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
     started = time.time()
     neighbours = neighbour_table(doc_ids, unit, 5)
     print(f"neighbours: {time.time() - started:.0f} s", flush=True)
-    return {
-        "documents": documents,
-        "topics": topics,
-        "map2d": map2d,
-        "neighbours": neighbours,
-        "listing_titles": {"arxiv": "arXiv daily listings"},
-        "listings": ["arxiv"],
-        "metrics": {
-            "n_documents": len(texts),
-            "vectors": source,
-            "map": "PCA" if pca else "UMAP 10k + transform",
-        },
-    }
+    metrics = {"n_documents": len(texts), "vectors": source, "map": "PCA" if pca else "UMAP 10k + transform"}
+    return dict(
+        documents=documents, topics=topics, map2d=map2d, neighbours=neighbours, metrics=metrics,
+        listing_titles={"arxiv": "arXiv daily listings"}, listings=["arxiv"],
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------- render and time
@@ -243,13 +227,8 @@ def time_map(folder: Path, query: str = "privacy", runs: int = 2) -> dict[str, f
     spec.loader.exec_module(browser)  # the tests' headless Chromium driver
     Chromium = browser.Chromium
 
-    results: dict[str, list[float]] = {
-        "first render s": [],
-        "zoom s": [],
-        "pan s": [],
-        "search s": [],
-        "errors": [],
-    }
+    names = ("first render s", "zoom s", "pan s", "search s", "errors")
+    results: dict[str, list[float]] = {name: [] for name in names}
     chromium = Chromium()
     try:
         for _ in range(runs):

@@ -1061,6 +1061,12 @@ def test_a_dated_listing_gets_over_time_and_the_thematic_map_and_cards_with_venu
     thematic = (tmp_path / "dated" / "thematic.html").read_text(encoding="utf-8")
     assert "Motor themes" in thematic and "Niche themes" in thematic
 
+    # years but no venue or author (arXiv): the cards give the years alone
+    inputs.described["sources"] = inputs.described["sources"].iloc[:0]
+    render_report(inputs, tmp_path / "years-only")
+    index = (tmp_path / "years-only" / "index.html").read_text(encoding="utf-8")
+    assert "<dt>years</dt>" in index and "<dt>venues</dt>" not in index
+
     render_report(sample_inputs(60, n_topics=4), tmp_path / "undated")
     index = (tmp_path / "undated" / "index.html").read_text(encoding="utf-8")
     assert "timeline.html" not in index and "thematic.html" not in index and "venues</dt>" not in index

@@ -6,6 +6,8 @@ the years, venues and authors on each topic card. A listing without dates (the s
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -210,12 +212,12 @@ def thematic_page(inputs: ReportInputs) -> str:
 
 def card_sources(inputs: ReportInputs) -> dict[int, dict]:
     """{topic: the years it spans, its top venues and authors} for the overview's cards."""
-    cards: dict[int, dict] = {}
+    cards: dict[int, dict] = defaultdict(lambda: {"years": "", "venues": [], "authors": []})
     if "year" in inputs.documents.columns:
         years = pd.to_numeric(inputs.documents["year"], errors="coerce")
         spans = years.groupby(inputs.documents["topic"].astype(int)).agg(["min", "max"]).dropna()
         for topic, (low, high) in spans.iterrows():
-            cards.setdefault(int(topic), {})["years"] = (
+            cards[int(topic)]["years"] = (
                 f"{low:.0f}" if low == high else f"{low:.0f}–{high:.0f}"
             )
     sources = _table(inputs, "sources")
@@ -223,8 +225,8 @@ def card_sources(inputs: ReportInputs) -> dict[int, dict]:
         sources = _number(sources, "topic", "count", "share")
         for (topic, field), part in sources.groupby(["topic", "field"]):
             top = part.head(CARD_SOURCES)
-            cards.setdefault(int(topic), {})[f"{field}s"] = [
+            cards[int(topic)][f"{field}s"] = [
                 {"name": name, "count": int(count), "percent": f"{100 * share:.0f}%"}
                 for name, count, share in zip(top["name"], top["count"], top["share"])
             ]
-    return cards
+    return dict(cards)
