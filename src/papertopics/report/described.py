@@ -217,9 +217,7 @@ def card_sources(inputs: ReportInputs) -> dict[int, dict]:
         years = pd.to_numeric(inputs.documents["year"], errors="coerce")
         spans = years.groupby(inputs.documents["topic"].astype(int)).agg(["min", "max"]).dropna()
         for topic, (low, high) in spans.iterrows():
-            cards[int(topic)]["years"] = (
-                f"{low:.0f}" if low == high else f"{low:.0f}–{high:.0f}"
-            )
+            cards[int(topic)]["years"] = f"{low:.0f}" if low == high else f"{low:.0f}–{high:.0f}"
     sources = _table(inputs, "sources")
     if len(sources):
         sources = _number(sources, "topic", "count", "share")

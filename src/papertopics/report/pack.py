@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -22,8 +25,10 @@ from papertopics.report.document_data import (
     document_headlines,
     headlines_script,
 )
-from papertopics.report.inputs import ASSIGNMENT_COLUMNS, DOCUMENT_COLUMNS, normalise_neighbours
+from papertopics.report.inputs import ASSIGNMENT_COLUMNS, DOCUMENT_COLUMNS, ReportInputs, normalise_neighbours
 from papertopics.report.text import HEADLINE_CHARS
+
+log = logging.getLogger(__name__)
 
 # What pack_documents writes beside its data folder, so a report can tell whether the data fits it.
 MANIFEST_FILE = "documents.json"
@@ -126,3 +131,49 @@ def pack_documents(
         manifest=out_dir / MANIFEST_FILE,
         threads=threads,
     )
+
+
+def write_document_chunks(
+    inputs: ReportInputs, out_dir: Path, packed: str | Path | None = None
+) -> list[Path]:
+    """data/: every document's headline and id, and its abstract, metadata and similar papers.
+
+    `packed` is pack_documents' folder (data/ and documents.json): when it holds these documents
+    as this report would write them, its files are hard-linked (a re-cluster does not compress
+    100 MB of abstracts again); otherwise they are written here.
+    """
+    folder = out_dir / CHUNK_FOLDER
+    if packed is not None and packed_data_fits(packed, inputs.documents, inputs.extra_columns):
+        files = sorted(
+            path for path in (Path(packed) / CHUNK_FOLDER).iterdir() if not path.name.startswith(".")
+        )
+        return link_folder(files, folder, flat=True)
+    if packed is not None:
+        log.warning("%s does not hold this report's documents: packing them again", packed)
+    # (write_document_data empties the folder: files of a previous, bigger report must not linger)
+    return write_document_data(inputs.documents, inputs.extra_columns, inputs.neighbours, folder)
+
+
+def link_folder(files, folder: str | Path, *, flat: bool = False) -> list[Path]:
+    """The files again in `folder`, as hard links (a copy where links are impossible).
+
+    Snakemake's `--report report.zip` embeds a directory with every file beside its index,
+    which is what the pages need (they load plotly.min.js and each other from beside them).
+    Unless `flat`, the document map's data files keep their sub-folder (data/docs-<k>.js).
+    """
+    folder = Path(folder)
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    linked = []
+    for source in files:
+        source = Path(source)
+        in_data = not flat and source.parent.name == CHUNK_FOLDER
+        target = folder / (f"{CHUNK_FOLDER}/{source.name}" if in_data else source.name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copyfile(source, target)
+        linked.append(target)
+    return linked

@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import logging
-import os
-import shutil
 import time
 from pathlib import Path
 
@@ -28,7 +26,7 @@ from papertopics.report.listing_shares import (
     single_listing_topics,
     visualize_listing_shares,
 )
-from papertopics.report.pack import packed_data_fits, write_document_data
+from papertopics.report.pack import link_folder, write_document_chunks
 from papertopics.report.registry import ASSETS, HIDDEN, PAGES, SCRIPTS, ReportPage, resolve
 from papertopics.report.summary import (
     clustering_note,
@@ -117,27 +115,6 @@ def documents_page(inputs: ReportInputs) -> str:
         n_documents=len(inputs.documents),
         n_topics=int((inputs.topics["topic"] >= 0).sum()),
     )
-
-
-def write_document_chunks(
-    inputs: ReportInputs, out_dir: Path, packed: str | Path | None = None
-) -> list[Path]:
-    """data/: every document's headline and id, and its abstract, metadata and similar papers.
-
-    `packed` is pack_documents' folder (data/ and documents.json): when it holds these documents
-    as this report would write them, its files are hard-linked (a re-cluster does not compress
-    100 MB of abstracts again); otherwise they are written here.
-    """
-    folder = out_dir / CHUNK_FOLDER
-    if packed is not None and packed_data_fits(packed, inputs.documents, inputs.extra_columns):
-        files = sorted(
-            path for path in (Path(packed) / CHUNK_FOLDER).iterdir() if not path.name.startswith(".")
-        )
-        return link_folder(files, folder, flat=True)
-    if packed is not None:
-        log.warning("%s does not hold this report's documents: packing them again", packed)
-    # (write_document_data empties the folder: files of a previous, bigger report must not linger)
-    return write_document_data(inputs.documents, inputs.extra_columns, inputs.neighbours, folder)
 
 
 def listings_page(inputs: ReportInputs) -> str:
@@ -286,31 +263,6 @@ def figure_page(inputs: ReportInputs, page: ReportPage) -> str:
         intro=spec.intro.format(basis=inputs.vectors.similarity_basis()),
         note=_outlier_note(inputs),
     )
-
-
-def link_folder(files, folder: str | Path, *, flat: bool = False) -> list[Path]:
-    """The files again in `folder`, as hard links (a copy where links are impossible).
-
-    Snakemake's `--report report.zip` embeds a directory with every file beside its index,
-    which is what the pages need (they load plotly.min.js and each other from beside them).
-    Unless `flat`, the document map's data files keep their sub-folder (data/docs-<k>.js).
-    """
-    folder = Path(folder)
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    linked = []
-    for source in files:
-        source = Path(source)
-        in_data = not flat and source.parent.name == CHUNK_FOLDER
-        target = folder / (f"{CHUNK_FOLDER}/{source.name}" if in_data else source.name)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.link(source, target)
-        except OSError:
-            shutil.copyfile(source, target)
-        linked.append(target)
-    return linked
 
 
 def render_pages(inputs: ReportInputs, out_dir: Path) -> dict[str, Path]:
