@@ -56,7 +56,9 @@ rule describe_topics:
     benchmark:
         "results/benchmarks/describe_topics.tsv"
     params:
-        representation=config["representation"],
+        # the c-TF-IDF of the period terms and the thematic map's links, as fit_topics weighs terms
+        reduce_frequent_words=config["representation"]["reduce_frequent_words"],
+        bm25_weighting=config["representation"]["bm25_weighting"],
     run:
         from papertopics.topics.describe import describe_topics_job
 

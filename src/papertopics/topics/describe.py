@@ -25,7 +25,8 @@ def read_text_table(path) -> pd.DataFrame:
 
 def describe_topics_job(job, log) -> None:
     """Inputs: document_topics.csv, topics.csv, corpus/term_counts.npz (the abstracts' terms, in
-    the corpus' order). Params: representation (c-TF-IDF settings for the period terms).
+    the corpus' order). Params: reduce_frequent_words, bm25_weighting (representation.*: the
+    c-TF-IDF of the period terms and the thematic map).
     Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv, over_time.json
     (the period unit)."""
     started = time.perf_counter()
@@ -40,7 +41,10 @@ def describe_topics_job(job, log) -> None:
             terms.counts.shape[0],
             len(documents),
         )
-    ctfidf = {key: bool(p.representation[key]) for key in ("reduce_frequent_words", "bm25_weighting")}
+    ctfidf = {
+        "reduce_frequent_words": bool(p.reduce_frequent_words),
+        "bm25_weighting": bool(p.bm25_weighting),
+    }
     shares, trends, unit = over_time_tables(documents, topics, counts, terms.terms, **ctfidf)
     sources = topic_sources(documents)
     thematic = pd.DataFrame(columns=THEMATIC_COLUMNS)
