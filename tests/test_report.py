@@ -1089,3 +1089,23 @@ def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
         and sheets["over time"]["count"].dtype.kind in "iuf"
     )
     assert set(DESCRIBED_SHEETS) == {"over_time", "trends", "sources", "thematic"}
+
+
+def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_venue_by_name():
+    from papertopics.report.documents import MONTH_ORIGIN, document_fields
+
+    months = [f"2025-{m:02d}-0{1 + i % 9}" for i in range(200) for m in [3 + i % 10]]
+    months += [f"2026-0{1 + i % 7}-12" for i in range(200)]  # 17 months, as the arXiv listing
+    fields = document_fields(pd.DataFrame({"date": months, "year": [d[:4] for d in months]}))
+    assert [field["name"] for field in fields] == ["month"]
+    assert (fields[0]["min"], fields[0]["max"]) == (
+        (2025 - MONTH_ORIGIN) * 12 + 3,
+        (2026 - MONTH_ORIGIN) * 12 + 7,
+    )
+    journals = ["Nature"] * 5 + ["Cell"] * 3 + [f"Journal {k}" for k in range(12)] + [""]
+    years = [str(2010 + k % 8) for k in range(len(journals))]
+    fields = document_fields(pd.DataFrame({"year": years, "journal": journals}))
+    assert [field["name"] for field in fields] == ["year", "journal"]
+    assert fields[1]["labels"][:2] == ["Nature", "Cell"] and fields[1]["labels"][-1] == "other"
+    assert len(fields[1]["labels"]) == 11 and fields[1]["other"]
+    assert document_fields(pd.DataFrame({"title": ["a", "b"]})) == []  # the seeds: nothing to colour by

@@ -552,7 +552,7 @@ def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(bro
         )
         wanted = int((inputs.documents["year"].astype(int) >= 2020).sum())
         page.wait_for(f"{figure}.dataset.shown === '{wanted}'")
-        assert page.evaluate(f"{figure}.dataset.years") == "2020-2024"
+        assert page.evaluate(f"{figure}.dataset.years") == "2020/2024"
         page.evaluate("document.getElementById('reset').click()")
         page.wait_for(
             f"{figure}.dataset.shown === '{len(inputs.documents)}' && {figure}.dataset.colour === 'topic'"

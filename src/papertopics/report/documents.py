@@ -24,6 +24,7 @@ from papertopics.report.document_data import CHUNK_DOCUMENTS, CHUNK_FOLDER, HEAD
 from papertopics.report.inputs import split_listings
 from papertopics.report.pinned import PIN, pinned_topic_ids
 from papertopics.report.text import HEADLINE_CHARS, truncate
+from papertopics.topics.over_time import document_periods
 from papertopics.topics.sources import VENUE_COLUMNS, find_column
 from papertopics.topics.tree import balanced_regions, region_count
 
@@ -188,23 +189,43 @@ def document_payload(
     }
 
 
+# months of the `month` field count from January of this year (u2 holds 5,000 years of them)
+MONTH_ORIGIN = 2000
 # categories a field colours the map by (the commonest; the rest are "other")
 FIELD_CATEGORIES = 10
 
 
+def time_field(documents: pd.DataFrame) -> dict | None:
+    """`year` (numeric, packed u2, 0 for none), or `month` for a listing whose periods are months
+    (topics.over_time.document_periods: a 16-month arXiv listing), as months since MONTH_ORIGIN + 1."""
+    if "date" in documents.columns:
+        periods, unit = document_periods(documents["date"])
+        if unit == "month":
+            dated = periods.str.fullmatch(r"\d{4}-\d{2}")
+            months = periods.where(dated, "0000-01")
+            values = (months.str[:4].astype(int) - MONTH_ORIGIN) * 12 + months.str[5:7].astype(int)
+            values = np.where(dated, values, 0).clip(0, 65535).astype(np.uint16)
+        elif unit:
+            values = (
+                pd.to_numeric(periods, errors="coerce").fillna(0).clip(0, 65535).to_numpy(dtype=np.uint16)
+            )
+    elif "year" in documents.columns:
+        unit, values = "year", pd.to_numeric(documents["year"], errors="coerce").fillna(0).clip(0, 65535)
+        values = values.to_numpy(dtype=np.uint16)
+    else:
+        unit = ""
+    if not unit or len(np.unique(values[values > 0])) < 2:
+        return None
+    known = values[values > 0]
+    return {"name": unit, "kind": "numeric", "values": packed(values, "u2"), "min": int(known.min()),
+            "max": int(known.max()), "origin": MONTH_ORIGIN if unit == "month" else None}  # fmt: skip
+
+
 def document_fields(documents: pd.DataFrame) -> list[dict]:
-    """The fields the map can be coloured and filtered by: `year` (numeric, packed u2, 0 for
-    none) and the venue column (topics.sources; packed u1 codes of its commonest values)."""
-    fields = []
-    if "year" in documents.columns:
-        years = pd.to_numeric(documents["year"], errors="coerce")
-        if years.notna().any() and years.nunique() >= 2:
-            values = years.fillna(0).clip(0, 65535).to_numpy(dtype=np.uint16)
-            known = values[values > 0]
-            fields.append(
-                {"name": "year", "kind": "numeric", "values": packed(values, "u2"),
-                 "min": int(known.min()), "max": int(known.max())}
-            )  # fmt: skip
+    """The fields the map can be coloured and filtered by: the time (time_field) and the venue
+    column (topics.sources; packed u1 codes of its commonest values)."""
+    time = time_field(documents)
+    fields = [time] if time is not None else []
     venue = find_column(documents, VENUE_COLUMNS)
     if venue is not None:
         names = documents[venue].fillna("").astype(str).str.strip()

@@ -16,6 +16,13 @@
     return 'rgb(' + [0, 1, 2].map(function (i) { return Math.round(a[i] + f * (b[i] - a[i])); }).join(',') + ')';
   }
 
+  // A time value as shown: a year, or "2025-10" for months counted from the field's origin.
+  function timeText(field, value) {
+    if (field.name !== 'month') { return String(value); }
+    const m = value - 1;
+    return (field.origin + Math.floor(m / 12)) + '-' + String(m % 12 + 1).padStart(2, '0');
+  }
+
   function swatch(color, text) {
     const item = document.createElement('span');
     item.className = 'legend-item';
@@ -40,7 +47,7 @@
         for (let r = 0; r < map.n; r++) { codes[r] = (map.docs.listings[r][0] || 0) + 1; }
         this.fields.listing = { name: 'listing', kind: 'category', values: codes, labels: map.docs.listing_names };
       }
-      this.year = this.fields.year || null;
+      this.year = this.fields.year || this.fields.month || null;  // the time field: the histogram's
       this.colours = map.traces.map(function (trace) { return trace.marker ? trace.marker.color : null; });
       this.select = document.getElementById('color-by');
       this.legend = document.getElementById('map-legend');
@@ -85,12 +92,12 @@
       legend.hidden = !field;
       if (!field) { return; }
       if (field.kind === 'numeric') {
-        legend.appendChild(document.createTextNode(field.name + ': ' + field.min + ' '));
+        legend.appendChild(document.createTextNode(field.name + ': ' + timeText(field, field.min) + ' '));
         const bar = document.createElement('span');
         bar.className = 'legend-ramp';
         bar.style.background = 'linear-gradient(to right, ' + [0, 0.25, 0.5, 0.75, 1].map(ramp).join(', ') + ')';
         legend.appendChild(bar);
-        legend.appendChild(document.createTextNode(' ' + field.max));
+        legend.appendChild(document.createTextNode(' ' + timeText(field, field.max)));
         return;
       }
       field.labels.forEach((label, k) => {
@@ -117,9 +124,13 @@
       box.hidden = false;
       const trace = { type: 'bar', x: years, y: years.map(function (y) { return counts[y]; }),
         marker: { color: years.map((y) => ramp((y - this.year.min) / Math.max(1, this.year.max - this.year.min))) },
-        hovertemplate: '%{x}: %{y} papers<extra></extra>' };
+        text: years.map((y) => timeText(this.year, y)), textposition: 'none',
+        hovertemplate: '%{text}: %{y} papers<extra></extra>' };
+      const every = Math.max(1, Math.ceil(years.length / 12));
+      const ticks = years.filter(function (y, k) { return k % every === 0; });
       const layout = { height: 130, margin: { l: 40, r: 10, t: 6, b: 24 }, dragmode: 'select', selectdirection: 'h',
-        xaxis: { fixedrange: true, dtick: 1 }, yaxis: { fixedrange: true }, bargap: 0.1, template: 'plotly_white' };
+        xaxis: { fixedrange: true, tickvals: ticks, ticktext: ticks.map((y) => timeText(this.year, y)) },
+        yaxis: { fixedrange: true }, bargap: 0.1, template: 'plotly_white' };
       return Plotly.newPlot(box, [trace], layout, { displayModeBar: false, responsive: true }).then(() => {
         box.on('plotly_selected', (event) => {
           if (!event || !event.range) { return; }
@@ -131,7 +142,7 @@
 
     setYears(years) {
       this.map.state.years = years;
-      this.map.container.setAttribute('data-years', years ? years.join('-') : '');
+      this.map.container.setAttribute('data-years', years ? years.map((y) => timeText(this.year, y)).join('/') : '');
       this.map.search.apply();
     }
 
