@@ -50,7 +50,6 @@ rule describe_topics:
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
         thematic="results/topics/thematic_map.csv",
-        unit="results/topics/over_time.json",
     log:
         "results/logs/describe_topics.log",
     benchmark:

@@ -8,7 +8,6 @@ none of their pages or lines.
 
 from __future__ import annotations
 
-import json
 import time
 
 import pandas as pd
@@ -27,8 +26,7 @@ def describe_topics_job(job, log) -> None:
     """Inputs: document_topics.csv, topics.csv, corpus/term_counts.npz (the abstracts' terms, in
     the corpus' order). Params: reduce_frequent_words, bm25_weighting (representation.*: the
     c-TF-IDF of the period terms and the thematic map).
-    Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv, over_time.json
-    (the period unit)."""
+    Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv."""
     started = time.perf_counter()
     i, out, p = job.input, job.output, job.params
     documents, topics = read_text_table(i.documents), read_text_table(i.topics)
@@ -55,8 +53,6 @@ def describe_topics_job(job, log) -> None:
     shares.to_csv(out.over_time, index=False)
     trends.to_csv(out.trends, index=False)
     sources.to_csv(out.sources, index=False)
-    with open(out.unit, "w", encoding="utf-8") as handle:
-        json.dump({"unit": unit, "periods": int(shares["period"].nunique())}, handle)
     log.info(
         "over time: %d periods (%s), %d rising, %d falling; %d venue and %d author rows; %.1f s",
         shares["period"].nunique(),
