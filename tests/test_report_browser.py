@@ -511,7 +511,8 @@ def test_over_time_and_thematic_map_of_a_dated_listing_draw_offline(browser, tmp
 def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(browser, tmp_path):
     """Colour by: year (a ramp, its legend from the first to the last year) and journal (a swatch
     per journal); dragging across the years' histogram keeps the papers of those years only, and
-    Reset brings back the topics' colours and every point."""
+    Reset brings back the topics' colours and every point; `journal:`, `venue:` and `author:`
+    search that column alone."""
     from report_sample import dated_inputs
 
     from papertopics.report import render_report
@@ -557,6 +558,18 @@ def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(bro
         page.wait_for(
             f"{figure}.dataset.shown === '{len(inputs.documents)}' && {figure}.dataset.colour === 'topic'"
         )
+        # a search in one column: the venue (by its own name or as venue:) and the authors
+        documents = inputs.documents
+        for query, wanted in (
+            ("journal:gamma", (documents["journal"] == "Gamma Reviews").sum()),
+            ("venue:beta", (documents["journal"] == "Beta Letters").sum()),
+            ("author:doe", documents["authors"].str.contains("Doe").sum()),
+        ):
+            page.evaluate(
+                "(q => { const s = document.getElementById('search'); s.value = q;"
+                f" s.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter'}})); }})({json.dumps(query)})"
+            )
+            page.wait_for(f"{figure}.dataset.matches === '{int(wanted)}'")
         assert page.errors == []
     finally:
         page.close()

@@ -40,14 +40,32 @@
       return (listing === '' || this.map.docs.listings[row].indexOf(Number(listing)) !== -1) && this.map.fields.keep(row);
     }
 
+    // A word, or "journal:nature", "author:smith", "venue:..." for one metadata column (read from
+    // the data files: until they are, such a term matches nothing and the search refines).
+    parseTerm(term) {
+      const at = term.indexOf(':'), extra = this.map.store.extra;
+      if (at < 1 || at === term.length - 1) { return term; }
+      const venue = (this.map.docs.fields || []).filter(function (f) { return f.kind === 'category'; })[0];
+      const aliases = { author: 'authors', venue: venue ? venue.name : '' };
+      const wanted = (aliases[term.slice(0, at)] || term.slice(0, at)).toLowerCase();
+      const column = Object.keys(extra).find(function (c) { return c.toLowerCase() === wanted; });
+      return column || aliases[term.slice(0, at)] ? { column: column, value: term.slice(at + 1) } : term;
+    }
+
     matches(row, terms) {
-      const docs = this.map.docs;
+      const docs = this.map.docs, extra = this.map.store.extra;
       let hay = this.map.store.haystack[row];
       if (hay === undefined) {
         hay = this.headHay[row] || (this.headHay[row] = (docs.headline[row] + '\n' + docs.doc_id[row]).toLowerCase());
       }
       for (let k = 0; k < terms.length; k++) {
-        if (hay.indexOf(terms[k]) === -1) { return false; }
+        const term = terms[k];
+        if (typeof term === 'string') {
+          if (hay.indexOf(term) === -1) { return false; }
+          continue;
+        }
+        const value = term.column && extra[term.column] ? extra[term.column][row] : undefined;
+        if (value === undefined || String(value).toLowerCase().indexOf(term.value) === -1) { return false; }
       }
       return true;
     }
@@ -118,7 +136,7 @@
     // Redraws the map, the status line and the list of matches for the controls' state.
     apply() {
       const map = this.map, n = map.n;
-      const terms = map.state.query.toLowerCase().split(/\s+/).filter(Boolean);
+      const terms = map.state.query.toLowerCase().split(/\s+/).filter(Boolean).map((term) => this.parseTerm(term));
       const searching = terms.length > 0;
       const partial = searching && map.store.loaded < map.docs.n_chunks;
       if (partial) { this.readForSearch(); }
