@@ -10,14 +10,13 @@ Three steps, so the same inputs can be rendered by two versions of the code (bef
     python bench/report_size.py time /tmp/report-bench/<name>-after [query]
 
 Inputs:
-- seeds, neurips: the listings parsed as the workflow does, the pipeline's default embeddings
-  (bench/_common_eval.embed, cached), `papertopics.pipeline.model_topics` (UMAP 5-d, HDBSCAN or
-  agglomerative, c-TF-IDF labels) and a 2-D UMAP for the map, as reduce_embeddings does;
-  neighbours with `papertopics.embed.neighbours`; the listing headers as build_corpus keeps them.
+- seeds, neurips: parsed as the workflow does, the default embeddings (bench/_common_eval.embed,
+  cached), `pipeline.model_topics`, a 2-D UMAP as reduce_embeddings does, neighbours with
+  `papertopics.embed.neighbours`, the listing headers as build_corpus keeps them.
 - arxiv75k: /work/team/arxiv75k.npz (texts, titles, MiniLM vectors) when present, else the
   arXiv listing with TF-IDF + SVD(96) vectors as a stand-in. Topics are synthetic: k-means (150)
   on the vectors, labelled by each cluster's top TF-IDF terms; the 2-D map is UMAP fitted on a
-  10k sample and applied to the rest (`--pca`: PCA, for size/timing only).
+  10k sample and applied to the rest (`--pca`: PCA, for size/timing only); listing_date as `date`.
 """
 
 from __future__ import annotations
@@ -107,15 +106,10 @@ def pipeline_inputs(kind: str) -> dict:
     map2d = pd.DataFrame({"doc_id": corpus["doc_id"], **dict(zip("xy", _map2d(vectors).T))})
     neighbours = neighbour_table(corpus["doc_id"].tolist(), vectors, 5)
     titles = {name: entry.get("title", "") for name, entry in stats["listings"].items()}
-    return {
-        "documents": documents,
-        "topics": topics,
-        "map2d": map2d,
-        "neighbours": neighbours,
-        "listing_titles": titles,
-        "listings": list(stats["listings"]),
-        "metrics": {"n_documents": len(corpus)},
-    }
+    return dict(
+        documents=documents, topics=topics, map2d=map2d, neighbours=neighbours, listing_titles=titles,
+        listings=list(stats["listings"]), metrics={"n_documents": len(corpus)},
+    )  # fmt: skip
 
 
 def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
@@ -131,15 +125,13 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
             list(archive["texts"]),
             list(archive["titles"].astype(str)),
         )
-        cats, vectors, source = (
-            archive["cats"].astype(str),
-            archive["vectors"].astype(np.float32),
-            "MiniLM (arxiv75k.npz)",
-        )
+        cats, vectors = archive["cats"].astype(str), archive["vectors"].astype(np.float32)
+        dates = archive["dates"].astype(str) if "dates" in archive else [""] * len(ids)
+        source = "MiniLM (arxiv75k.npz)"
     else:
         from papertopics.ingest.text import clean_text
 
-        ids, cats, texts, titles, seen = [], [], [], [], set()
+        ids, cats, texts, titles, dates, seen = [], [], [], [], [], set()
         with gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle:
             for line in handle:
                 record = json.loads(line)
@@ -148,7 +140,11 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
                     continue
                 seen.add(text)
                 ids.append(record["id"]), cats.append(record["primary_category"])
-                texts.append(text), titles.append(record.get("title", ""))
+                (
+                    texts.append(text),
+                    titles.append(record.get("title", "")),
+                    dates.append(record["listing_date"]),
+                )
         vectors, source = None, "TF-IDF + SVD(96) stand-in"
     tfidf = TfidfVectorizer(max_features=30000, stop_words="english", min_df=3, sublinear_tf=True)
     matrix = tfidf.fit_transform(texts)
@@ -175,6 +171,7 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
             "text": texts,
             "id": ids,
             "category": cats,
+            "date": dates,  # listing_date: the map's month field (ingest.dates keeps it as is)
         }
     )
     topics = pd.DataFrame(
@@ -192,19 +189,11 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
     started = time.time()
     neighbours = neighbour_table(doc_ids, unit, 5)
     print(f"neighbours: {time.time() - started:.0f} s", flush=True)
-    return {
-        "documents": documents,
-        "topics": topics,
-        "map2d": map2d,
-        "neighbours": neighbours,
-        "listing_titles": {"arxiv": "arXiv daily listings"},
-        "listings": ["arxiv"],
-        "metrics": {
-            "n_documents": len(texts),
-            "vectors": source,
-            "map": "PCA" if pca else "UMAP 10k + transform",
-        },
-    }
+    metrics = {"n_documents": len(texts), "vectors": source, "map": "PCA" if pca else "UMAP 10k + transform"}
+    return dict(
+        documents=documents, topics=topics, map2d=map2d, neighbours=neighbours, metrics=metrics,
+        listing_titles={"arxiv": "arXiv daily listings"}, listings=["arxiv"],
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------- render and time
@@ -223,7 +212,7 @@ def render(pickled: Path, out: Path) -> None:
 
 def sizes(folder: Path) -> dict[str, float]:
     files = [path for path in folder.rglob("*") if path.is_file()]
-    data = [path for path in files if path.parent.name == "data"]
+    data = [path for path in files if path.parent.name == "data"]  # the map's data files
     return {
         "total MB": sum(p.stat().st_size for p in files) / 1e6,
         "documents.html MB": (folder / "documents.html").stat().st_size / 1e6,
@@ -243,13 +232,8 @@ def time_map(folder: Path, query: str = "privacy", runs: int = 2) -> dict[str, f
     spec.loader.exec_module(browser)  # the tests' headless Chromium driver
     Chromium = browser.Chromium
 
-    results: dict[str, list[float]] = {
-        "first render s": [],
-        "zoom s": [],
-        "pan s": [],
-        "search s": [],
-        "errors": [],
-    }
+    names = ("first render s", "zoom s", "pan s", "search s", "errors")
+    results: dict[str, list[float]] = {name: [] for name in names}
     chromium = Chromium()
     try:
         for _ in range(runs):

@@ -234,3 +234,51 @@ def sample_changes(topics: pd.DataFrame, *, hostile: bool = False) -> pd.DataFra
     for size, share in (("prev_size", "prev_share"), ("new_size", "new_share")):
         table[share] = table[size] / max(int(table[size].sum()), 1)
     return table
+
+
+def dated_inputs(n_documents: int = 300, *, n_topics: int = 6, seed: int = 0) -> ReportInputs:
+    """sample_inputs with the columns an export carries (date, year, journal, authors) and
+    describe_topics' tables computed from them, as the pipeline would: topic 0's share grows
+    year by year (2015-2024), topic 1's shrinks, the others stay flat."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    from papertopics.topics.over_time import over_time_tables, topic_counts
+    from papertopics.topics.sources import topic_sources
+    from papertopics.topics.thematic import thematic_map
+
+    inputs = sample_inputs(n_documents, n_topics=n_topics, seed=seed, listings=("alpha",))
+    rng = np.random.RandomState(seed)
+    documents, topics = inputs.documents.copy(), inputs.topics.copy()
+    topic = documents["topic"].to_numpy()
+    years = rng.randint(2015, 2025, size=len(documents))
+    years = np.where(topic == 0, np.maximum(years, rng.randint(2019, 2025, size=len(documents))), years)
+    years = np.where(topic == 1, np.minimum(years, rng.randint(2015, 2021, size=len(documents))), years)
+    documents["year"] = years.astype(str)
+    documents["date"] = [f"{y}-{m:02d}" for y, m in zip(years, rng.randint(1, 13, size=len(documents)))]
+    journals = ["Journal of Alpha", "Beta Letters", "Gamma Reviews"]
+    documents["journal"] = [journals[(t + i) % 2 if t >= 0 else 2] for i, t in enumerate(topic)]
+    documents["authors"] = [
+        "Smith, John; Doe, A." if i % 3 == 0 else "Smith, J.; Roe, B." if i % 3 == 1 else "J. Smith"
+        for i in range(len(documents))
+    ]
+    topics["cohesion"] = [round(0.1 + 0.03 * (t % 5), 3) if t >= 0 else "" for t in topics["topic"]]
+    counter = CountVectorizer()
+    counts = counter.fit_transform(documents["text"]).tocsr()
+    terms = counter.get_feature_names_out()
+    shares, trends, _ = over_time_tables(documents, topics, counts, terms)
+    ids, summed = topic_counts(counts, topic)
+    described = {
+        "over_time": shares,
+        "trends": trends,
+        "sources": topic_sources(documents),
+        "thematic": thematic_map(ids, summed, topics),
+    }
+    text = {name: table.astype(str).replace({"nan": "", "None": ""}) for name, table in described.items()}
+    return ReportInputs(
+        documents=documents,
+        topics=topics,
+        map2d=inputs.map2d,
+        metrics=inputs.metrics,
+        listings=inputs.listings,
+        described=text,
+    )

@@ -363,8 +363,7 @@ def test_pinned_topics_are_marked_on_the_map_and_listed_nearest_first_on_their_p
     from report_sample import sample_inputs
 
     from papertopics.report.documents import document_payload
-    from papertopics.report.pinned import PIN
-    from papertopics.report.pinned_page import pinned_page
+    from papertopics.report.pinned import PIN, pinned_page
 
     inputs = sample_inputs(40, n_topics=3)
     topic = int(inputs.topics.loc[inputs.topics["topic"] >= 0, "topic"].iloc[0])

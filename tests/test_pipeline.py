@@ -135,6 +135,7 @@ def test_every_rule_logs_and_benchmarks(seed_run):
         "evaluate_topics",
         "render_report",
         "write_workbook",
+        "describe_topics",
     ):
         assert (seed_run / f"results/logs/{rule}.log").exists(), rule
         assert (seed_run / f"results/benchmarks/{rule}.tsv").exists(), rule
@@ -165,6 +166,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "render_report",
             "advance_history",
             "write_workbook",
+            "describe_topics",
         }
         config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
         assert planned_rules(seed_run) == {
@@ -176,6 +178,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "render_report",
             "advance_history",
             "write_workbook",
+            "describe_topics",
         }
         # the history's marker follows every report; it finds the history at this run already
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
@@ -187,6 +190,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "render_report",
             "advance_history",
             "write_workbook",
+            "describe_topics",
         }
         # min_df counts topics: the per-corpus term counts stay; a tokenising change recounts them
         fit_and_after = {
@@ -196,6 +200,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "render_report",
             "advance_history",
             "write_workbook",
+            "describe_topics",
         }
         config.write_text(original + "vectorizer:\n  min_df: 2\n")
         assert planned_rules(seed_run) == fit_and_after

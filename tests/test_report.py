@@ -27,16 +27,9 @@ from papertopics.report.barchart import visualize_barchart
 from papertopics.report.changes import FIRST_RUN, share_change
 from papertopics.report.colors import OUTLIER_COLOR, topic_color
 from papertopics.report.dendrogram import visualize_hierarchy
-from papertopics.report.documents import (
-    CHUNK_FOLDER,
-    chunk_rows,
-    document_chunks,
-    document_payload,
-    pack_documents,
-    topic_anchors,
-    topic_regions,
-    visualize_documents,
-)
+from papertopics.report.document_data import CHUNK_FOLDER, chunk_rows, document_chunks
+from papertopics.report.document_figure import visualize_documents
+from papertopics.report.documents import document_payload, topic_anchors, topic_regions
 from papertopics.report.heatmap import visualize_heatmap
 from papertopics.report.html import escape_script_json, script_json
 from papertopics.report.inputs import ReportInputError
@@ -48,6 +41,7 @@ from papertopics.report.listing_shares import (
     visualize_listing_shares,
 )
 from papertopics.report.model_files import read_saved_model
+from papertopics.report.pack import pack_documents
 from papertopics.report.registry import page_names
 from papertopics.report.render import plotly_js_path
 from papertopics.report.summary import clustering_note, flatten_metrics, topic_cards
@@ -388,7 +382,9 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
         assert all(re.fullmatch(r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+", href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
-        assert ('<script src="plotly.min.js">' in page) == (name not in ("index", "changes", "pinned"))
+        # pages of tables only, and (this listing has no dates) Over time and the Thematic map
+        tables_only = ("index", "changes", "pinned", "timeline", "thematic")
+        assert ('<script src="plotly.min.js">' in page) == (name not in tables_only)
         # No inline script: every <script> is JSON data or a file.
         for tag in re.findall(r"<script[^>]*>", page):
             assert 'type="application/json"' in tag or "src=" in tag, tag
@@ -995,7 +991,8 @@ def test_heatmap_rows_keep_each_region_together_in_the_hierarchy_pages_order(inp
 
 def test_report_js_is_the_registrys_feature_scripts_joined_each_short(tmp_path):
     """report.js is every file of assets/scripts/ in the registry's order, none left out, and
-    each part stays readable: at most 300 lines, no function over 80 lines."""
+    each part stays readable: at most 300 lines, no function over 80 lines, its names declared
+    with const or let (block-scoped, as datamapplot's classes), never var."""
     from papertopics.report import registry
 
     scripts = Path(registry.__file__).parent / "assets" / "scripts"
@@ -1007,6 +1004,7 @@ def test_report_js_is_the_registrys_feature_scripts_joined_each_short(tmp_path):
     for name in registry.SCRIPTS:
         lines = (scripts / name).read_text(encoding="utf-8").splitlines()
         assert len(lines) <= 300, (name, len(lines))
+        assert not [i + 1 for i, line in enumerate(lines) if re.search(r"\bvar\s", line)], name
         # a function or method ends at the first `}` indented as the line that opened it (the
         # file's own wrapper, `(function (PT) {`, holds the feature and is not counted)
         method = re.compile(r"^\s+(?!(?:if|for|while|switch|catch|else)\b)[A-Za-z_$][\w$]*\s*\([^)]*\)\s*\{$")
@@ -1041,3 +1039,73 @@ def test_pages_compiled_from_the_template_cache_are_the_same_and_a_read_only_cac
     html.environment.cache_clear()
     assert list((tmp_path / "cache" / "jinja").glob("*.cache"))
     assert pages["fresh"] == pages["cached"] == pages["none"]
+
+
+def test_a_dated_listing_gets_over_time_and_the_thematic_map_and_cards_with_venues(tmp_path):
+    """Years, venues and authors (report_sample.dated_inputs: topic 0 grows, topic 1 fades):
+    two more pages in the navigation bar, the trends named, each card with its years, venues and
+    authors; the same report without dates links neither page and its cards say nothing of them."""
+    from report_sample import dated_inputs
+
+    inputs = dated_inputs(300)
+    render_report(inputs, tmp_path / "dated")
+    index = (tmp_path / "dated" / "index.html").read_text(encoding="utf-8")
+    assert 'href="timeline.html"' in index and 'href="thematic.html"' in index
+    timeline = (tmp_path / "dated" / "timeline.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<tr data-topic="(\d+)" data-status="(\w+)">', timeline)
+    assert rows[:2] == [("0", "rising"), ("1", "falling")] and {s for _, s in rows[2:]} == {"steady"}
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', timeline, re.S).group(1))
+    assert {trace["x"][0] for trace in data["figure"]["data"]} == {"2015"}
+    card = index[index.index('id="topic-0"') : index.index('id="topic-1"')]
+    assert "2019–2024" in card and "Journal of Alpha" in card and "Smith, John" in card
+    thematic = (tmp_path / "dated" / "thematic.html").read_text(encoding="utf-8")
+    assert "Motor themes" in thematic and "Niche themes" in thematic
+
+    # years but no venue or author (arXiv): the cards give the years alone
+    inputs.described["sources"] = inputs.described["sources"].iloc[:0]
+    render_report(inputs, tmp_path / "years-only")
+    index = (tmp_path / "years-only" / "index.html").read_text(encoding="utf-8")
+    assert "<dt>years</dt>" in index and "<dt>venues</dt>" not in index
+
+    render_report(sample_inputs(60, n_topics=4), tmp_path / "undated")
+    index = (tmp_path / "undated" / "index.html").read_text(encoding="utf-8")
+    assert "timeline.html" not in index and "thematic.html" not in index and "venues</dt>" not in index
+    assert "has no dates" in (tmp_path / "undated" / "timeline.html").read_text(encoding="utf-8")
+
+
+def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
+    from report_sample import dated_inputs
+
+    from papertopics.report.workbook import DESCRIBED_SHEETS, described_sheets
+
+    paths = {}
+    for name, table in dated_inputs(200).described.items():
+        paths[name] = tmp_path / f"{name}.csv"
+        (table if name != "thematic" else table.iloc[:0]).to_csv(paths[name], index=False)
+    sheets = described_sheets(paths)
+    assert list(sheets) == ["over time", "trends", "venues and authors"]  # an empty table: no sheet
+    assert (
+        sheets["trends"]["slope_per_year"].dtype.kind == "f"
+        and sheets["over time"]["count"].dtype.kind in "iuf"
+    )
+    assert set(DESCRIBED_SHEETS) == {"over_time", "trends", "sources", "thematic"}
+
+
+def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_venue_by_name():
+    from papertopics.report.documents import MONTH_ORIGIN, document_fields
+
+    months = [f"2025-{m:02d}-0{1 + i % 9}" for i in range(200) for m in [3 + i % 10]]
+    months += [f"2026-0{1 + i % 7}-12" for i in range(200)]  # 17 months, as the arXiv listing
+    fields = document_fields(pd.DataFrame({"date": months, "year": [d[:4] for d in months]}))
+    assert [field["name"] for field in fields] == ["month"]
+    assert (fields[0]["min"], fields[0]["max"]) == (
+        (2025 - MONTH_ORIGIN) * 12 + 3,
+        (2026 - MONTH_ORIGIN) * 12 + 7,
+    )
+    journals = ["Nature"] * 5 + ["Cell"] * 3 + [f"Journal {k}" for k in range(12)] + [""]
+    years = [str(2010 + k % 8) for k in range(len(journals))]
+    fields = document_fields(pd.DataFrame({"year": years, "journal": journals}))
+    assert [field["name"] for field in fields] == ["year", "journal"]
+    assert fields[1]["labels"][:2] == ["Nature", "Cell"] and fields[1]["labels"][-1] == "other"
+    assert len(fields[1]["labels"]) == 11 and fields[1]["other"]
+    assert document_fields(pd.DataFrame({"title": ["a", "b"]})) == []  # the seeds: nothing to colour by

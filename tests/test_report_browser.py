@@ -50,6 +50,9 @@ CHROMIUM_FLAGS = [
     "--hide-scrollbars",
 ]
 NO_PLOTLY = ("index", "changes", "pinned")  # pages of tables only: they never load plotly.js
+# pages with nothing to show for a listing without dates (the samples): one line, no plotly.js,
+# and no link in the navigation bar (report.described)
+UNDATED = ("timeline", "thematic")
 # A page drawn later than this is broken (a loop, a file waited for in vain), not slow: how fast
 # pages open is measured by bench/report_size.py (docs/report.md), not asserted here, because this
 # machine's speed varies by the hour (the same 3,584-document map: 1.5 to 3.6 s on one day).
@@ -445,7 +448,7 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
         assert f"file://{folder.resolve()}/{name}.html" in {unquote(url) for url in page.requests}
         # plotly.js is one file beside the pages, fetched from there, never inlined.
         plotly_requests = [url for url in page.requests if url.endswith("/plotly.min.js")]
-        assert len(plotly_requests) == (0 if name in NO_PLOTLY else 1)
+        assert len(plotly_requests) == (0 if name in NO_PLOTLY + UNDATED else 1)
         nav = page.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.getAttribute('href'))")
         assert nav == [
             f"{page_name}.html"
@@ -461,11 +464,132 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
                 "pinned",
             )
         ]
-        if name not in NO_PLOTLY:
+        if name not in NO_PLOTLY + UNDATED:
             assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
         TIMINGS.setdefault("80 documents", {})[name] = seconds
     finally:
         page.close()
+
+
+@pytest.mark.browser
+def test_over_time_and_thematic_map_of_a_dated_listing_draw_offline(browser, tmp_path):
+    """A listing with years, venues and authors (report_sample.dated_inputs): Over time draws a
+    line per topic and names the rising and falling ones, the Thematic map a bubble per topic,
+    both linked from the navigation bar; the cards show venues and authors."""
+    from report_sample import dated_inputs
+
+    from papertopics.report import render_report
+
+    folder = tmp_path / "report"
+    render_report(dated_inputs(300), folder)
+    for name, traces in (("timeline", 6), ("thematic", 1)):
+        page, _ = open_page(browser, folder, name)
+        try:
+            page.screenshot(SCREENSHOTS / f"dated-{name}.png", full_page=True)
+            assert page.errors == [] and local_only(page.requests, folder) == []
+            nav = page.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.textContent)")
+            assert nav[-2:] == ["Over time", "Thematic map"]
+            assert page.evaluate("document.getElementById('figure').data.length") == traces
+            assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
+            if name == "timeline":
+                statuses = page.evaluate(
+                    "Array.from(document.querySelectorAll('.trends-table tr[data-status]'))"
+                    ".map(r => [r.dataset.topic, r.dataset.status])"
+                )
+                assert statuses[:2] == [["0", "rising"], ["1", "falling"]]
+        finally:
+            page.close()
+    page, _ = open_page(browser, folder, "index")
+    try:
+        venues = page.evaluate("document.querySelector('#topic-0 dd.venues').textContent")
+        assert "Journal of Alpha" in venues and "Beta Letters" in venues
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
+def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(browser, tmp_path):
+    """Colour by: year (a ramp, its legend from the first to the last year) and journal (a swatch
+    per journal); dragging across the years' histogram keeps the papers of those years only, and
+    Reset brings back the topics' colours and every point; `journal:`, `venue:` and `author:`
+    search that column alone."""
+    from report_sample import dated_inputs
+
+    from papertopics.report import render_report
+
+    inputs = dated_inputs(300)
+    folder = tmp_path / "report"
+    render_report(inputs, folder)
+    page, _ = open_page(browser, folder, "documents")
+    figure = "document.getElementById('figure')"
+    try:
+        options = page.evaluate("Array.from(document.querySelectorAll('#color-by option')).map(o => o.value)")
+        assert options == ["topic", "year", "journal"]
+        colour = (
+            "(v => { const s = document.getElementById('color-by'); s.value = v;"
+            " s.dispatchEvent(new Event('change')); })"
+        )
+        page.evaluate(f"{colour}('year')")
+        page.wait_for(f"{figure}.dataset.colour === 'year'")
+        assert page.evaluate("document.getElementById('map-legend').textContent").split() == [
+            "year:",
+            "2015",
+            "2024",
+        ]
+        colours = page.evaluate(f"{figure}.data.filter(t => t.meta && t.meta.topic === 0)[0].marker.color")
+        assert isinstance(colours, list) and len(set(colours)) > 3  # one colour per year, not the topic's
+        page.evaluate(f"{colour}('journal')")
+        legend = page.evaluate(
+            "Array.from(document.querySelectorAll('#map-legend .legend-item')).map(e => e.textContent)"
+        )
+        assert sorted(legend) == [
+            "Beta Letters",
+            "Gamma Reviews",
+            "Journal of Alpha",
+        ]  # no "other": 3 journals
+        page.evaluate(
+            "document.getElementById('date-histogram')"
+            ".emit('plotly_selected', {range: {x: [2019.6, 2024.4]}})"
+        )
+        wanted = int((inputs.documents["year"].astype(int) >= 2020).sum())
+        page.wait_for(f"{figure}.dataset.shown === '{wanted}'")
+        assert page.evaluate(f"{figure}.dataset.years") == "2020/2024"
+        page.evaluate("document.getElementById('reset').click()")
+        page.wait_for(
+            f"{figure}.dataset.shown === '{len(inputs.documents)}' && {figure}.dataset.colour === 'topic'"
+        )
+        # a search in one column: the venue (by its own name or as venue:) and the authors
+        documents = inputs.documents
+        for query, wanted in (
+            ("journal:gamma", (documents["journal"] == "Gamma Reviews").sum()),
+            ("venue:beta", (documents["journal"] == "Beta Letters").sum()),
+            ("author:doe", documents["authors"].str.contains("Doe").sum()),
+        ):
+            page.evaluate(
+                "(q => { const s = document.getElementById('search'); s.value = q;"
+                f" s.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter'}})); }})({json.dumps(query)})"
+            )
+            page.wait_for(f"{figure}.dataset.matches === '{int(wanted)}'")
+        assert page.errors == []
+    finally:
+        page.close()
+    undated, _ = open_page(browser, undated_report(tmp_path), "documents")
+    try:
+        assert undated.evaluate("document.getElementById('color-by').parentNode.hidden")
+        assert undated.evaluate("document.getElementById('date-histogram').hidden")
+    finally:
+        undated.close()
+
+
+def undated_report(tmp_path: Path) -> Path:
+    """An undated report (the seeds' kind: no year, no venue) beside the dated one."""
+    from report_sample import sample_inputs
+
+    from papertopics.report import render_report
+
+    folder = tmp_path / "undated"
+    render_report(sample_inputs(40, n_topics=3, listings=("alpha",)), folder)
+    return folder
 
 
 @pytest.mark.browser

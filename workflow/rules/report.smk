@@ -40,6 +40,36 @@ rule pack_documents:
         "../scripts/pack_documents.py"
 
 
+rule describe_topics:
+    """What the listing's own columns say of each topic: shares per period, rising and falling
+    topics with their slopes, each period's top terms (over_time.csv, topic_trends.csv), top
+    venues and authors (topic_sources.csv), the thematic map (thematic_map.csv). Header-only
+    tables for a listing without them.
+    """
+    input:
+        code=job_module("papertopics.topics.describe"),  # an edit reruns the job
+        documents="results/topics/document_topics.csv",
+        topics="results/topics/topics.csv",
+        terms="results/corpus/term_counts.npz",
+    output:
+        over_time="results/topics/over_time.csv",
+        trends="results/topics/topic_trends.csv",
+        sources="results/topics/topic_sources.csv",
+        thematic="results/topics/thematic_map.csv",
+    log:
+        "results/logs/describe_topics.log",
+    benchmark:
+        "results/benchmarks/describe_topics.tsv"
+    params:
+        # the c-TF-IDF of the period terms and the thematic map's links, as fit_topics weighs terms
+        reduce_frequent_words=config["representation"]["reduce_frequent_words"],
+        bm25_weighting=config["representation"]["bm25_weighting"],
+    run:
+        from papertopics.topics.describe import describe_topics_job
+
+        run_job(describe_topics_job, input, output, params, threads, log)
+
+
 rule render_report:
     """Static HTML pages, plotly.js shipped once beside them: opens offline from a folder.
 
@@ -61,6 +91,10 @@ rule render_report:
         corpus_stats="results/corpus/corpus_stats.json",
         hierarchy="results/topics/hierarchy.csv",
         packed="results/report_data",
+        over_time="results/topics/over_time.csv",
+        trends="results/topics/topic_trends.csv",
+        sources="results/topics/topic_sources.csv",
+        thematic="results/topics/thematic_map.csv",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",

@@ -80,6 +80,10 @@ rule write_workbook:
         topics="results/topics/topics.csv",
         documents="results/topics/document_topics.csv",
         pinned="results/topics/pinned.csv",
+        over_time="results/topics/over_time.csv",  # describe_topics (report.smk): sheets when not empty
+        trends="results/topics/topic_trends.csv",
+        sources="results/topics/topic_sources.csv",
+        thematic="results/topics/thematic_map.csv",
         code=script_code("write_workbook"),  # the package modules it runs: an edit reruns the job
     output:
         workbook="results/topics/topics.xlsx",

@@ -10,8 +10,8 @@ import time
 
 import pandas as pd
 
-from papertopics.report.documents import pack_documents
 from papertopics.report.inputs import read_table
+from papertopics.report.pack import pack_documents
 from papertopics.runtime.scripting import script_run
 from papertopics.topics.representation import reading_table
 

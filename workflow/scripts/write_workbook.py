@@ -1,12 +1,20 @@
 """write_workbook: topics.csv and document_topics.csv -> results/topics/topics.xlsx.
 
-Inputs: results/topics/topics.csv, document_topics.csv, pinned.csv.
+Inputs: results/topics/topics.csv, document_topics.csv, pinned.csv, and describe_topics' tables
+(over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv).
 Outputs: results/topics/topics.xlsx (sheets `topics` and `documents`, and `pinned` when config.yaml
-pins topics; papertopics.report.workbook).
+pins topics; over time, trends, venues and authors, thematic map where the listing has them;
+papertopics.report.workbook).
 """
 
 from papertopics.report.pinned import pinned_sheet
-from papertopics.report.workbook import read_tables, workbook_sheets, write_workbook
+from papertopics.report.workbook import (
+    DESCRIBED_SHEETS,
+    described_sheets,
+    read_tables,
+    workbook_sheets,
+    write_workbook,
+)
 from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
@@ -14,6 +22,7 @@ with script_run(snakemake) as log:
     pinned = pinned_sheet(snakemake.input.pinned)  # topics.pinned: one sheet, a topic column
     if len(pinned):
         sheets["pinned"] = pinned
+    sheets.update(described_sheets({name: getattr(snakemake.input, name, "") for name in DESCRIBED_SHEETS}))
     write_workbook(snakemake.output.workbook, sheets)
     log.info(
         "%s: %d topics, %d documents",

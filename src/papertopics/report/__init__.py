@@ -18,7 +18,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         "ReportInputs": "inputs",
         "read_inputs": "inputs",
-        "link_folder": "render",
+        "link_folder": "pack",
         "render_report": "render",
         "write_report": "render",
         "PAGES": "registry",

@@ -24,6 +24,30 @@ def topic_words(
     return words[:n_words]
 
 
+def _panel_axes(suffix: str, x0: float, y1: float, width: float, height: float) -> dict:
+    """One panel's x and y axes, placed in the figure's paper coordinates."""
+    return {
+        # Scores are in the hover; x ticks and grids on dozens of panels cost more to draw than they tell.
+        f"xaxis{suffix}": {
+            "domain": [max(0.0, x0), min(1.0, x0 + width)],
+            "anchor": f"y{suffix}",
+            "showgrid": False,
+            "showticklabels": False,
+            "zeroline": False,
+            "fixedrange": True,
+        },
+        # Fixed room for the terms instead of automargin, whose relayout passes cost seconds on 50 panels.
+        f"yaxis{suffix}": {
+            "domain": [max(0.0, y1 - height), min(1.0, y1)],
+            "anchor": f"x{suffix}",
+            "tickfont": {"size": 11},
+            "automargin": False,
+            "fixedrange": True,
+            "showgrid": False,
+        },
+    }
+
+
 def visualize_barchart(
     topics: pd.DataFrame,
     vectors: TopicVectors,
@@ -52,7 +76,7 @@ def visualize_barchart(
         x0 = col * (width + h_gap)
         y1 = 1 - row * (height + v_gap)
         suffix = "" if i == 0 else str(i + 1)
-        layout[f"xaxis{suffix}"], layout[f"yaxis{suffix}"] = _panel_axes(suffix, x0, y1, width, height)
+        layout.update(_panel_axes(suffix, x0, y1, width, height))
         words = topic_words(table, vectors, topic, n_words)[::-1]
         traces.append(
             {
@@ -91,25 +115,3 @@ def visualize_barchart(
     )
     return go.Figure(data=traces, layout=layout)
 
-
-def _panel_axes(suffix: str, x0: float, y1: float, width: float, height: float) -> tuple[dict, dict]:
-    """A panel's x and y axes, its box's left edge at `x0` and top at `y1` (paper coordinates)."""
-    # Scores are in the hover; x ticks and grids on dozens of panels cost more to draw than they tell.
-    xaxis = {
-        "domain": [max(0.0, x0), min(1.0, x0 + width)],
-        "anchor": f"y{suffix}",
-        "showgrid": False,
-        "showticklabels": False,
-        "zeroline": False,
-        "fixedrange": True,
-    }
-    # Fixed room for the terms instead of automargin, whose relayout passes cost seconds on 50 panels.
-    yaxis = {
-        "domain": [max(0.0, y1 - height), min(1.0, y1)],
-        "anchor": f"x{suffix}",
-        "tickfont": {"size": 11},
-        "automargin": False,
-        "fixedrange": True,
-        "showgrid": False,
-    }
-    return xaxis, yaxis

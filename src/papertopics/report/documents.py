@@ -14,56 +14,19 @@ corpus (rule pack_documents) and every report links them. Text reaches the page 
 from __future__ import annotations
 
 import base64
-import gzip
-import hashlib
-import json
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-import brotli
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
-from scipy.cluster.hierarchy import fcluster, linkage
 
-from papertopics.artifacts import atomic_write_text
-from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, REPORT_DATA_VERSION
+from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST
 from papertopics.report.colors import topic_color
-from papertopics.report.inputs import (
-    ASSIGNMENT_COLUMNS,
-    DOCUMENT_COLUMNS,
-    normalise_neighbours,
-    split_listings,
-)
+from papertopics.report.document_data import CHUNK_DOCUMENTS, CHUNK_FOLDER, HEADLINES_FILE, chunk_rows
+from papertopics.report.inputs import split_listings
 from papertopics.report.pinned import PIN, pinned_topic_ids
-from papertopics.report.text import headline, truncate
-from papertopics.topics.tree import region_count
-
-# Above this many points the map uses WebGL (scattergl); SVG stays crisper for small corpora.
-WEBGL_THRESHOLD = 1000
-# Documents per data file: a click loads one file (~0.3 MB of arXiv abstracts).
-CHUNK_DOCUMENTS = 1500
-CHUNK_FOLDER = "data"
-HEADLINES_FILE = "headlines.js"
-# What pack_documents writes beside its data folder, so a report can tell whether the data fits it.
-MANIFEST_FILE = "documents.json"
-# A headline (title or first sentence) is kept to this many characters in data/headlines.js; the
-# tooltip shortens it further to report.max_hover_chars, so that setting never repacks the data.
-HEADLINE_CHARS = 150
-# Brotli at its best (quality 11) keeps 0.76 of gzip's bytes on abstracts (75k arXiv: 36.7 -> 28.4 MB)
-# at ~0.5 MB/s per core, paid once per corpus; quality 9 keeps 0.85 at ~10 MB/s. Below
-# BROTLI_BEST_FROM documents the report is small and the seconds count for more (NeurIPS 2023:
-# 1.48 MB in 9.2 s at 11, 1.61 MB in 0.8 s at 9). A 4 MB window holds a whole file.
-BROTLI_BEST_FROM = 20_000
-BROTLI_WINDOW = 22
-
-
-def brotli_quality(n_documents: int) -> int:
-    return 11 if n_documents >= BROTLI_BEST_FROM else 9
-
-
-def document_headlines(documents: pd.DataFrame, max_chars: int = 200) -> list[str]:
-    return [headline(title, text, max_chars) for title, text in zip(documents["title"], documents["text"])]
+from papertopics.report.text import HEADLINE_CHARS, truncate
+from papertopics.topics.over_time import document_periods
+from papertopics.topics.sources import VENUE_COLUMNS, find_column
+from papertopics.topics.tree import balanced_regions, region_count
 
 
 def packed(values: np.ndarray, dtype: str) -> str:
@@ -71,11 +34,6 @@ def packed(values: np.ndarray, dtype: str) -> str:
     return base64.b64encode(
         np.ascontiguousarray(values, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()
     ).decode("ascii")
-
-
-def chunk_rows(n: int, size: int = CHUNK_DOCUMENTS) -> list[range]:
-    """The rows of each data file: `size` consecutive documents, so a document's file is row // size."""
-    return [range(start, min(start + size, n)) for start in range(0, n, size)]
 
 
 def topic_anchors(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame) -> pd.DataFrame:
@@ -103,9 +61,10 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
     """{topic: region} and one row per region (region, label, x, y, size).
 
     From topics.csv's `region`/`region_label` (the hierarchy's cut) when present; otherwise
-    regions are derived from the topics' positions on the map (Ward linkage of the anchors into
-    as many regions as the names stage cuts, topics.tree.region_count, each named after its largest
-    topic); a handful of topics are their own regions.
+    regions are derived from the topics' positions on the map (topics.tree.balanced_regions, Ward's
+    merges of the anchors without a size cap, into as many regions as the names stage cuts,
+    topics.tree.region_count, each named after its largest topic); a handful of topics are their
+    own regions.
     """
     anchors = anchors.sort_values("topic").reset_index(drop=True)
     if anchors.empty:
@@ -127,11 +86,10 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
     elif region_count(len(anchors)) >= len(anchors):
         region_of = {int(t): i for i, t in enumerate(anchors["topic"])}
         names = {}
-    else:
-        k = region_count(len(anchors))
+    else:  # Ward's merges of the anchors on the map, no size cap (topics.tree)
         points = anchors[["x", "y"]].to_numpy(dtype=float)
-        cut = fcluster(linkage(points, method="ward"), t=k, criterion="maxclust")
-        region_of = dict(zip(anchors["topic"].astype(int), (cut - 1).astype(int)))
+        cut = balanced_regions(points, anchors["size"].to_numpy(), region_count(len(anchors)), np.inf)
+        region_of = dict(zip(anchors["topic"].astype(int), cut.astype(int)))
         names = {}
     rows = []
     frame = anchors.assign(region=anchors["topic"].map(region_of))
@@ -156,73 +114,6 @@ def topic_regions(topics: pd.DataFrame, anchors: pd.DataFrame) -> tuple[dict[int
             }
         )
     return region_of, pd.DataFrame(rows)
-
-
-def visualize_documents(
-    documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataFrame, *, height: int = 720, **_ignored
-) -> go.Figure:
-    """One empty trace per topic (outliers first, grey, underneath) plus a 'search matches' trace.
-
-    The page script fills the coordinates from the packed arrays of `document_payload`.
-    """
-    webgl = len(documents) > WEBGL_THRESHOLD
-    kind = go.Scattergl if webgl else go.Scatter
-    marker_size = 5 if len(documents) > 20000 else 6 if webgl else 10
-    present = set(documents["topic"].astype(int))
-    order = [t for t in topics["topic"].astype(int) if t < 0] + [
-        t for t in topics["topic"].astype(int) if t >= 0
-    ]
-    figure = go.Figure()
-    for topic in order:
-        if topic not in present:
-            continue
-        outlier = topic < 0
-        figure.add_trace(
-            kind(
-                x=[],
-                y=[],
-                customdata=[],
-                hoverinfo="none",
-                mode="markers",
-                name=f"topic {topic}",
-                showlegend=False,
-                meta={"topic": int(topic)},
-                marker={
-                    "size": marker_size - 1 if outlier else marker_size,
-                    "color": topic_color(topic),
-                    "opacity": 0.5 if outlier else 0.85,
-                    "line": {"width": 0 if webgl else 0.5, "color": "#ffffff"},
-                },
-            )
-        )
-    figure.add_trace(
-        kind(
-            x=[],
-            y=[],
-            customdata=[],
-            hoverinfo="none",
-            mode="markers",
-            name="search matches",
-            meta={"topic": None, "role": "matches"},
-            showlegend=False,
-            marker={
-                "size": marker_size + 6,
-                "color": "rgba(0,0,0,0)",
-                "line": {"width": 2, "color": "#111111"},
-            },
-        )
-    )
-    figure.update_layout(
-        template="plotly_white",
-        height=height,
-        margin={"l": 6, "r": 6, "t": 6, "b": 6},
-        xaxis={"visible": False},
-        yaxis={"visible": False, "scaleanchor": "x", "scaleratio": 1},
-        showlegend=False,
-        dragmode="pan",
-        uirevision="keep",
-    )
-    return figure
 
 
 def document_payload(
@@ -294,7 +185,64 @@ def document_payload(
         "topic_labels": {str(int(t)): label for t, label in zip(topics["topic"], topics["label"])},
         "topic_colors": {str(int(t)): topic_color(int(t)) for t in topics["topic"]},
         "has_neighbours": bool(has_neighbours),
+        "fields": document_fields(documents),  # colour and filter the map by year or venue
     }
+
+
+# months of the `month` field count from January of this year (u2 holds 5,000 years of them)
+MONTH_ORIGIN = 2000
+# categories a field colours the map by (the commonest; the rest are "other")
+FIELD_CATEGORIES = 10
+
+
+def time_field(documents: pd.DataFrame) -> dict | None:
+    """`year` (numeric, packed u2, 0 for none), or `month` for a listing whose periods are months
+    (topics.over_time.document_periods: a 16-month arXiv listing), as months since MONTH_ORIGIN + 1."""
+    if "date" in documents.columns:
+        periods, unit = document_periods(documents["date"])
+        if unit == "month":
+            dated = periods.str.fullmatch(r"\d{4}-\d{2}")
+            months = periods.where(dated, "0000-01")
+            values = (months.str[:4].astype(int) - MONTH_ORIGIN) * 12 + months.str[5:7].astype(int)
+            values = np.where(dated, values, 0).clip(0, 65535).astype(np.uint16)
+        elif unit:
+            values = (
+                pd.to_numeric(periods, errors="coerce").fillna(0).clip(0, 65535).to_numpy(dtype=np.uint16)
+            )
+    elif "year" in documents.columns:
+        unit, values = "year", pd.to_numeric(documents["year"], errors="coerce").fillna(0).clip(0, 65535)
+        values = values.to_numpy(dtype=np.uint16)
+    else:
+        unit = ""
+    if not unit or len(np.unique(values[values > 0])) < 2:
+        return None
+    known = values[values > 0]
+    return {"name": unit, "kind": "numeric", "values": packed(values, "u2"), "min": int(known.min()),
+            "max": int(known.max()), "origin": MONTH_ORIGIN if unit == "month" else None}  # fmt: skip
+
+
+def document_fields(documents: pd.DataFrame) -> list[dict]:
+    """The fields the map can be coloured and filtered by: the time (time_field) and the venue
+    column (topics.sources; packed u1 codes of its commonest values)."""
+    time = time_field(documents)
+    fields = [time] if time is not None else []
+    venue = find_column(documents, VENUE_COLUMNS)
+    if venue is not None:
+        names = documents[venue].fillna("").astype(str).str.strip()
+        common = [name for name in names[names != ""].value_counts().index[:FIELD_CATEGORIES]]
+        code = {name: k + 1 for k, name in enumerate(common)}  # 0: none, len + 1: other
+        rest = bool(names[names != ""].nunique() > len(common))
+        codes = np.array([code.get(name, len(common) + 1) if name else 0 for name in names], dtype=np.uint8)
+        fields.append(
+            {
+                "name": str(venue),
+                "kind": "category",
+                "values": packed(codes, "u1"),
+                "labels": [*common, "other"] if rest else common,
+                "other": rest,  # the last label gathers the rest
+            }
+        )
+    return fields
 
 
 def topic_download_payload(documents: pd.DataFrame, topics: pd.DataFrame) -> dict:
@@ -313,175 +261,3 @@ def topic_download_payload(documents: pd.DataFrame, topics: pd.DataFrame) -> dic
         "n_chunks": len(chunk_rows(len(documents))),
         "chunk_folder": CHUNK_FOLDER,
     }
-
-
-def document_chunks(
-    documents: pd.DataFrame,
-    extra_columns: list[str],
-    neighbours: pd.DataFrame | None = None,
-    headlines: list[str] | None = None,
-) -> list[dict]:
-    """Per data file: its first row, and per row the title, abstract, metadata and similar papers.
-
-    A title equal to the document's headline (data/headlines.js) is sent as null: the page has it.
-    """
-    row_of = pd.Series(np.arange(len(documents)), index=documents["doc_id"].to_numpy())
-    similar: dict[int, list] = {}
-    if neighbours is not None and len(neighbours):
-        rows = row_of.loc[neighbours["doc_id"]].to_numpy()
-        others = row_of.loc[neighbours["neighbour_id"]].to_numpy()
-        sims = np.round(neighbours["similarity"].to_numpy(dtype=float), 3)
-        for row, other, sim in zip(rows.tolist(), others.tolist(), sims.tolist()):
-            similar.setdefault(row, []).append([other, sim])
-    columns = [column for column in extra_columns if documents[column].astype(str).str.len().gt(0).any()]
-    title, text = documents["title"].tolist(), documents["text"].tolist()
-    if headlines is not None:
-        title = [None if t == h else t for t, h in zip(title, headlines)]
-    extra = {column: documents[column].tolist() for column in columns}
-    return [
-        {
-            "first": rows.start,
-            "title": title[rows.start : rows.stop],
-            "text": text[rows.start : rows.stop],
-            "extra": {column: values[rows.start : rows.stop] for column, values in extra.items()},
-            "similar": [similar.get(r, []) for r in rows],
-        }
-        for rows in chunk_rows(len(documents))
-    ]
-
-
-def headlines_script(headlines: list[str], doc_ids: list[str]) -> bytes:
-    """data/headlines.js: every document's headline and id, packed like the chunks but with gzip.
-
-    The map waits for this file: the browser inflates gzip natively, off the main thread, where
-    the JS Brotli decoder would block it for ~0.6 s at 75k (7.9 MB of JSON; +0.76 MB with gzip).
-    """
-    return packed_call(b"papertopicsHeadlines(", {"headline": headlines, "doc_id": doc_ids}, codec="gzip")
-
-
-def chunk_script(index: int, chunk: dict, quality: int = 11) -> bytes:
-    """A data file: one call with the chunk's JSON, Brotli-compressed, as a string of raw bytes.
-
-    The page loads the file with `charset="windows-1252"`, which maps every byte to one character,
-    so the compressed bytes travel with 1-2 % escaping instead of base64's 33 %; the script maps
-    the characters back to bytes and decompresses them. No listing text is ever code: the literal
-    holds compressed bytes only, with `\\`, `"`, line breaks and NUL escaped.
-    """
-    return packed_call(b"papertopicsChunk(%d," % int(index), chunk, quality=quality)
-
-
-def packed_call(call: bytes, value, codec: str = "br", quality: int = 11) -> bytes:
-    """`call"<Brotli (or gzip) bytes of value's JSON, as windows-1252 characters>");` (see chunk_script)."""
-    raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    if codec == "gzip":
-        data = gzip.compress(raw, compresslevel=6, mtime=0)
-    else:
-        data = brotli.compress(raw, quality=quality, lgwin=BROTLI_WINDOW)
-    for byte, escaped in (
-        (b"\\", b"\\\\"),
-        (b'"', b'\\"'),
-        (b"\n", b"\\n"),
-        (b"\r", b"\\r"),
-        (b"\x00", b"\\x00"),
-    ):
-        data = data.replace(byte, escaped)
-    return call + b'"' + data + b'");\n'
-
-
-def data_key(documents: pd.DataFrame, extra_columns: list[str]) -> str:
-    """What the data files depend on besides the texts: their format, the documents' order, the columns."""
-    digest = hashlib.sha256()
-    parts = [str(REPORT_DATA_VERSION), str(HEADLINE_CHARS), *extra_columns, ""]
-    for part in [*parts, *documents["doc_id"].astype(str)]:
-        digest.update(part.encode("utf-8") + b"\n")
-    return digest.hexdigest()
-
-
-def write_document_data(
-    documents: pd.DataFrame,
-    extra_columns: list[str],
-    neighbours: pd.DataFrame | None,
-    folder: str | Path,
-    *,
-    manifest: str | Path | None = None,
-    threads: int = 1,
-) -> list[Path]:
-    """headlines.js and docs-<k>.js into `folder` (emptied first), then the manifest if asked.
-
-    Brotli releases the GIL, so `threads` files compress side by side. The manifest
-    (pack_documents' documents.json) is written last: a pack without one is incomplete.
-    """
-    folder = Path(folder)
-    if manifest is not None:
-        Path(manifest).unlink(missing_ok=True)
-    if folder.exists():
-        for stale in folder.iterdir():  # files of a previous, bigger corpus must not linger
-            stale.unlink()
-    folder.mkdir(parents=True, exist_ok=True)
-    headlines = document_headlines(documents, HEADLINE_CHARS)
-    quality = brotli_quality(len(documents))
-    chunks = document_chunks(documents, extra_columns, neighbours, headlines)
-    jobs = [(folder / HEADLINES_FILE, lambda: headlines_script(headlines, documents["doc_id"].tolist()))]
-    jobs += [
-        (folder / f"docs-{index}.js", lambda index=index, chunk=chunk: chunk_script(index, chunk, quality))
-        for index, chunk in enumerate(chunks)
-    ]
-
-    def write(job) -> Path:
-        path, build = job
-        path.write_bytes(build())
-        return path
-
-    with ThreadPoolExecutor(max(1, threads)) as pool:
-        written = list(pool.map(write, jobs))
-    if manifest is None:
-        return written
-    atomic_write_text(
-        Path(manifest),
-        json.dumps(
-            {
-                "format": REPORT_DATA_VERSION,
-                "key": data_key(documents, extra_columns),
-                "documents": len(documents),
-                "files": len(written),
-            }
-        ),
-    )
-    return written
-
-
-def packed_data_fits(packed: str | Path, documents: pd.DataFrame, extra_columns: list[str]) -> bool:
-    """Whether pack_documents' folder holds this report's documents, in its order, as it would write them."""
-    manifest = Path(packed) / MANIFEST_FILE
-    if not manifest.exists():
-        return False
-    written = json.loads(manifest.read_text(encoding="utf-8"))
-    return written.get("key") == data_key(documents, extra_columns)
-
-
-def pack_documents(
-    readable: pd.DataFrame,
-    neighbours: pd.DataFrame | None,
-    out_dir: str | Path,
-    threads: int = 1,
-) -> list[Path]:
-    """pack_documents: the report's data files for a corpus (topics.reading_table), before any topic.
-
-    They are what render_report would write for document_topics.csv (same order, same columns read
-    as text), so every report of the corpus links them instead of compressing the abstracts again.
-    """
-    documents = readable.copy()
-    for column in documents.columns:
-        documents[column] = documents[column].fillna("").astype(str)
-    extra = [c for c in documents.columns if c not in DOCUMENT_COLUMNS and c not in ASSIGNMENT_COLUMNS]
-    if neighbours is not None:
-        neighbours = normalise_neighbours(neighbours, documents)
-    out_dir = Path(out_dir)
-    return write_document_data(
-        documents,
-        extra,
-        neighbours,
-        out_dir / CHUNK_FOLDER,
-        manifest=out_dir / MANIFEST_FILE,
-        threads=threads,
-    )

@@ -138,3 +138,11 @@ def render_page(
             **context,
         )
     )
+
+
+def page_footer(inputs) -> str:
+    """Every page's footer: what the report holds (report.inputs.ReportInputs)."""
+    return (
+        f"papertopics · {len(inputs.documents):,} documents from {len(inputs.listings)} listing(s) · "
+        "every file of this report is local: it opens offline"
+    )

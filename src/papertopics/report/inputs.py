@@ -44,6 +44,8 @@ class ReportInputs:
     listing_titles: dict[str, str] = field(default_factory=dict)  # name -> header line of the listing file
     neighbours: pd.DataFrame | None = None  # NEIGHBOUR_COLUMNS (results/topics/neighbours.csv)
     hierarchy: pd.DataFrame | None = None  # results/topics/hierarchy.csv (named merges); None: not known
+    # describe_topics' tables by name (over_time, trends, sources, thematic: results/topics/*.csv)
+    described: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def __post_init__(self):
         self.documents = normalise_documents(self.documents)
@@ -241,6 +243,7 @@ def read_inputs(
     neighbours: str | Path | None = None,
     corpus_stats: str | Path | None = None,
     hierarchy: str | Path | None = None,
+    described: dict[str, str | Path] | None = None,
 ) -> ReportInputs:
     """ReportInputs from the files of results/ (see docs/report.md)."""
     vectors = None
@@ -267,6 +270,9 @@ def read_inputs(
         neighbours=read_table(neighbours) if neighbours is not None else None,
         listing_titles=read_listing_titles(corpus_stats) if corpus_stats is not None else {},
         hierarchy=read_table(hierarchy) if hierarchy is not None and Path(hierarchy).is_file() else None,
+        described={
+            name: read_table(path) for name, path in (described or {}).items() if Path(path).is_file()
+        },
     )
     if vectors is not None:
         unknown = sorted(set(inputs.topics["topic"]) - set(vectors.topics))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pandas as pd
 
 from papertopics.report.colors import topic_color
+from papertopics.report.html import page_footer, render_page
 from papertopics.report.inputs import ReportInputs
 from papertopics.report.text import headline
 
@@ -75,3 +76,17 @@ def pinned_sheet(path) -> pd.DataFrame:
         table[column] = pd.to_numeric(table[column]).astype(int)
     table["similarity"] = pd.to_numeric(table["similarity"], errors="coerce")
     return table
+
+
+def pinned_page(inputs: ReportInputs) -> str:
+    """The page's builder (report.registry): the pinned topics' reading lists."""
+    return render_page(
+        "pinned.html",
+        page="pinned",
+        page_title="Pinned",
+        report_title=inputs.title,
+        footer=page_footer(inputs),
+        uses_plotly=False,
+        sections=pinned_sections(inputs),
+        limit=PAGE_PAPERS,
+    )

@@ -12,6 +12,7 @@ import: report.smk reads it while the Snakefile is parsed, so functions are name
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import import_module
 
@@ -44,6 +45,13 @@ class ReportPage:
     # (ReportInputs, ReportPage) -> HTML (render.figure_page)
     builder: str | Callable = "papertopics.report.render:figure_page"
     figure: FigurePage | None = None
+    # "module:function" (ReportInputs -> bool): whether the listing has what the page shows; a
+    # page that has nothing to show is still written (a line saying so) but left out of the
+    # navigation bar. None: always shown.
+    shown: str | Callable | None = None
+
+    def is_shown(self, inputs) -> bool:
+        return self.shown is None or bool(resolve(self.shown)(inputs))
 
     def build(self, inputs) -> str:
         builder = resolve(self.builder)
@@ -98,8 +106,23 @@ PAGES: list[ReportPage] = [
             "papertopics.report.heatmap:visualize_heatmap",
         ),
     ),
-    ReportPage("pinned", "Pinned", "papertopics.report.pinned_page:pinned_page"),  # topics.pinned
+    ReportPage("pinned", "Pinned", "papertopics.report.pinned:pinned_page"),  # topics.pinned
+    # from the listing's own dates and the topics' links (describe_topics; report.described)
+    ReportPage(
+        "timeline",
+        "Over time",
+        "papertopics.report.described:over_time_page",
+        shown="papertopics.report.described:has_over_time",
+    ),
+    ReportPage(
+        "thematic",
+        "Thematic map",
+        "papertopics.report.described:thematic_page",
+        shown="papertopics.report.described:has_thematic_map",
+    ),
 ]
+# the pages render_report leaves out of the navigation bar (ReportPage.shown), while it renders
+HIDDEN: ContextVar[frozenset[str]] = ContextVar("hidden_pages", default=frozenset())
 
 # The report's script: one file per feature in assets/scripts/, each adding its part to one
 # namespace (window.papertopicsReport), joined in this order into report.js; start.js, last,
@@ -111,6 +134,7 @@ SCRIPTS = (
     "labels.js",
     "search.js",
     "panel.js",
+    "fields.js",
     "map.js",
     "downloads.js",
     "start.js",
@@ -133,5 +157,6 @@ def asset_outputs(folder: str = "results/report") -> list[str]:
 
 
 def navigation() -> list[tuple[str, str]]:
-    """(name, title) of every page, in the navigation bar's order."""
-    return [(page.name, page.title) for page in PAGES]
+    """(name, title) of every page shown, in the navigation bar's order."""
+    hidden = HIDDEN.get()
+    return [(page.name, page.title) for page in PAGES if page.name not in hidden]

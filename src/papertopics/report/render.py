@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import logging
-import os
-import shutil
 import time
 from pathlib import Path
 
@@ -14,15 +12,11 @@ import plotly
 from papertopics.artifacts import atomic_copy, atomic_write_text
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
-from papertopics.report.documents import (
-    CHUNK_FOLDER,
-    document_payload,
-    packed_data_fits,
-    topic_download_payload,
-    visualize_documents,
-    write_document_data,
-)
-from papertopics.report.html import page_data, render_page
+from papertopics.report.described import DESCRIBED
+from papertopics.report.document_data import CHUNK_FOLDER
+from papertopics.report.document_figure import visualize_documents
+from papertopics.report.documents import document_payload, topic_download_payload
+from papertopics.report.html import page_data, page_footer, render_page
 from papertopics.report.inputs import ReportInputs, read_inputs
 from papertopics.report.listing_shares import (
     listing_counts,
@@ -32,7 +26,8 @@ from papertopics.report.listing_shares import (
     single_listing_topics,
     visualize_listing_shares,
 )
-from papertopics.report.registry import ASSETS, PAGES, SCRIPTS, ReportPage, resolve
+from papertopics.report.pack import link_folder, write_document_chunks
+from papertopics.report.registry import ASSETS, HIDDEN, PAGES, SCRIPTS, ReportPage, resolve
 from papertopics.report.summary import (
     clustering_note,
     flatten_metrics,
@@ -70,13 +65,6 @@ def copy_assets(out_dir: Path) -> list[Path]:
         else:
             written.append(atomic_copy(ASSET_FOLDER / name, out_dir / name))
     return written
-
-
-def page_footer(inputs: ReportInputs) -> str:
-    return (
-        f"papertopics · {len(inputs.documents):,} documents from {len(inputs.listings)} listing(s) · "
-        "every file of this report is local: it opens offline"
-    )
 
 
 def index_page(inputs: ReportInputs) -> str:
@@ -127,27 +115,6 @@ def documents_page(inputs: ReportInputs) -> str:
         n_documents=len(inputs.documents),
         n_topics=int((inputs.topics["topic"] >= 0).sum()),
     )
-
-
-def write_document_chunks(
-    inputs: ReportInputs, out_dir: Path, packed: str | Path | None = None
-) -> list[Path]:
-    """data/: every document's headline and id, and its abstract, metadata and similar papers.
-
-    `packed` is pack_documents' folder (data/ and documents.json): when it holds these documents
-    as this report would write them, its files are hard-linked (a re-cluster does not compress
-    100 MB of abstracts again); otherwise they are written here.
-    """
-    folder = out_dir / CHUNK_FOLDER
-    if packed is not None and packed_data_fits(packed, inputs.documents, inputs.extra_columns):
-        files = sorted(
-            path for path in (Path(packed) / CHUNK_FOLDER).iterdir() if not path.name.startswith(".")
-        )
-        return link_folder(files, folder, flat=True)
-    if packed is not None:
-        log.warning("%s does not hold this report's documents: packing them again", packed)
-    # (write_document_data empties the folder: files of a previous, bigger report must not linger)
-    return write_document_data(inputs.documents, inputs.extra_columns, inputs.neighbours, folder)
 
 
 def listings_page(inputs: ReportInputs) -> str:
@@ -298,29 +265,18 @@ def figure_page(inputs: ReportInputs, page: ReportPage) -> str:
     )
 
 
-def link_folder(files, folder: str | Path, *, flat: bool = False) -> list[Path]:
-    """The files again in `folder`, as hard links (a copy where links are impossible).
-
-    Snakemake's `--report report.zip` embeds a directory with every file beside its index,
-    which is what the pages need (they load plotly.min.js and each other from beside them).
-    Unless `flat`, the document map's data files keep their sub-folder (data/docs-<k>.js).
-    """
-    folder = Path(folder)
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
-    linked = []
-    for source in files:
-        source = Path(source)
-        in_data = not flat and source.parent.name == CHUNK_FOLDER
-        target = folder / (f"{CHUNK_FOLDER}/{source.name}" if in_data else source.name)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.link(source, target)
-        except OSError:
-            shutil.copyfile(source, target)
-        linked.append(target)
-    return linked
+def render_pages(inputs: ReportInputs, out_dir: Path) -> dict[str, Path]:
+    """Every page of the registry into out_dir (those with nothing to show say so)."""
+    written = {}
+    for page in PAGES:
+        started = time.perf_counter()
+        path = out_dir / f"{page.name}.html"
+        atomic_write_text(path, page.build(inputs))  # a failed job leaves no partial page
+        written[page.name] = path
+        log.info(
+            "%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started
+        )
+    return written
 
 
 def render_report(
@@ -332,14 +288,11 @@ def render_report(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = {}
-    for page in PAGES:
-        started = time.perf_counter()
-        path = out_dir / f"{page.name}.html"
-        atomic_write_text(path, page.build(inputs))  # a failed job leaves no partial page
-        written[page.name] = path
-        log.info(
-            "%s: %.1f kB in %.2f s", path.name, path.stat().st_size / 1000, time.perf_counter() - started
-        )
+    token = HIDDEN.set(frozenset(page.name for page in PAGES if not page.is_shown(inputs)))
+    try:
+        written.update(render_pages(inputs, out_dir))
+    finally:
+        HIDDEN.reset(token)
     if inputs.map2d is not None:
         for path in write_document_chunks(inputs, out_dir, packed):
             written[f"{CHUNK_FOLDER}/{path.name}"] = path
@@ -386,6 +339,7 @@ def render_report_job(job, log) -> None:
         max_hover_chars=p.report["max_hover_chars"],
         neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
         corpus_stats=getattr(i, "corpus_stats", None),  # listing headers as titles
+        described={name: getattr(i, name) for name in DESCRIBED if getattr(i, name, None)},  # describe_topics
     )
     written = write_report(
         inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle, packed=getattr(i, "packed", None)

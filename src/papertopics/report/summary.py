@@ -7,6 +7,7 @@ import math
 import pandas as pd
 
 from papertopics.report.colors import topic_color
+from papertopics.report.described import card_sources
 from papertopics.report.inputs import ReportInputs, split_listings
 from papertopics.report.listing_shares import listing_counts, listing_totals, single_listing_topics
 from papertopics.report.text import headline
@@ -265,6 +266,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
     known = set(inputs.documents["doc_id"].tolist())
     rows = topics.set_index("topic")
     scores = per_topic_metrics(inputs.metrics)
+    sources = card_sources(inputs)  # years, venues, authors (report.described)
     cards = []
     for topic in order:
         row = rows.loc[topic]
@@ -298,6 +300,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
                     inputs, int(topic), row["representative_doc_ids"], by_id, known
                 ),
                 "listing_shares": shares,
+                "sources": sources.get(int(topic), {}),
                 "only_in": only_in.get(topic),
                 # the reader named it (config.yaml topics.names; topics.csv named_by)
                 "named_by_you": str(row.get("named_by", "")) == "config.yaml",

@@ -64,7 +64,12 @@ def first_sentence(text: str) -> str:
     return text
 
 
-def headline(title: str, text: str, max_chars: int = 200) -> str:
+# A headline (title or first sentence) is kept to this many characters in data/headlines.js; the
+# tooltip shortens it further to report.max_hover_chars, so that setting never repacks the data.
+HEADLINE_CHARS = 150
+
+
+def headline(title: str, text: str, max_chars: int = HEADLINE_CHARS) -> str:
     """What names a document on screen: its title, else its first sentence; never empty."""
     title = squash(title)
     if title:

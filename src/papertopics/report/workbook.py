@@ -1,8 +1,10 @@
 """results/topics/topics.xlsx: the topics and their papers as an Excel workbook, for programme chairs.
 
-Two sheets, written by XlsxWriter: `topics` (id, name, size, share, terms, cohesion, region, coverage where
+Sheets written by XlsxWriter: `topics` (id, name, size, share, terms, cohesion, region, coverage where
 topics.csv has it) and `documents` (title, authors, topic, name, assignment, confidence, url,
-listings, doc_id; columns the listings lack are left out). Every text cell is text: a title
+listings, doc_id; columns the listings lack are left out), and where the listing has dates,
+venues or authors `over time`, `trends`, `venues and authors` and `thematic map`
+(described_sheets; topics.describe's tables). Every text cell is text: a title
 starting with `=` is never a formula (written as a string, formulas off), and characters a
 workbook cannot hold (control characters such as the form feed of a JSON-mangled
 `\\footnote`) are removed with openpyxl's own ILLEGAL_CHARACTERS_RE. A text longer than a cell
@@ -41,6 +43,14 @@ DOCUMENT_COLUMNS = {
     "listings": "listings",
     "doc_id": "doc_id",
 }
+# describe_topics' tables -> their sheets (written when the listing has what they show)
+DESCRIBED_SHEETS = {
+    "over_time": "over time",
+    "trends": "trends",
+    "sources": "venues and authors",
+    "thematic": "thematic map",
+}
+_NUMBERS = ("topic", "count", "total", "share", "size", "first_year", "last_year", "centrality", "density")
 EXCEL_MAX_CELL = 32_767  # characters Excel shows in one cell
 TRUNCATED = " … [truncated: {n} characters]"  # the end of a cell cut to EXCEL_MAX_CELL
 log = logging.getLogger(__name__)
@@ -73,6 +83,23 @@ def workbook_sheets(topics: pd.DataFrame, documents: pd.DataFrame) -> dict[str, 
     if "confidence" in docs.columns:
         docs["confidence"] = pd.to_numeric(docs["confidence"].replace("", None), errors="coerce")
     return {"topics": sheet, "documents": docs}
+
+
+def described_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
+    """describe_topics' tables as sheets (over time, trends, venues and authors, thematic map),
+    numbers typed; an empty table (a listing without dates, venues or authors) gives no sheet."""
+    sheets = {}
+    for name, sheet in DESCRIBED_SHEETS.items():
+        if not paths.get(name) or not Path(paths[name]).is_file():
+            continue
+        table = read_table(paths[name])
+        if table.empty:
+            continue
+        for column in table.columns:
+            if column in _NUMBERS or column.endswith(("_value", "_per_year", "_error", "_low", "_high")):
+                table[column] = pd.to_numeric(table[column].replace("", None), errors="coerce")
+        sheets[sheet] = table
+    return sheets
 
 
 def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> dict[tuple[str, str], list[int]]:

@@ -6,7 +6,7 @@
   // One CSV cell, always quoted. A cell that a spreadsheet would run as a formula (=, +, -, @,
   // TAB or CR first) gets a leading apostrophe, as OWASP advises against CSV injection.
   function csvCell(value) {
-    var text = value === null || value === undefined ? '' : String(value);
+    let text = value === null || value === undefined ? '' : String(value);
     if (/^[=+\-@\t\r]/.test(text)) { text = "'" + text; }
     return '"' + text.replace(/"/g, '""') + '"';
   }
@@ -15,12 +15,12 @@
   // (works on file://): resolves to {headline, doc_id} and the list of chunks.
   function documentData(info) {
     if (!info.loaded) {
-      var payloads = {};
+      const payloads = {};
       window.papertopicsChunk = function (index, payload) { payloads[index] = payload; };
-      var chunks = [];
-      for (var k = 0; k < info.n_chunks; k++) {
+      const chunks = [];
+      for (let k = 0; k < info.n_chunks; k++) {
         chunks.push(PT.loadPacked(info.chunk_folder + '/docs-' + k + '.js', (function (index) {
-          return function () { var payload = payloads[index]; delete payloads[index]; return payload; };
+          return function () { const payload = payloads[index]; delete payloads[index]; return payload; };
         }(k))));
       }
       info.loaded = Promise.all([PT.loadHeadlines(info.headline_file), Promise.all(chunks)]);
@@ -30,22 +30,22 @@
 
   // The CSV text of one topic's papers: topic, name, doc_id, title, the listing's own columns, abstract.
   function topicCsv(info, topic) {
-    var Type = info.topic_bytes === 2 ? Int16Array : Int32Array;
-    var topics = PT.packedArray(info.topic, Type);
+    const Type = info.topic_bytes === 2 ? Int16Array : Int32Array;
+    const topics = PT.packedArray(info.topic, Type);
     return documentData(info).then(function (loaded) {
-      var headlines = loaded[0], chunks = loaded[1];
-      var columns = [];
+      const headlines = loaded[0], chunks = loaded[1];
+      const columns = [];
       chunks.forEach(function (chunk) {
         Object.keys(chunk.extra).forEach(function (c) { if (columns.indexOf(c) < 0) { columns.push(c); } });
       });
-      var lines = [['topic', 'name', 'doc_id', 'title'].concat(columns, ['abstract']).map(csvCell).join(',')];
-      var label = info.labels[String(topic)] || '';
+      const lines = [['topic', 'name', 'doc_id', 'title'].concat(columns, ['abstract']).map(csvCell).join(',')];
+      const label = info.labels[String(topic)] || '';
       chunks.forEach(function (chunk) {
         chunk.text.forEach(function (text, j) {
-          var row = chunk.first + j;
+          const row = chunk.first + j;
           if (topics[row] !== topic) { return; }
-          var title = chunk.title[j] === null ? headlines.headline[row] : chunk.title[j];
-          var cells = [topic, label, headlines.doc_id[row], title];
+          const title = chunk.title[j] === null ? headlines.headline[row] : chunk.title[j];
+          const cells = [topic, label, headlines.doc_id[row], title];
           columns.forEach(function (c) { cells.push(chunk.extra[c] ? chunk.extra[c][j] : ''); });
           cells.push(text);
           lines.push(cells.map(csvCell).join(','));
@@ -56,14 +56,14 @@
   }
 
   function fileName(topic, label) {
-    var slug = String(label || '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50);
+    const slug = String(label || '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50);
     return (topic < 0 ? 'outliers' : 'topic-' + topic + (slug ? '-' + slug : '')) + '.csv';
   }
 
   function save(csv, name) {
     // a BOM, so that Excel reads the file as UTF-8
-    var blob = new Blob(['\ufeff' + csv], { type: 'text/csv;charset=utf-8' });
-    var link = document.createElement('a');
+    const blob = new Blob(['\ufeff' + csv], { type: 'text/csv;charset=utf-8' });
+    const link = document.createElement('a');
     link.href = URL.createObjectURL(blob);
     link.download = name;
     document.body.appendChild(link);
@@ -77,8 +77,8 @@
     window.papertopicsTopicCsv = function (topic) { return topicCsv(info, topic); };  // for the tests
     document.querySelectorAll('button[data-csv-topic]').forEach(function (button) {
       button.addEventListener('click', function () {
-        var topic = Number(button.getAttribute('data-csv-topic'));
-        var text = button.textContent;
+        const topic = Number(button.getAttribute('data-csv-topic'));
+        const text = button.textContent;
         button.disabled = true;
         button.textContent = 'Preparing the CSV\u2026';
         topicCsv(info, topic).then(function (csv) {

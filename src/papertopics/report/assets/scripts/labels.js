@@ -6,24 +6,24 @@
   'use strict';
 
   // Zoomed in less than this (relative to the whole map), the names shown are the regions'.
-  var REGION_ZOOM = 1.9;
-  var PAD = 3;  // pixels kept free around every name
+  const REGION_ZOOM = 1.9;
+  const PAD = 3;  // pixels kept free around every name
 
   // A name as one line, or two balanced lines when long: a six-word name (the longest the names
   // stage gives, "large vision-language models (LVLMs) & hallucinations") fits whole.
   function nameLines(text) {
     text = PT.shorten(text, 64);
     if (text.length <= 20) { return [text]; }
-    var middle = text.length / 2, best = -1;
-    for (var i = 0; i < text.length; i++) {
+    let middle = text.length / 2, best = -1;
+    for (let i = 0; i < text.length; i++) {
       if (text[i] === ' ' && (best < 0 || Math.abs(i - middle) < Math.abs(best - middle))) { best = i; }
     }
     return best < 0 ? [text] : [text.slice(0, best), text.slice(best + 1)];
   }
 
   function overlapsAny(box, placed) {
-    for (var p = 0; p < placed.length; p++) {
-      var o = placed[p];
+    for (let p = 0; p < placed.length; p++) {
+      const o = placed[p];
       if (box.x0 < o.x1 && o.x0 < box.x1 && box.y0 < o.y1 && o.y0 < box.y1) { return true; }
     }
     return false;
@@ -32,10 +32,10 @@
   // The first free box for a name of `size` (width, height) anchored at (px, py) in a plot of
   // `area` (w, h): at the anchor, above, below, right, left; null when none is free.
   function freeBox(px, py, size, area, placed) {
-    var width = size.width, height = size.height;
-    var offsets = [[0, 0], [0, -0.9 * height], [0, 0.9 * height], [0.6 * width, 0], [-0.6 * width, 0]];
-    for (var k = 0; k < offsets.length; k++) {
-      var box = { x0: px + offsets[k][0] - width / 2 - PAD, y0: py + offsets[k][1] - height / 2 - PAD };
+    const width = size.width, height = size.height;
+    const offsets = [[0, 0], [0, -0.9 * height], [0, 0.9 * height], [0.6 * width, 0], [-0.6 * width, 0]];
+    for (let k = 0; k < offsets.length; k++) {
+      const box = { x0: px + offsets[k][0] - width / 2 - PAD, y0: py + offsets[k][1] - height / 2 - PAD };
       box.x1 = box.x0 + width + 2 * PAD; box.y1 = box.y0 + height + 2 * PAD;
       if (box.x0 < 0 || box.y0 < 0 || box.x1 > area.w || box.y1 > area.h) { continue; }
       if (!overlapsAny(box, placed)) { return box; }
@@ -44,7 +44,7 @@
   }
 
   function nameSpan(item, dim) {
-    var span = document.createElement('span');
+    const span = document.createElement('span');
     span.className = 'map-label ' + item.kind + (dim ? ' dim' : '');
     span.setAttribute('data-' + item.kind, String(item.id));
     span.textContent = nameLines(item.label).join('\n');
@@ -56,7 +56,7 @@
   // `map`: the document map's shared state (see map.js).
   class MapLabels {
     constructor(map) {
-      var docs = map.docs;
+      const docs = map.docs;
       this.map = map;
       this.layer = document.getElementById('map-labels');
       this.maxTopicSize = 1;
@@ -74,12 +74,12 @@
     }
 
     visibleTopic(topic) {
-      var index = this.map.traceOfTopic[topic], traces = this.map.traces;
+      const index = this.map.traceOfTopic[topic], traces = this.map.traces;
       return index !== undefined && traces[index].visible !== 'legendonly' && traces[index].visible !== false;
     }
 
     regionItems() {
-      var shown = {}, maxSize = this.maxRegionSize;
+      const shown = {}, maxSize = this.maxRegionSize;
       this.namedTopics.forEach((t) => { if (this.visibleTopic(t.topic)) { shown[t.region] = true; } });
       return this.map.docs.regions.filter(function (r) { return shown[r.region]; }).map(function (r) {
         return { kind: 'region', id: r.region, label: r.label, x: r.x, y: r.y, size: r.size,
@@ -88,7 +88,7 @@
     }
 
     topicItems(set) {
-      var maxSize = this.maxTopicSize;
+      const maxSize = this.maxTopicSize;
       return this.namedTopics.filter((t) => this.visibleTopic(t.topic)).map(function (t) {
         return { kind: 'topic', id: t.topic, label: t.label, x: t.x, y: t.y, size: t.size,
                  fontSize: Math.round(11 + 5 * Math.sqrt(t.size / maxSize)),
@@ -98,43 +98,43 @@
 
     // Measures, in one layout pass, every name not measured before (sizes never change).
     measure(items) {
-      var fresh = items.filter((item) => !this.measured[item.kind + ':' + item.id]);
+      const fresh = items.filter((item) => !this.measured[item.kind + ':' + item.id]);
       if (!fresh.length) { return; }
-      var spans = fresh.map((item) => {
-        var span = nameSpan(item, false);
+      const spans = fresh.map((item) => {
+        const span = nameSpan(item, false);
         span.style.visibility = 'hidden';
         this.layer.appendChild(span);
         return span;
       });
       fresh.forEach((item, i) => {
-        var rect = spans[i].getBoundingClientRect();
+        const rect = spans[i].getBoundingClientRect();
         this.measured[item.kind + ':' + item.id] = { width: Math.ceil(rect.width), height: Math.ceil(rect.height) };
       });
       spans.forEach(function (span) { span.remove(); });
     }
 
     layout() {
-      var map = this.map, full = map.gd._fullLayout;
+      const map = this.map, full = map.gd._fullLayout;
       if (!full || !full.xaxis) { return; }
-      var xa = full.xaxis, ya = full.yaxis, area = full._size;
-      var zoom = map.spanX0 / Math.abs(xa.range[1] - xa.range[0]);
-      var set = map.topics.highlighted();
+      const xa = full.xaxis, ya = full.yaxis, area = full._size;
+      const zoom = map.spanX0 / Math.abs(xa.range[1] - xa.range[0]);
+      const set = map.topics.highlighted();
       // Zoomed out: the regions; a topic searched for or clicked is named itself.
-      var regionLevel = this.useRegions && zoom < REGION_ZOOM && !set;
-      var items = (regionLevel ? this.regionItems() : this.topicItems(set)).sort(function (a, b) {
+      const regionLevel = this.useRegions && zoom < REGION_ZOOM && !set;
+      const items = (regionLevel ? this.regionItems() : this.topicItems(set)).sort(function (a, b) {
         return b.priority - a.priority || b.size - a.size || a.id - b.id;
       }).filter(function (item) {
         item.px = xa.l2p(item.x); item.py = ya.l2p(item.y);
         return item.px >= 0 && item.px <= area.w && item.py >= 0 && item.py <= area.h;
       });
       this.measure(items);
-      var placed = [];
-      var fragment = document.createDocumentFragment();
+      const placed = [];
+      const fragment = document.createDocumentFragment();
       items.forEach((item) => {
-        var box = freeBox(item.px, item.py, this.measured[item.kind + ':' + item.id], area, placed);
+        const box = freeBox(item.px, item.py, this.measured[item.kind + ':' + item.id], area, placed);
         if (!box) { return; }
         placed.push(box);
-        var span = nameSpan(item, set && !item.priority && item.kind === 'topic');
+        const span = nameSpan(item, set && !item.priority && item.kind === 'topic');
         span.style.left = (area.l + box.x0 + PAD) + 'px';
         span.style.top = (area.t + box.y0 + PAD) + 'px';
         fragment.appendChild(span);

@@ -5,27 +5,27 @@
   'use strict';
 
   // Above this many documents the abstracts load on the first search or click, not in the background.
-  var PRELOAD_MAX_DOCUMENTS = 20000;
+  const PRELOAD_MAX_DOCUMENTS = 20000;
 
   // Fills the figure's topic traces from the packed arrays; returns what the map script needs.
   PT.prepareDocuments = function (data) {
-    var docs = data.docs;
-    var n = docs.n;
-    var xs = PT.packedArray(docs.x, Float32Array), ys = PT.packedArray(docs.y, Float32Array);
-    var nearest = PT.packedArray(docs.nearest, Uint8Array);
-    var rowsOf = {};
-    for (var r = 0; r < n; r++) { (rowsOf[docs.topic[r]] = rowsOf[docs.topic[r]] || []).push(r); }
+    const docs = data.docs;
+    const n = docs.n;
+    const xs = PT.packedArray(docs.x, Float32Array), ys = PT.packedArray(docs.y, Float32Array);
+    const nearest = PT.packedArray(docs.nearest, Uint8Array);
+    const rowsOf = {};
+    for (let r = 0; r < n; r++) { (rowsOf[docs.topic[r]] = rowsOf[docs.topic[r]] || []).push(r); }
     data.figure.data.forEach(function (trace) {
       if (!trace.meta || trace.meta.role === 'matches') { return; }
-      var rows = rowsOf[trace.meta.topic] || [];
-      var x = new Float32Array(rows.length), y = new Float32Array(rows.length);
-      for (var j = 0; j < rows.length; j++) { x[j] = xs[rows[j]]; y[j] = ys[rows[j]]; }
+      const rows = rowsOf[trace.meta.topic] || [];
+      const x = new Float32Array(rows.length), y = new Float32Array(rows.length);
+      for (let j = 0; j < rows.length; j++) { x[j] = xs[rows[j]]; y[j] = ys[rows[j]]; }
       trace.x = x; trace.y = y; trace.customdata = rows;
       if (nearest && trace.meta.topic >= 0) {
-        var some = false;
-        for (var k = 0; k < rows.length; k++) { if (nearest[rows[k]]) { some = true; break; } }
+        let some = false;
+        for (let k = 0; k < rows.length; k++) { if (nearest[rows[k]]) { some = true; break; } }
         if (some) {
-          var size = trace.marker.size, opacity = trace.marker.opacity;
+          const size = trace.marker.size, opacity = trace.marker.opacity;
           trace.marker.size = rows.map(function (row) { return nearest[row] ? Math.max(2, size - 2) : size; });
           trace.marker.opacity = rows.map(function (row) { return nearest[row] ? opacity * 0.4 : opacity; });
         }
@@ -36,8 +36,8 @@
 
   // The state the map's features share: the plot, its traces, the documents, the controls' state.
   function mapState(container, data, packed) {
-    var docs = data.docs;
-    var map = {
+    const docs = data.docs;
+    const map = {
       container: container, gd: container, docs: docs, n: docs.n, packed: packed,
       traces: container.data, topicTraces: [], matchTrace: -1, traceOfTopic: {},
       rowOfId: {}, topicInfo: {}, spanX0: 1,
@@ -61,11 +61,11 @@
   }
 
   function wireControls(map) {
-    var state = map.state, gd = map.gd;
-    var search = document.getElementById('search');
-    var filter = document.getElementById('listing-filter');
-    var topicSearch = document.getElementById('topic-search');
-    var timer = null, topicTimer = null;
+    const state = map.state, gd = map.gd;
+    const search = document.getElementById('search');
+    const filter = document.getElementById('listing-filter');
+    const topicSearch = document.getElementById('topic-search');
+    let timer = null, topicTimer = null;
     search.addEventListener('input', function () {
       clearTimeout(timer);
       timer = setTimeout(function () { state.query = search.value; map.search.apply(); }, 150);
@@ -87,6 +87,7 @@
     document.getElementById('reset').addEventListener('click', function () {
       search.value = ''; filter.value = ''; topicSearch.value = '';
       state.query = ''; state.listing = ''; state.topicQuery = ''; state.focus = null;
+      map.fields.reset();
       Plotly.restyle(gd, { visible: true }, map.topicTraces);
       Plotly.relayout(gd, { 'xaxis.autorange': true, 'yaxis.autorange': true });
       map.topics.render();
@@ -95,7 +96,7 @@
   }
 
   function wirePlot(map) {
-    var gd = map.gd;
+    const gd = map.gd;
     gd.on('plotly_hover', map.panel.hover);
     gd.on('plotly_unhover', map.panel.unhover);
     gd.on('plotly_click', function (event) {
@@ -109,17 +110,17 @@
 
   // #doc=<id> opens a document in the panel; #topic=<n> shows that topic alone.
   function fromHash(map) {
-    var hash = decodeURIComponent(window.location.hash.replace(/^#/, ''));
-    var match = /^doc=(.+)$/.exec(hash);
+    const hash = decodeURIComponent(window.location.hash.replace(/^#/, ''));
+    let match = /^doc=(.+)$/.exec(hash);
     if (match) {
-      var row = map.rowOfId[match[1]];
+      const row = map.rowOfId[match[1]];
       return row === undefined ? Promise.resolve() : map.panel.show(row);
     }
     match = /^topic=(-?\d+)$/.exec(hash);
     if (match) {
-      var wanted = Number(match[1]);
-      var visible = map.topicTraces.map(function (index) {
-        var meta = map.traces[index].meta || {};
+      const wanted = Number(match[1]);
+      const visible = map.topicTraces.map(function (index) {
+        const meta = map.traces[index].meta || {};
         return meta.topic === wanted ? true : 'legendonly';
       });
       Plotly.restyle(map.gd, { visible: visible }, map.topicTraces);
@@ -128,17 +129,19 @@
   }
 
   PT.documentMap = function (container, data, packed) {
-    var map = mapState(container, data, packed);
+    const map = mapState(container, data, packed);
     map.topics = new PT.TopicFinder(map);
     map.labels = new PT.MapLabels(map);
     map.search = new PT.DocumentSearch(map);
     map.panel = new PT.DocumentPanel(map);
+    map.fields = new PT.MapFields(map);
     wirePlot(map);
     wireControls(map);
     window.addEventListener('hashchange', function () { fromHash(map); });
-    var layout0 = map.gd._fullLayout;
+    const layout0 = map.gd._fullLayout;
     map.spanX0 = Math.abs(layout0.xaxis.range[1] - layout0.xaxis.range[0]) || 1;
     map.topics.build();
+    map.fields.build();
     map.search.apply();
     map.labels.layout();
     if (map.n <= PRELOAD_MAX_DOCUMENTS) {

@@ -5,11 +5,11 @@
 
   function addMeta(list, name, value) {
     if (value === undefined || value === null || value === '') { return; }
-    var dt = document.createElement('dt');
+    const dt = document.createElement('dt');
     dt.textContent = name;
-    var dd = document.createElement('dd');
+    const dd = document.createElement('dd');
     if (name === 'url' && /^https?:\/\//i.test(String(value))) {
-      var link = document.createElement('a');
+      const link = document.createElement('a');
       link.href = String(value);
       link.rel = 'noopener noreferrer';
       link.target = '_blank';
@@ -23,22 +23,22 @@
   }
 
   function tipLine(tooltip, className, text) {
-    var line = document.createElement('span');
+    const line = document.createElement('span');
     line.className = className;
     line.textContent = text;
     tooltip.appendChild(line);
   }
 
   function similarItem(entry, docs, topicName, show) {
-    var other = entry[0];
-    var item = document.createElement('li');
-    var button = document.createElement('button');
+    const other = entry[0];
+    const item = document.createElement('li');
+    const button = document.createElement('button');
     button.type = 'button';
     button.textContent = docs.headline[other];
     button.addEventListener('click', function () { show(other); });
-    var topic = document.createElement('span');
+    const topic = document.createElement('span');
     topic.className = 'similar-topic';
-    var swatch = document.createElement('span');
+    const swatch = document.createElement('span');
     swatch.className = 'swatch';
     swatch.style.background = docs.topic_colors[String(docs.topic[other])] || '#999';
     topic.appendChild(swatch);
@@ -63,24 +63,24 @@
     }
 
     listingNames(row) {
-      var docs = this.map.docs;
+      const docs = this.map.docs;
       return docs.listings[row].map(function (i) { return docs.listing_names[i]; }).join(', ');
     }
 
     hover(event) {
-      var point = event && event.points && event.points[0];
+      const point = event && event.points && event.points[0];
       if (!point) { return; }
-      var docs = this.map.docs, gd = this.map.gd, tooltip = this.tooltip, nearest = this.map.packed.nearest;
-      var row = point.customdata;
+      const docs = this.map.docs, gd = this.map.gd, tooltip = this.tooltip, nearest = this.map.packed.nearest;
+      const row = point.customdata;
       tooltip.textContent = '';
       tipLine(tooltip, 'tip-title', PT.shorten(docs.headline[row], docs.hover_chars || 150));
       tipLine(tooltip, 'tip-meta', 'listing: ' + this.listingNames(row));
       tipLine(tooltip, 'tip-meta', 'topic: ' + this.topicName(docs.topic[row]));
       if (nearest && nearest[row]) { tipLine(tooltip, 'tip-meta', 'assigned to its nearest topic'); }
-      var layout = gd._fullLayout;
-      var px = layout._size.l + point.xaxis.l2p(point.x), py = layout._size.t + point.yaxis.l2p(point.y);
+      const layout = gd._fullLayout;
+      const px = layout._size.l + point.xaxis.l2p(point.x), py = layout._size.t + point.yaxis.l2p(point.y);
       tooltip.hidden = false;
-      var left = px + 14, top = py + 14;
+      let left = px + 14, top = py + 14;
       if (left + tooltip.offsetWidth > gd.clientWidth) { left = Math.max(0, px - 14 - tooltip.offsetWidth); }
       if (top + tooltip.offsetHeight > gd.clientHeight) { top = Math.max(0, py - 14 - tooltip.offsetHeight); }
       tooltip.style.left = left + 'px';
@@ -90,11 +90,11 @@
     unhover() { this.tooltip.hidden = true; }
 
     showSimilar(row) {
-      var docs = this.map.docs;
-      var section = document.getElementById('similar');
-      var list = document.getElementById('similar-list');
+      const docs = this.map.docs;
+      const section = document.getElementById('similar');
+      const list = document.getElementById('similar-list');
       list.textContent = '';
-      var entries = this.map.store.similar[row] || [];
+      const entries = this.map.store.similar[row] || [];
       section.hidden = !docs.has_neighbours || !entries.length;
       entries.forEach((entry) => {
         list.appendChild(similarItem(entry, docs, this.topicName(docs.topic[entry[0]]), (other) => this.show(other)));
@@ -103,10 +103,10 @@
 
     // Fills the panel with one document; resolves once its data file is read.
     show(row) {
-      var map = this.map, docs = map.docs, store = map.store;
+      const map = this.map, docs = map.docs, store = map.store;
       if (row === undefined || row === null || row < 0 || row >= map.n) { return Promise.resolve(); }
-      var ticket = ++this.selecting;
-      var topic = String(docs.topic[row]);
+      const ticket = ++this.selecting;
+      const topic = String(docs.topic[row]);
       document.getElementById('doc-empty').hidden = true;
       document.getElementById('doc').hidden = false;
       document.getElementById('doc-swatch').style.background = docs.topic_colors[topic] || '#999';
@@ -115,7 +115,7 @@
       document.getElementById('doc-text').textContent = store.texts[row] === undefined ? 'loading\u2026' : store.texts[row];
       return store.load(store.chunkOf(row)).then(() => {
         if (ticket !== this.selecting) { return; }
-        var meta = document.getElementById('doc-meta');
+        const meta = document.getElementById('doc-meta');
         meta.textContent = '';
         addMeta(meta, 'listing', this.listingNames(row));
         Object.keys(store.extra).forEach(function (column) { addMeta(meta, column, store.extra[column][row]); });

@@ -16,7 +16,7 @@
   PT.MAP_CONFIG = Object.assign({}, PT.PLOT_CONFIG, { scrollZoom: true });
 
   PT.readData = function () {
-    var element = document.getElementById('report-data');
+    const element = document.getElementById('report-data');
     return element ? JSON.parse(element.textContent) : null;
   };
 
@@ -30,7 +30,7 @@
   };
 
   function showError(container, message) {
-    var box = document.createElement('p');
+    const box = document.createElement('p');
     box.className = 'callout';
     box.textContent = message;
     container.appendChild(box);
@@ -38,7 +38,7 @@
 
   function webglAvailable() {
     try {
-      var canvas = document.createElement('canvas');
+      const canvas = document.createElement('canvas');
       return !!(window.WebGLRenderingContext && (canvas.getContext('webgl') || canvas.getContext('experimental-webgl')));
     } catch (error) {
       return false;
@@ -51,7 +51,7 @@
 
   PT.plot = function (container, figure, config) {
     if (!window.Plotly) {
-      var message = 'plotly.min.js did not load: keep it in the same folder as this page.';
+      const message = 'plotly.min.js did not load: keep it in the same folder as this page.';
       showError(container, message);
       return Promise.reject(new Error(message));
     }
@@ -70,9 +70,9 @@
   };
 
   function decodeBase64(text) {
-    var binary = atob(text);
-    var bytes = new Uint8Array(binary.length);
-    for (var i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
+    const binary = atob(text);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
     return bytes;
   }
 
@@ -82,7 +82,7 @@
   };
 
   PT.darker = function (hex, factor) {
-    var m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || '');
+    const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex || '');
     if (!m) { return '#1d2430'; }
     return 'rgb(' + [1, 2, 3].map(function (k) { return Math.round(parseInt(m[k], 16) * factor); }).join(',') + ')';
   };
@@ -90,8 +90,8 @@
   PT.shorten = function (text, max) {
     text = String(text || '');
     if (text.length <= max) { return text; }
-    var cut = text.slice(0, max - 1);
-    var space = cut.lastIndexOf(' ');
+    let cut = text.slice(0, max - 1);
+    const space = cut.lastIndexOf(' ');
     if (space > max * 0.6) { cut = cut.slice(0, space); }
     return cut.replace(/[\s,;:]+$/, '') + '\u2026';
   };

@@ -4,8 +4,8 @@
   'use strict';
 
   function listMatches(found, show) {
-    var section = document.getElementById('matches');
-    var list = document.getElementById('match-list');
+    const section = document.getElementById('matches');
+    const list = document.getElementById('match-list');
     list.textContent = '';
     if (!found) { section.hidden = true; return; }
     section.hidden = false;
@@ -13,8 +13,8 @@
       found.length ? (found.length > 100 ? 'First 100 of ' + found.length + ' matches' : found.length + ' matching documents')
                    : 'No document matches';
     found.slice(0, 100).forEach(function (row) {
-      var item = document.createElement('li');
-      var button = document.createElement('button');
+      const item = document.createElement('li');
+      const button = document.createElement('button');
       button.type = 'button';
       button.textContent = show.headline(row);
       button.addEventListener('click', function () { show.document(row); });
@@ -27,26 +27,45 @@
   class DocumentSearch {
     constructor(map) {
       this.map = map;
-      this.drawn = { listing: '', matches: 0 };
+      this.drawn = { listing: '|', matches: 0 };
       this.reading = false;
       // Until its data file is read, a document is searched by its headline (title or first
       // words) and id, so a search answers at once on a big listing and refines as files arrive.
       this.headHay = new Array(map.n);
     }
 
+    // The listing filter and the years' brush (fields.js).
     inListing(row) {
-      var listing = this.map.state.listing;
-      return listing === '' || this.map.docs.listings[row].indexOf(Number(listing)) !== -1;
+      const listing = this.map.state.listing;
+      return (listing === '' || this.map.docs.listings[row].indexOf(Number(listing)) !== -1) && this.map.fields.keep(row);
+    }
+
+    // A word, or "journal:nature", "author:smith", "venue:..." for one metadata column (read from
+    // the data files: until they are, such a term matches nothing and the search refines).
+    parseTerm(term) {
+      const at = term.indexOf(':'), extra = this.map.store.extra;
+      if (at < 1 || at === term.length - 1) { return term; }
+      const venue = (this.map.docs.fields || []).filter(function (f) { return f.kind === 'category'; })[0];
+      const aliases = { author: 'authors', venue: venue ? venue.name : '' };
+      const wanted = (aliases[term.slice(0, at)] || term.slice(0, at)).toLowerCase();
+      const column = Object.keys(extra).find(function (c) { return c.toLowerCase() === wanted; });
+      return column || aliases[term.slice(0, at)] ? { column: column, value: term.slice(at + 1) } : term;
     }
 
     matches(row, terms) {
-      var docs = this.map.docs;
-      var hay = this.map.store.haystack[row];
+      const docs = this.map.docs, extra = this.map.store.extra;
+      let hay = this.map.store.haystack[row];
       if (hay === undefined) {
         hay = this.headHay[row] || (this.headHay[row] = (docs.headline[row] + '\n' + docs.doc_id[row]).toLowerCase());
       }
-      for (var k = 0; k < terms.length; k++) {
-        if (hay.indexOf(terms[k]) === -1) { return false; }
+      for (let k = 0; k < terms.length; k++) {
+        const term = terms[k];
+        if (typeof term === 'string') {
+          if (hay.indexOf(term) === -1) { return false; }
+          continue;
+        }
+        const value = term.column && extra[term.column] ? extra[term.column][row] : undefined;
+        if (value === undefined || String(value).toLowerCase().indexOf(term.value) === -1) { return false; }
       }
       return true;
     }
@@ -54,10 +73,10 @@
     // Reads every data file for a search, redrawing the matches about twice a second meanwhile.
     readForSearch() {
       if (this.reading) { return; }
-      var store = this.map.store, state = this.map.state, chunks = this.map.docs.n_chunks;
+      const store = this.map.store, state = this.map.state, chunks = this.map.docs.n_chunks;
       this.reading = true;
-      var last = performance.now();
-      for (var k = 0; k < chunks; k++) {
+      let last = performance.now();
+      for (let k = 0; k < chunks; k++) {
         store.load(k).then(() => {
           if (performance.now() - last > 500 && store.loaded < chunks) {
             last = performance.now();
@@ -73,25 +92,26 @@
 
     // The listing filter: points of other listings are hidden (null coordinates).
     drawListing() {
-      var map = this.map;
-      if (map.state.listing === this.drawn.listing) { return; }
-      var xs = [], ys = [];
+      const map = this.map;
+      const key = map.state.listing + '|' + (map.state.years || '');
+      if (key === this.drawn.listing) { return; }
+      const xs = [], ys = [];
       map.topicTraces.forEach((index) => {
-        var o = map.original[index];
-        var x = new Array(o.x.length), y = new Array(o.y.length);
-        for (var j = 0; j < o.rows.length; j++) {
-          var keep = this.inListing(o.rows[j]);
+        const o = map.original[index];
+        const x = new Array(o.x.length), y = new Array(o.y.length);
+        for (let j = 0; j < o.rows.length; j++) {
+          const keep = this.inListing(o.rows[j]);
           x[j] = keep ? o.x[j] : null;
           y[j] = keep ? o.y[j] : null;
         }
         xs.push(x); ys.push(y);
       });
       Plotly.restyle(map.gd, { x: xs, y: ys }, map.topicTraces);
-      this.drawn.listing = map.state.listing;
+      this.drawn.listing = key;
     }
 
     drawMatches(found) {
-      var map = this.map;
+      const map = this.map;
       if (map.matchTrace < 0 || !(found.length || this.drawn.matches)) { return; }
       this.drawn.matches = found.length;
       Plotly.restyle(map.gd, {
@@ -102,8 +122,8 @@
     }
 
     statusText(shown, found, searching, partial) {
-      var store = this.map.store;
-      var text = shown + ' of ' + this.map.n + ' documents shown';
+      const store = this.map.store;
+      let text = shown + ' of ' + this.map.n + ' documents shown';
       if (searching) { text += ' \u00b7 ' + found.length + (found.length === 1 ? ' match' : ' matches'); }
       if (partial && store.error) {
         text += ' in the titles \u00b7 ' + store.error;
@@ -115,18 +135,18 @@
 
     // Redraws the map, the status line and the list of matches for the controls' state.
     apply() {
-      var map = this.map, n = map.n;
-      var terms = map.state.query.toLowerCase().split(/\s+/).filter(Boolean);
-      var searching = terms.length > 0;
-      var partial = searching && map.store.loaded < map.docs.n_chunks;
+      const map = this.map, n = map.n;
+      const terms = map.state.query.toLowerCase().split(/\s+/).filter(Boolean).map((term) => this.parseTerm(term));
+      const searching = terms.length > 0;
+      const partial = searching && map.store.loaded < map.docs.n_chunks;
       if (partial) { this.readForSearch(); }
-      var shown = 0;
-      for (var r = 0; r < n; r++) { if (this.inListing(r)) { shown++; } }
+      let shown = 0;
+      for (let r = 0; r < n; r++) { if (this.inListing(r)) { shown++; } }
       this.drawListing();
       map.topics.styleTraces();
-      var found = [];
+      const found = [];
       if (searching) {
-        for (var row = 0; row < n; row++) {
+        for (let row = 0; row < n; row++) {
           if (this.inListing(row) && this.matches(row, terms)) { found.push(row); }
         }
       }

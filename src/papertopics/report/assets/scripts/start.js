@@ -10,7 +10,7 @@
   });
 
   function start() {
-    var data;
+    let data;
     try {
       data = PT.readData();
     } catch (error) {
@@ -18,12 +18,12 @@
       throw error;
     }
     if (data && data.downloads) { PT.setupDownloads(data.downloads); }
-    var container = document.getElementById('figure');
+    const container = document.getElementById('figure');
     if (!data || !data.figure || !container) { PT.markReady(); return; }
-    var isMap = document.body.getAttribute('data-page') === 'documents';
-    var packed = isMap ? PT.prepareDocuments(data) : null;
+    const isMap = document.body.getAttribute('data-page') === 'documents';
+    const packed = isMap ? PT.prepareDocuments(data) : null;
     // The headlines load while the points are drawn; the map's tooltips and lists wait for them.
-    var headlines = isMap && data.docs.headline_file ? PT.loadHeadlines(data.docs.headline_file) : null;
+    const headlines = isMap && data.docs.headline_file ? PT.loadHeadlines(data.docs.headline_file) : null;
     PT.plot(container, data.figure, isMap ? PT.MAP_CONFIG : PT.PLOT_CONFIG).then(function () {
       return headlines;
     }).then(function (list) {

@@ -8,16 +8,16 @@
   }
 
   function listItem(t, onClick) {
-    var item = document.createElement('li');
+    const item = document.createElement('li');
     item.setAttribute('data-topic', String(t.topic));
-    var button = document.createElement('button');
+    const button = document.createElement('button');
     button.type = 'button';
-    var swatch = document.createElement('span');
+    const swatch = document.createElement('span');
     swatch.className = 'swatch';
     swatch.style.background = t.color;
-    var name = document.createElement('span');
+    const name = document.createElement('span');
     name.className = 'name';
-    var count = document.createElement('span');
+    const count = document.createElement('span');
     count.className = 'count';
     count.textContent = String(t.size);
     button.appendChild(swatch); button.appendChild(name); button.appendChild(count);
@@ -29,10 +29,10 @@
   // The label, the part the finder's query matched marked.
   function showName(entry, label, query) {
     entry.name.textContent = '';
-    var at = query ? label.toLowerCase().indexOf(query) : -1;
+    const at = query ? label.toLowerCase().indexOf(query) : -1;
     if (at < 0) { entry.name.textContent = label; return; }
     entry.name.appendChild(document.createTextNode(label.slice(0, at)));
-    var mark = document.createElement('mark');
+    const mark = document.createElement('mark');
     mark.textContent = label.slice(at, at + query.length);
     entry.name.appendChild(mark);
     entry.name.appendChild(document.createTextNode(label.slice(at + query.length)));
@@ -47,12 +47,12 @@
     }
 
     build() {
-      var list = document.getElementById('topic-list');
-      var ordered = this.map.docs.topics.slice().sort(function (a, b) {
+      const list = document.getElementById('topic-list');
+      const ordered = this.map.docs.topics.slice().sort(function (a, b) {
         return (a.topic < 0) - (b.topic < 0) || b.size - a.size || a.topic - b.topic;
       });
       ordered.forEach((t) => {
-        var entry = listItem(t, () => this.focus(t.topic));
+        const entry = listItem(t, () => this.focus(t.topic));
         list.appendChild(entry.item);
         this.entries.push(entry);
       });
@@ -60,11 +60,11 @@
     }
 
     render() {
-      var state = this.map.state, query = state.topicQuery;
-      var shown = 0;
+      const state = this.map.state, query = state.topicQuery;
+      let shown = 0;
       this.entries.forEach(function (entry) {
-        var t = entry.topic, label = (t.topic < 0 ? '' : t.topic + ' \u00b7 ') + t.label;
-        var hit = topicMatches(t, query);
+        const t = entry.topic, label = (t.topic < 0 ? '' : t.topic + ' \u00b7 ') + t.label;
+        const hit = topicMatches(t, query);
         entry.item.hidden = !hit;
         entry.item.classList.toggle('hit', !!query && hit);
         entry.item.classList.toggle('focused', state.focus === t.topic);
@@ -79,39 +79,39 @@
 
     // The topics to highlight ({topic: true}): the one clicked, else those the finder matches.
     highlighted() {
-      var state = this.map.state;
-      if (state.focus !== null) { var one = {}; one[state.focus] = true; return one; }
+      const state = this.map.state;
+      if (state.focus !== null) { const one = {}; one[state.focus] = true; return one; }
       if (!state.topicQuery) { return null; }
-      var set = {};
+      const set = {};
       this.map.docs.topics.forEach(function (t) { if (topicMatches(t, state.topicQuery)) { set[t.topic] = true; } });
       return set;
     }
 
     focus(topic) {
-      var map = this.map, state = map.state;
+      const map = this.map, state = map.state;
       state.focus = state.focus === topic ? null : topic;
       this.render();
       this.styleTraces();
       if (state.focus === null) { map.labels.layout(); return; }
-      var o = map.original[map.traceOfTopic[topic]];
+      const o = map.original[map.traceOfTopic[topic]];
       if (!o || !o.x.length) { return; }
-      var xs = Array.from(o.x).sort(function (a, b) { return a - b; });
-      var ys = Array.from(o.y).sort(function (a, b) { return a - b; });
-      var lo = Math.floor(xs.length * 0.02), hi = Math.max(lo, Math.ceil(xs.length * 0.98) - 1);
-      var padX = Math.max((xs[hi] - xs[lo]) * 0.25, map.spanX0 * 0.03), padY = Math.max((ys[hi] - ys[lo]) * 0.25, map.spanX0 * 0.03);
+      const xs = Array.from(o.x).sort(function (a, b) { return a - b; });
+      const ys = Array.from(o.y).sort(function (a, b) { return a - b; });
+      const lo = Math.floor(xs.length * 0.02), hi = Math.max(lo, Math.ceil(xs.length * 0.98) - 1);
+      const padX = Math.max((xs[hi] - xs[lo]) * 0.25, map.spanX0 * 0.03), padY = Math.max((ys[hi] - ys[lo]) * 0.25, map.spanX0 * 0.03);
       Plotly.relayout(map.gd, { 'xaxis.range': [xs[lo] - padX, xs[hi] + padX], 'yaxis.range': [ys[lo] - padY, ys[hi] + padY] });
     }
 
     // Points dimmed while searching; other topics pale while some are highlighted.
     styleTraces() {
-      var map = this.map;
-      var searching = map.state.query.trim() !== '';
-      var set = this.highlighted();
-      var key = searching + '|' + (set ? Object.keys(set).sort().join(',') : '');
+      const map = this.map;
+      const searching = map.state.query.trim() !== '';
+      const set = this.highlighted();
+      const key = searching + '|' + (set ? Object.keys(set).sort().join(',') : '');
       if (key === this.styled) { return; }
       this.styled = key;
-      var opacities = map.topicTraces.map(function (index) {
-        var topic = map.traces[index].meta.topic;
+      const opacities = map.topicTraces.map(function (index) {
+        const topic = map.traces[index].meta.topic;
         if (searching) { return 0.22; }
         if (set && !set[topic]) { return 0.07; }
         return map.original[index].opacity;

@@ -1,0 +1,65 @@
+"""Rule describe_topics: what the listing's own columns say of each topic, as tables beside
+topics.csv. results/topics/over_time.csv and topic_trends.csv (topics.over_time: shares per
+period, rising and falling topics, each period's top terms), topic_sources.csv (topics.sources:
+top venues and authors) and thematic_map.csv (topics.thematic: centrality x density). A listing
+without dates, venues or authors gets the tables with their header only, and the report shows
+none of their pages or lines.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+
+from papertopics.topics.over_time import over_time_tables, topic_counts
+from papertopics.topics.sources import topic_sources
+from papertopics.topics.terms import TermCounts
+from papertopics.topics.thematic import THEMATIC_COLUMNS, thematic_map
+
+
+def read_text_table(path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[], encoding="utf-8")
+
+
+def describe_topics_job(job, log) -> None:
+    """Inputs: document_topics.csv, topics.csv, corpus/term_counts.npz (the abstracts' terms, in
+    the corpus' order). Params: reduce_frequent_words, bm25_weighting (representation.*: the
+    c-TF-IDF of the period terms and the thematic map).
+    Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv."""
+    started = time.perf_counter()
+    i, out, p = job.input, job.output, job.params
+    documents, topics = read_text_table(i.documents), read_text_table(i.topics)
+    terms = TermCounts.load(i.terms)
+    counts = terms.counts if terms.counts.shape[0] == len(documents) else None
+    if counts is None:
+        log.warning(
+            "%s holds %d rows for %d documents: no period terms",
+            i.terms,
+            terms.counts.shape[0],
+            len(documents),
+        )
+    ctfidf = {
+        "reduce_frequent_words": bool(p.reduce_frequent_words),
+        "bm25_weighting": bool(p.bm25_weighting),
+    }
+    shares, trends, unit = over_time_tables(documents, topics, counts, terms.terms, **ctfidf)
+    sources = topic_sources(documents)
+    thematic = pd.DataFrame(columns=THEMATIC_COLUMNS)
+    if counts is not None:
+        ids, summed = topic_counts(counts, documents["topic"].astype(int).to_numpy())
+        thematic = thematic_map(ids, summed, topics, **ctfidf)
+    thematic.to_csv(out.thematic, index=False)
+    shares.to_csv(out.over_time, index=False)
+    trends.to_csv(out.trends, index=False)
+    sources.to_csv(out.sources, index=False)
+    log.info(
+        "over time: %d periods (%s), %d rising, %d falling; %d venue and %d author rows; %.1f s",
+        shares["period"].nunique(),
+        unit or "no dates",
+        int((trends["status"] == "rising").sum()),
+        int((trends["status"] == "falling").sum()),
+        int((sources["field"] == "venue").sum()),
+        int((sources["field"] == "author").sum()),
+        time.perf_counter() - started,
+    )

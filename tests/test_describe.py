@@ -1,0 +1,137 @@
+"""Dates parsed once in ingest, and the tables describe_topics writes from a listing's own columns:
+topics over time (shares, trends, each period's terms), venues and authors, the thematic map."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import SHARED
+from report_sample import dated_inputs
+
+from papertopics.ingest.dates import add_dates, parse_date
+from papertopics.topics.over_time import binomial_slope, document_periods, over_time_tables
+from papertopics.topics.sources import author_key, topic_sources
+
+EXPORTS = SHARED / "data" / "exports"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2019", "2019"),
+        ("2025-10-13", "2025-10-13"),  # arXiv listing_date
+        ("2020 Jul 14", "2020-07-14"),  # PubMed DP
+        ("MAY 2019", "2019-05"),  # Web of Science PD + PY
+        ("JAN 15 2019", "2019-01-15"),
+        ("13 October 2025", "2025-10-13"),
+        ("17/05/2019", "2019-05-17"),
+        ("2010.0", "2010"),  # a year read as a float
+        ("", None),
+        ("in press", None),
+    ],
+)
+def test_a_date_is_read_at_the_precision_its_source_gives(value, expected):
+    assert parse_date(value) == expected
+
+
+def test_the_most_precise_date_column_wins_and_a_listing_without_dates_is_left_as_it_was():
+    corpus = pd.DataFrame(
+        {"doc_id": ["a", "b", "c"], "year": ["2019", "2020", ""], "listing_date": ["", "2020-03-02", ""]}
+    )
+    dated = add_dates(corpus)
+    assert dated["date"].tolist() == ["2019", "2020-03-02", ""]
+    assert dated["year"].tolist() == ["2019", "2020", ""]
+    seeds = pd.DataFrame({"doc_id": ["a"], "title": ["x"], "session": ["Poster 1"]})
+    assert add_dates(seeds) is seeds  # no date column: no new column, the seeds' tables unchanged
+
+
+def test_periods_are_years_for_a_long_span_and_months_for_a_short_one():
+    years = pd.Series([f"{2010 + i % 8}-05-01" for i in range(80)])
+    periods, unit = document_periods(years)
+    assert unit == "year" and sorted(periods.unique()) == [str(y) for y in range(2010, 2018)]
+    months = pd.Series(
+        [f"2025-{1 + i % 10:02d}-03" if i % 2 else f"2026-{1 + i % 4:02d}-09" for i in range(120)]
+    )
+    periods, unit = document_periods(months)
+    assert unit == "month" and "2025-08" in set(periods) and "2026-03" in set(periods)
+    assert document_periods(pd.Series(["2019"] * 30))[1] == ""  # one period: nothing over time
+
+
+def test_the_trend_is_the_logistic_regressions_slope_with_its_standard_error():
+    """Against scikit-learn's unpenalised logistic regression on the papers one by one."""
+    from sklearn.linear_model import LogisticRegression
+
+    t = np.arange(2015, 2025, dtype=float)
+    totals = np.array([40, 55, 60, 80, 90, 120, 150, 160, 200, 240])
+    hits = np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48])
+    slope, error = binomial_slope(hits, totals, t)
+    x = np.repeat(t, totals)[:, None]
+    y = np.concatenate([np.r_[np.ones(h), np.zeros(n - h)] for h, n in zip(hits, totals)])
+    reference = LogisticRegression(penalty=None, tol=1e-10, max_iter=1000).fit(x - x.mean(), y)
+    assert slope == pytest.approx(reference.coef_[0, 0], rel=1e-4)
+    assert 0.02 < error < 0.1  # 1,195 papers: a tight but honest interval
+    # a flat share (the same 10 % every year) has a slope near 0 within its error
+    flat, flat_error = binomial_slope(totals // 10, totals, t)
+    assert abs(flat) < 2 * flat_error
+
+
+def test_a_growing_and_a_fading_topic_are_called_rising_and_falling_the_rest_steady():
+    inputs = dated_inputs(300)
+    trends = inputs.described["trends"].set_index("topic")
+    assert trends.loc["0", "status"] == "rising" and float(trends.loc["0", "ci_low"]) > 0
+    assert trends.loc["1", "status"] == "falling" and float(trends.loc["1", "ci_high"]) < 0
+    assert set(trends.drop(index=["0", "1"])["status"]) == {"steady"}
+    shares = inputs.described["over_time"]
+    row = shares[(shares["period"] == "2015") & (shares["topic"] == "1")].iloc[0]
+    assert "reinforcement" in row["terms"] or "reward" in row["terms"]  # that year's own terms
+
+
+def test_authors_written_several_ways_are_one_author_shown_by_the_fullest_form():
+    assert len({author_key(n) for n in ("Smith, J.", "Smith, John", "J. Smith", "Smith J.", "SMITH, J")}) == 1
+    assert author_key("Smith, J.") != author_key("Smith, K.")
+    documents = pd.DataFrame(
+        {
+            "topic": ["0", "0", "0", "1"],
+            "authors": ["Smith, J.", "Smith, John; Doe, A.", "J. Smith", "Doe, A."],
+        }
+    )
+    authors = topic_sources(documents).query("field == 'author' and topic == 0")
+    assert authors.iloc[0][["name", "count"]].tolist() == ["Smith, John", 3]
+    assert authors.iloc[0]["share"] == 1.0
+
+
+def test_a_real_scopus_export_gets_years_venues_and_folded_authors(tmp_path):
+    """The Scopus export of ../shared (health informatics, 652 abstracts, 2010s-2024)."""
+    source = EXPORTS / "scopus-csv-smart-on-fhir-701.csv.gz"
+    if not source.exists():
+        pytest.skip(f"{source} not found")
+    path = tmp_path / "scopus.csv"
+    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
+        shutil.copyfileobj(handle, out)
+    from papertopics.ingest.listings import read_listing
+    from papertopics.ingest.specs import ListingSpec
+
+    table = add_dates(read_listing(ListingSpec(name="scopus", path=path)))
+    assert table["year"].str.fullmatch(r"20[12]\d").mean() > 0.99
+    # a topic per journal group, as if clustered: the venues and authors of a topic are its papers'
+    table["topic"] = (table["journal"].str.len() % 3).astype(str)
+    sources = topic_sources(table)
+    venues = sources[sources["field"] == "venue"]
+    assert "Journal of the American Medical Informatics Association" in set(venues["name"])
+    authors = sources[sources["field"] == "author"]
+    assert len(authors) and authors["count"].min() >= 2 and not authors["name"].str.contains(r"\(\d+\)").any()
+    shares, trends, unit = over_time_tables(
+        table, pd.DataFrame({"topic": [0, 1, 2], "label": ["a", "b", "c"]})
+    )
+    assert unit == "year" and shares["period"].nunique() >= 5 and len(trends) == 3
+
+
+def test_a_listing_without_dates_venues_or_authors_gets_empty_tables():
+    documents = pd.DataFrame({"topic": ["0", "1"], "text": ["a", "b"], "session": ["", ""]})
+    shares, trends, unit = over_time_tables(documents, pd.DataFrame({"topic": [0, 1], "label": ["a", "b"]}))
+    assert unit == "" and shares.empty and trends.empty
+    assert topic_sources(documents).empty
