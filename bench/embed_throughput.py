@@ -36,7 +36,12 @@ from _pipeline import REPO  # noqa: F401  (sets papertopics.runtime.environment'
 from cpu_levels import LEVEL_CAPS, run_at_level
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "neurips2023" / "neurips2023.jsonl.gz"
+DATA = (
+    pathlib.Path(os.environ.get("PAPERTOPICS_SHARED", ROOT.parent / "shared"))
+    / "data"
+    / "neurips2023"
+    / "neurips2023.jsonl.gz"
+)
 PLAIN = "st-fp32 (plain encode)"
 
 
