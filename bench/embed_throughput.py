@@ -16,12 +16,14 @@ mean/min cosine, the share of abstracts with the same top-5 neighbour set, and t
 The second line measures the path of CPUs without bf16 (papertopics.embed.cpu) on any machine:
 `auto` is then OpenVINO fp32, and torch:bf16 runs as torch fp32 (measured once). `--level AVX2`
 (or AVX512_CORE, AVX512_CORE_BF16) caps every library's instructions as .ci/run does
-(docs/cpus.md); `--exact-length` also times the batching before issue 42 for each path.
+(docs/cpus.md); `--before` also times each OpenVINO path with the batching before issue 53
+(`batch_size` rows in every pass). Ratios are medians over the blocks of per-block ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -34,7 +36,13 @@ from _pipeline import REPO  # noqa: F401  (sets papertopics.runtime.environment'
 from cpu_levels import LEVEL_CAPS, run_at_level
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "neurips2023" / "neurips2023.jsonl.gz"
+DATA = (
+    pathlib.Path(os.environ.get("PAPERTOPICS_SHARED", ROOT.parent / "shared"))
+    / "data"
+    / "neurips2023"
+    / "neurips2023.jsonl.gz"
+)
+PLAIN = "st-fp32 (plain encode)"
 
 
 def load_abstracts(path: pathlib.Path, n: int) -> list[str]:
@@ -67,43 +75,20 @@ def fidelity(vecs: np.ndarray, ref: np.ndarray, ref_top: np.ndarray) -> dict:
     }
 
 
-def exact_length_encoder(kwargs: dict, stats: dict):
-    """The loaded encoder and tokenizer of a papertopics path (embed_texts' own, shared)."""
-    from papertopics import embed as E
+@contextlib.contextmanager
+def scheme_before():
+    """The batching before issue 53 (shipped by issue 42): `batch_size` rows in every forward
+    pass of every backend, so a short batch of a length bucket is filled with up to 31 empty rows."""
     from papertopics.embed import encode
-    from papertopics.embed.model import model_spec
 
-    path = E.resolve_model_path(E.DEFAULT_MODEL)
-    return encode._get_encoder(
-        path,
-        model_spec(path),
-        stats["backend"],
-        stats["precision"],
-        kwargs["max_seq_length"],
-        stats["device"],
-        kwargs["threads"],
-        None,
-        None,
-    )
+    saved, encode.BATCH_TOKENS = encode.BATCH_TOKENS, {}
+    try:
+        yield
+    finally:
+        encode.BATCH_TOKENS = saved
 
 
-def exact_length(texts: list[str], encoder, tokenizer, batch_size: int) -> np.ndarray:
-    """The batching before issue 42: texts of one exact token length per batch, batches of any
-    size up to batch_size, no filler rows and no padding."""
-    ids = tokenizer(texts)
-    by_length: dict[int, list[int]] = {}
-    for j, row in enumerate(ids):
-        by_length.setdefault(len(row), []).append(j)
-    out = np.empty((len(texts), encoder.spec.dim), dtype=np.float32)
-    for group in by_length.values():
-        for s in range(0, len(group), batch_size):
-            batch = group[s : s + batch_size]
-            input_ids = np.array([ids[j] for j in batch], dtype=np.int64)
-            out[batch] = encoder.encode(input_ids, np.ones_like(input_ids))
-    return out
-
-
-def main(argv: list[str] | None = None) -> int:
+def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=600, help="abstracts (default 600)")
     parser.add_argument("--data", type=pathlib.Path, default=DATA, help="jsonl.gz with an `abstract` field")
@@ -115,10 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         "--block", type=int, default=300, help="abstracts per timed call; paths alternate per block"
     )
     parser.add_argument(
-        "--exact-length",
+        "--before",
         action="store_true",
-        help="also time the scheme before issue 42 (batches of one exact token length, any size: "
-        "not batch-invariant on every CPU) for each papertopics path, as `<path> exact-length`",
+        help="also time each papertopics path with the batching before issue 53 (batch_size rows "
+        "in every pass), as `<path> before`",
     )
     parser.add_argument(
         "--backends",
@@ -131,31 +116,18 @@ def main(argv: list[str] | None = None) -> int:
         choices=["own", *LEVEL_CAPS],
         help="cap every library's instructions at this level (docs/cpus.md); default: the CPU's own",
     )
-    args = parser.parse_args(argv)
-    run_at_level(args.level)
+    return parser.parse_args(argv)
 
-    import torch
+
+def load_paths(args, texts, E) -> tuple[dict, dict]:
+    """label -> embed_texts kwargs (None: plain) and label -> load seconds, each path warmed up."""
     from sentence_transformers import SentenceTransformer
 
-    from papertopics import embed as E
-
-    torch.set_num_threads(args.threads)
-    texts = load_abstracts(args.data, args.n)
-    load_before = os.getloadavg()
-    print(
-        f"{len(texts)} abstracts from {args.data}, batch {args.batch_size}, seq {args.max_seq_length}, "
-        f"{args.threads} threads, {os.cpu_count()} CPUs, load average {load_before[0]:.2f}",
-        flush=True,
-    )
-
-    model_dir = E.resolve_model_path(E.DEFAULT_MODEL)
     t = time.perf_counter()
-    st = SentenceTransformer(str(model_dir), device="cpu")
+    st = SentenceTransformer(str(E.resolve_model_path(E.DEFAULT_MODEL)), device="cpu")
     st.max_seq_length = args.max_seq_length
     st.encode(texts[:8], batch_size=args.batch_size)  # warm-up
-    loads = {"st-fp32 (plain encode)": time.perf_counter() - t}
-
-    paths = []
+    paths, loads = {PLAIN: st}, {PLAIN: time.perf_counter() - t}
     for spec in args.backends.split(","):
         backend, _, precision = spec.strip().partition(":")
         kwargs = dict(
@@ -173,84 +145,98 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{spec.strip()}: runs as {label}, measured once", flush=True)
             continue
         label += " (default)" if spec.strip() == "auto" else ""
-        loads[label] = time.perf_counter() - t
-        paths.append((label, kwargs))
+        loads[label], paths[label] = time.perf_counter() - t, kwargs
+        if args.before and stats["backend"] == "openvino":  # torch's batching did not change
+            paths[f"{label.split(' ')[0]} before"], loads[f"{label.split(' ')[0]} before"] = kwargs, 0.0
+    return paths, loads
 
-    exact = {}  # label -> (encoder, tokenizer) of the paths timed with exact-length batches too
-    if args.exact_length:
-        for label, kwargs in list(paths):
-            _, stats = E.embed_texts(texts[:1], **kwargs)
-            exact[f"{label.split(' ')[0]} exact-length"] = exact_length_encoder(kwargs, stats)
-            loads[f"{label.split(' ')[0]} exact-length"] = 0.0
 
-    # Interleave in blocks, rotating the order, so every path sees the same load drift; CPU
-    # seconds (all threads of this process) are reported too, being less sensitive to other users.
-    labels = list(loads)
-    wall = dict.fromkeys(labels, 0.0)
-    cpu = dict.fromkeys(labels, 0.0)
+def timed(label: str, path, block: list[str], batch_size: int, E) -> np.ndarray:
+    if label == PLAIN:
+        return path.encode(block, batch_size=batch_size, convert_to_numpy=True)
+    with scheme_before() if label.endswith(" before") else contextlib.nullcontext():
+        return E.embed_texts(block, **path)[0]
+
+
+def interleaved(args, texts, paths, E) -> tuple[dict, dict, dict]:
+    """Every path on every block in rotating order, so each sees the same drift of other users'
+    load: per path the wall and CPU seconds of each block (their medians make the ratios; CPU
+    seconds of all threads of this process are less sensitive to other users) and the vectors."""
+    labels = list(paths)
+    wall = {label: [] for label in labels}
+    cpu = {label: [] for label in labels}
     parts: dict[str, list[np.ndarray]] = {label: [] for label in labels}
-    kwargs_of = dict(paths)
     blocks = [texts[s : s + args.block] for s in range(0, len(texts), args.block)]
     for r in range(args.rounds):
         for b, block in enumerate(blocks):
             shift = (r * len(blocks) + b) % len(labels)
             for label in labels[shift:] + labels[:shift]:
                 t, c = time.perf_counter(), time.process_time()
-                if label in exact:
-                    vecs = exact_length(block, *exact[label], args.batch_size)
-                elif label in kwargs_of:
-                    vecs, _ = E.embed_texts(block, **kwargs_of[label])
-                else:
-                    vecs = st.encode(block, batch_size=args.batch_size, convert_to_numpy=True)
-                wall[label] += time.perf_counter() - t
-                cpu[label] += time.process_time() - c
+                vecs = timed(label, paths[label], block, args.batch_size, E)
+                wall[label].append((time.perf_counter() - t) / len(block))
+                cpu[label].append((time.process_time() - c) / len(block))
                 if r == 0:
                     parts[label].append(vecs)
         print(
-            f"round {r + 1}: " + ", ".join(f"{k} {(r + 1) * len(texts) / wall[k]:.1f}/s" for k in labels),
-            flush=True,
+            f"round {r + 1}: " + ", ".join(f"{k} {1 / np.median(wall[k]):.1f}/s" for k in labels), flush=True
         )
+    return wall, cpu, {label: np.concatenate(parts[label]) for label in labels}
 
-    n_done = args.rounds * len(texts)
-    vectors = {label: np.concatenate(parts[label]) for label in labels}
-    ref_label = labels[0]
-    ref = vectors[ref_label]
+
+def report(args, wall, cpu, vectors, loads, load_before) -> list[dict]:
+    ref = vectors[PLAIN]
     ref_top = top5(ref)
     rows = []
-    for label in labels:
+    for label in wall:
         rows.append(
             {
                 "path": label,
-                "abstracts_per_s": n_done / wall[label],
-                "ratio": wall[ref_label] / wall[label],
-                "cpu_ratio": cpu[ref_label] / cpu[label],
+                "abstracts_per_s": 1 / float(np.median(wall[label])),
+                "ratio": float(np.median(np.array(wall[PLAIN]) / np.array(wall[label]))),
+                "cpu_ratio": float(np.median(np.array(cpu[PLAIN]) / np.array(cpu[label]))),
                 "load_s": loads[label],
                 **fidelity(vectors[label], ref, ref_top),
             }
         )
     load_after = os.getloadavg()
-    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min)")
-    header = (
+    print(f"\nload average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min); medians of blocks")
+    print(
         f"{'path':<28}{'abstracts/s':>12}{'x fp32':>8}{'x cpu-s':>8}{'load s':>8}"
         f"{'mean cos':>10}{'min cos':>9}{'top5 same':>11}{'top5 ovl':>10}"
     )
-    print(header)
     for row in rows:
         print(
-            f"{row['path']:<28}{row['abstracts_per_s']:>12.1f}{row['ratio']:>8.2f}{row['cpu_ratio']:>8.2f}{row['load_s']:>8.1f}"
-            f"{row['mean_cos']:>10.5f}{row['min_cos']:>9.5f}{row['top5_same']:>11.3f}{row['top5_overlap']:>10.3f}"
+            f"{row['path']:<28}{row['abstracts_per_s']:>12.1f}{row['ratio']:>8.2f}{row['cpu_ratio']:>8.2f}"
+            f"{row['load_s']:>8.1f}{row['mean_cos']:>10.5f}{row['min_cos']:>9.5f}"
+            f"{row['top5_same']:>11.3f}{row['top5_overlap']:>10.3f}"
         )
     if args.json:
-        args.json.write_text(
-            json.dumps(
-                {
-                    "args": {k: str(v) for k, v in vars(args).items()},
-                    "load_average": [load_before, load_after],
-                    "rows": rows,
-                },
-                indent=1,
-            )
-        )
+        payload = {
+            "args": {k: str(v) for k, v in vars(args).items()},
+            "load_average": [load_before, load_after],
+        }
+        args.json.write_text(json.dumps({**payload, "rows": rows}, indent=1))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    run_at_level(args.level)
+    import torch
+
+    from papertopics import embed as E
+
+    torch.set_num_threads(args.threads)
+    texts = load_abstracts(args.data, args.n)
+    load_before = os.getloadavg()
+    print(
+        f"{len(texts)} abstracts from {args.data}, batch {args.batch_size}, seq {args.max_seq_length}, "
+        f"{args.threads} threads, {os.cpu_count()} CPUs, load average {load_before[0]:.2f}",
+        flush=True,
+    )
+    paths, loads = load_paths(args, texts, E)
+    wall, cpu, vectors = interleaved(args, texts, paths, E)
+    report(args, wall, cpu, vectors, loads, load_before)
     return 0
 
 

@@ -327,23 +327,31 @@ def test_torch_backend_matches_the_reference():
 
 @pytest.mark.kernels
 @pytest.mark.parametrize(
-    "backend, precision",
+    "backend, precision, shapes",
     [
-        ("openvino", "bf16"),
-        ("openvino", "fp32"),
-        ("torch", "fp32"),
-        ("torch", "bf16"),
-        ("sentence-transformers", "fp32"),
+        ("openvino", "bf16", "small"),
+        ("openvino", "fp32", "small"),
+        ("torch", "fp32", "small"),
+        ("torch", "bf16", "small"),
+        ("sentence-transformers", "fp32", "small"),
+        ("openvino", "bf16", "default"),
+        ("openvino", "fp32", "default"),
     ],
 )
-def test_vectors_do_not_depend_on_what_the_cache_held(tmp_path, warm_cache, backend, precision):
+def test_vectors_do_not_depend_on_what_the_cache_held(tmp_path, warm_cache, backend, precision, shapes):
     """A corpus embedded on a cache that another, smaller corpus filled gets the very bits it
-    gets on an empty cache (issue 27: ~1e-7 differences moved topics). Short sequences and
-    small batches: many texts of one token length, in other batch-mates each time."""
+    gets on an empty cache (issue 27: ~1e-7 differences moved topics). "small": short sequences
+    and small batches, many texts of one token length, in other batch-mates each time;
+    "default": the shipped batch_size and max_seq_length, where OpenVINO's passes hold at most
+    encode.BATCH_TOKENS tokens (8 rows at width 256: issue 53)."""
     if precision == "bf16" and not cpu.cpu_has_bf16():
         pytest.skip(f"no native bf16 here: {cpu.bf16_source()}")
     texts = [abstract + f" ({i})" for i, abstract in enumerate(SEEDS)] + _short_texts(30)
-    settings = dict(backend=backend, precision=precision, batch_size=4, max_seq_length=48)
+    sizes = {
+        "small": dict(batch_size=4, max_seq_length=48),
+        "default": dict(batch_size=32, max_seq_length=256),
+    }
+    settings = dict(backend=backend, precision=precision, **sizes[shapes])
     for folder in ("shared", "empty"):
         shutil.copytree(warm_cache / "openvino", tmp_path / folder / "openvino")
     E.embed_texts(texts[1::3], cache_dir=tmp_path / "shared", **settings)  # another corpus first
@@ -368,15 +376,18 @@ def test_the_model_sees_one_shape_per_length_bucket(monkeypatch):
     tokenizer = eb.Tokenizer(E.resolve_model_path(E.DEFAULT_MODEL), 100)
     monkeypatch.setattr(encode, "_get_encoder", lambda *a, **k: (Spy(None, "fp32", "cpu", None), tokenizer))
     texts = SEEDS[:5] + _short_texts(12)
-    for n in (1, 4, len(texts)):
-        vecs, _ = E.embed_texts(texts[:n], batch_size=3, max_seq_length=100)
-        lengths = [len(ids) for ids in tokenizer(texts[:n])]
-        widths = [encode.bucket_width(n, 100) for n in lengths]
-        assert vecs[:, 0] * np.sqrt(384) == pytest.approx(lengths)  # each row's own tokens, in order
-        assert {s for s in shapes} <= {(3, w) for w in widths} and len(shapes) == sum(
-            -(-widths.count(w) // 3) for w in set(widths)
-        )
-        shapes.clear()
+    for budget, rows in ((None, {32: 3, 64: 3, 96: 3, 100: 3}), (200, {32: 3, 64: 3, 96: 2, 100: 2})):
+        # a token budget per pass (OpenVINO's, issue 53) gives wide buckets fewer rows
+        monkeypatch.setattr(encode, "BATCH_TOKENS", {"openvino": budget, "torch": budget})
+        for n in (1, 4, len(texts)):
+            vecs, _ = E.embed_texts(texts[:n], batch_size=3, max_seq_length=100)
+            lengths = [len(ids) for ids in tokenizer(texts[:n])]
+            widths = [encode.bucket_width(n, 100) for n in lengths]
+            assert vecs[:, 0] * np.sqrt(384) == pytest.approx(lengths)  # each row's own tokens, in order
+            assert set(shapes) <= {(rows[w], w) for w in widths} and len(shapes) == sum(
+                -(-widths.count(w) // rows[w]) for w in set(widths)
+            )
+            shapes.clear()
     assert encode.bucket_width(1, 100) == 32 and encode.bucket_width(33, 100) == 64
     assert encode.bucket_width(97, 100) == 100
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import math
@@ -25,6 +26,12 @@ from papertopics.errors import ConfigError
 PROGRESS_SECONDS = 5.0
 # Batches are padded to the next multiple of this many tokens (papertopics.embed.encode.bucket_width).
 BUCKET_TOKENS = 32
+# Tokens per forward pass (rows x width) where a backend runs best with fewer rows than
+# embedding.batch_size: OpenVINO's per-row speed at width 256 was the same with 8 rows as with 32
+# (Sapphire Rapids, bf16 and fp32, shared machine; bench/embed_throughput.py, issue 53), and a
+# short batch of a length bucket is filled with at most 7 empty rows instead of 31. torch runs
+# slower below 32 rows, so it keeps embedding.batch_size.
+BATCH_TOKENS = {"openvino": 2048}
 
 _LOG = logging.getLogger("papertopics.embedding")
 _ENCODERS: dict[tuple, tuple[eb.Encoder, eb.Tokenizer]] = {}
@@ -89,7 +96,7 @@ def _embed_texts(
     cache_flush_docs,
     cache_flush_seconds,
     cache_vectors=True,
-) -> tuple[np.ndarray, dict]:
+):
     t_start = time.perf_counter()
     log = log or _LOG
     texts = _checked(texts, batch_size, max_seq_length, threads)
@@ -103,112 +110,131 @@ def _embed_texts(
     backend, precision, device, notes = resolve_backend(backend, precision, device, spec)
     for note in notes:
         log.warning(note)
-
     keys = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
     first: dict[str, int] = {}
     for i, key in enumerate(keys):
         first.setdefault(key, i)
-
-    model_id = model_identity(path, cache_dir) if cache_dir is not None else None
-
-    def cached(backend: str, precision: str, device: str):
-        """(vector folder, key -> cached vector) for these settings: the cache is keyed by them."""
-        if cache_dir is None or not cache_vectors:
-            return None, {}
-        folder = cache.vector_dir(
-            pathlib.Path(cache_dir),
-            model_id,
-            path,
-            max_seq_length,
-            backend,
-            precision,
-            device,
-            batch_scheme(batch_size),
-        )
-        return folder, cache.read_cached(folder, set(first), spec.dim, log)
-
-    vec_dir, found = cached(backend, precision, device)
-    todo = [k for k in first if k not in found]
+    run = _Run(path, spec, max_seq_length, threads, batch_size, cache_dir, first, log)
+    run.vector_root = cache_dir if cache_vectors else None
+    run.flush = (cache_flush_docs, cache_flush_seconds)
+    run.settle(backend, precision, device)
     log.info(
         "embedding %d texts: %d from cache, %d to compute (%s %s on %s, batch %d, seq %d, threads %s)",
         len(texts),
-        len(texts) - len(todo),
-        len(todo),
-        backend,
-        precision,
-        device,
+        len(texts) - len(run.todo),
+        len(run.todo),
+        run.backend,
+        run.precision,
+        run.device,
         batch_size,
         max_seq_length,
         threads or "default",
     )
-
     load_seconds = encode_seconds = 0.0
-    if todo:
+    if run.todo:
         t_load = time.perf_counter()
-        try:
-            encoder, tokenizer = _get_encoder(
-                path, spec, backend, precision, max_seq_length, device, threads, cache_dir, model_id
+        encoder, tokenizer = run.load(requested)
+        load_seconds = time.perf_counter() - t_load
+    if run.todo:
+        t_enc = time.perf_counter()
+        run.compute([texts[first[k]] for k in run.todo], encoder, tokenizer)
+        encode_seconds = time.perf_counter() - t_enc
+    vectors = np.empty((len(texts), spec.dim), dtype=np.float32)
+    for i, key in enumerate(keys):
+        vectors[i] = run.found[key]
+    return vectors, _stats(run, len(texts), time.perf_counter() - t_start, load_seconds, encode_seconds)
+
+
+class _Run:
+    """One call's settings and its progress: which vectors the cache holds, which to compute."""
+
+    def __init__(self, path, spec, max_seq_length, threads, batch_size, cache_dir, first, log):
+        self.path, self.spec, self.max_seq_length, self.threads = path, spec, max_seq_length, threads
+        self.batch_size, self.cache_dir, self.vector_root = batch_size, cache_dir, cache_dir
+        self.flush = (256, 5.0)
+        self.first, self.log = first, log
+        self.model_id = model_identity(path, cache_dir) if cache_dir is not None else None
+
+    def settle(self, backend: str, precision: str, device: str) -> None:
+        """Take these settings: the cache is keyed by them, so read what it holds for them."""
+        self.backend, self.precision, self.device = backend, precision, device
+        self.vec_dir, self.found = None, {}
+        if self.vector_root is not None:
+            self.vec_dir = cache.vector_dir(
+                pathlib.Path(self.vector_root),
+                self.model_id,
+                self.path,
+                self.max_seq_length,
+                backend,
+                precision,
+                device,
+                batch_scheme(self.batch_size, backend),
             )
+            self.found = cache.read_cached(self.vec_dir, set(self.first), self.spec.dim, self.log)
+        self.todo = [k for k in self.first if k not in self.found]
+
+    def encoder(self):
+        return _get_encoder(
+            self.path,
+            self.spec,
+            self.backend,
+            self.precision,
+            self.max_seq_length,
+            self.device,
+            self.threads,
+            self.cache_dir,
+            self.model_id,
+        )
+
+    def load(self, requested: tuple[str, str, str]):
+        """(encoder, tokenizer); where `auto` picked OpenVINO and it cannot run here, torch's
+        (whose vectors have their own cache folder, which may hold them already: then none)."""
+        try:
+            return self.encoder()
         except eb.BackendUnavailable as exc:
             if requested[0] != "auto":
                 raise ConfigError(
-                    f"embedding.backend: {backend} cannot run here: {exc}; use torch or auto"
+                    f"embedding.backend: {self.backend} cannot run here: {exc}; use torch or auto"
                 ) from None
-            # auto picked OpenVINO and OpenVINO cannot run on this machine: the torch path (its
-            # vectors have their own cache folder, which may hold them already)
-            backend, precision, device, _ = resolve_backend("torch", requested[1], requested[2], spec)
-            log.warning("embedding: %s; using torch %s instead", exc, precision)
-            vec_dir, found = cached(backend, precision, device)
-            todo = [k for k in first if k not in found]
-            encoder, tokenizer = (
-                _get_encoder(
-                    path, spec, backend, precision, max_seq_length, device, threads, cache_dir, model_id
-                )
-                if todo
-                else (None, None)
-            )
-        load_seconds = time.perf_counter() - t_load
-    if todo:
-        t_enc = time.perf_counter()
-        writer = (
-            cache.ChunkWriter(vec_dir, spec.dim, cache_flush_docs, cache_flush_seconds) if vec_dir else None
-        )
-        found.update(
-            _encode(todo, [texts[first[k]] for k in todo], encoder, tokenizer, batch_size, writer, log)
-        )
-        encode_seconds = time.perf_counter() - t_enc
-        if vec_dir is not None:
-            cache.compact(vec_dir, log)
+            backend, precision, device, _ = resolve_backend("torch", requested[1], requested[2], self.spec)
+            self.log.warning("embedding: %s; using torch %s instead", exc, precision)
+            self.settle(backend, precision, device)
+            return self.encoder() if self.todo else (None, None)
 
-    vectors = np.empty((len(texts), spec.dim), dtype=np.float32)
-    for i, key in enumerate(keys):
-        vectors[i] = found[key]
-    seconds = time.perf_counter() - t_start
+    def compute(self, texts: list[str], encoder, tokenizer) -> None:
+        writer = cache.ChunkWriter(self.vec_dir, self.spec.dim, *self.flush) if self.vec_dir else None
+        rows = functools.partial(batch_rows, batch_size=self.batch_size, backend=self.backend)
+        self.found.update(_encode(self.todo, texts, encoder, tokenizer, rows, writer, self.log))
+        if self.vec_dir is not None:
+            cache.compact(self.vec_dir, self.log)
+
+
+def _stats(run: _Run, n: int, seconds: float, load_seconds: float, encode_seconds: float) -> dict:
     stats = {
-        "computed": len(todo),
-        "reused": len(texts) - len(todo),
-        "backend": backend,
-        "precision": precision,
-        "device": device,
+        "computed": len(run.todo),
+        "reused": n - len(run.todo),
+        "backend": run.backend,
+        "precision": run.precision,
+        "device": run.device,
         "seconds": round(seconds, 3),
-        "docs_per_s": round(len(todo) / encode_seconds, 2) if encode_seconds > 0 else 0.0,
+        "docs_per_s": round(len(run.todo) / encode_seconds, 2) if encode_seconds > 0 else 0.0,
         "load_seconds": round(load_seconds, 3),
         "encode_seconds": round(encode_seconds, 3),
-        "threads": threads,
-        "batch_size": batch_size,
-        "max_seq_length": max_seq_length,
-        "model": str(path),
-        "model_id": model_id,
+        "threads": run.threads,
+        "batch_size": run.batch_size,
+        "max_seq_length": run.max_seq_length,
+        "model": str(run.path),
+        "model_id": run.model_id,
     }
     if stats["computed"]:
-        log.info(
+        run.log.info(
             "embedding: %d computed, %d reused in %.1f s (%.1f abstracts/s while encoding)",
             stats["computed"],
             stats["reused"],
             seconds,
             stats["docs_per_s"],
         )
-    return vectors, stats
+    return stats
 
 
 def _checked(texts, batch_size: int, max_seq_length: int, threads: int | None) -> list[str]:
@@ -224,15 +250,15 @@ def _checked(texts, batch_size: int, max_seq_length: int, threads: int | None) -
     return texts
 
 
-def _encode(keys: list[str], texts: list[str], encoder, tokenizer, batch_size: int, writer, log) -> dict:
+def _encode(keys: list[str], texts: list[str], encoder, tokenizer, rows, writer, log) -> dict:
     """key -> vector for texts not in the cache; each batch goes to the cache writer as it is done."""
     found: dict[str, np.ndarray] = {}
     ids = tokenizer(texts)
     filler = tokenizer.filler
     progress = _Progress(log, len(keys))
     try:
-        for width, batch in _plan_batches(ids, batch_size, tokenizer.max_seq_length):
-            input_ids, mask = _fixed_shape([ids[j] for j in batch], width, batch_size, filler)
+        for width, batch in _plan_batches(ids, rows, tokenizer.max_seq_length):
+            input_ids, mask = _fixed_shape([ids[j] for j in batch], width, _n(rows, width), filler)
             vecs = encoder.encode(input_ids, mask)[: len(batch)]
             batch_keys = [keys[j] for j in batch]
             found.update(zip(batch_keys, vecs))
@@ -273,9 +299,18 @@ def _get_encoder(path, spec, backend, precision, max_seq_length, device, threads
     return _ENCODERS[key]
 
 
-def batch_scheme(batch_size: int) -> str:
+def batch_rows(width: int, batch_size: int, backend: str) -> int:
+    """Rows of every forward pass at this width: `batch_size`, or fewer where the backend has a
+    token budget per pass (BATCH_TOKENS). A function of the settings and the width only."""
+    budget = BATCH_TOKENS.get(backend)
+    return max(1, min(batch_size, budget // width)) if budget else batch_size
+
+
+def batch_scheme(batch_size: int, backend: str | None = None) -> str:
     """The batch shapes, as the vector cache records them: vectors made with others differ."""
-    return f"fixed-shape: {batch_size} rows, widths in steps of {BUCKET_TOKENS} tokens"
+    budget = BATCH_TOKENS.get(backend)
+    rows = f"{batch_size} rows" + (f", at most {budget} tokens" if budget else "")
+    return f"fixed-shape: {rows}, widths in steps of {BUCKET_TOKENS} tokens"
 
 
 def bucket_width(length: int, max_seq_length: int) -> int:
@@ -284,20 +319,24 @@ def bucket_width(length: int, max_seq_length: int) -> int:
     return min(max_seq_length, -(-length // BUCKET_TOKENS) * BUCKET_TOKENS)
 
 
-def _plan_batches(ids: list[list[int]], batch_size: int, max_seq_length: int) -> list[tuple[int, list[int]]]:
+def _plan_batches(ids: list[list[int]], rows, max_seq_length: int) -> list[tuple[int, list[int]]]:
     """(width, row indices) per batch, widest first (the ETA errs on the long side). Texts share
     a batch only with texts of their own length bucket; every batch is then run at the full
-    shape (batch_size, width) (papertopics.embed.encode._fixed_shape), so every forward pass of a
-    bucket has one shape whatever the corpus, and a vector never depends on its batch-mates,
-    their number, or how many batches the corpus made."""
+    shape (rows[width], width) (papertopics.embed.encode._fixed_shape), so every forward pass of
+    a bucket has one shape whatever the corpus, and a vector never depends on its batch-mates,
+    their number, or how many batches the corpus made. `rows`: an int or a function of the width."""
     by_width: dict[int, list[int]] = {}
     for j, row in enumerate(ids):
         by_width.setdefault(bucket_width(len(row), max_seq_length), []).append(j)
     batches = []
     for width in sorted(by_width, reverse=True):
-        group = by_width[width]
-        batches += [(width, group[s : s + batch_size]) for s in range(0, len(group), batch_size)]
+        group, n = by_width[width], _n(rows, width)
+        batches += [(width, group[s : s + n]) for s in range(0, len(group), n)]
     return batches
+
+
+def _n(rows, width: int) -> int:
+    return rows if isinstance(rows, int) else rows(width)
 
 
 def _fixed_shape(rows: list[list[int]], width: int, batch_size: int, filler: list[int]):

