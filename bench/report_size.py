@@ -112,6 +112,15 @@ def pipeline_inputs(kind: str) -> dict:
     )  # fmt: skip
 
 
+def _top_words(matrix, words, topic, n_topics: int) -> dict:
+    """Each stand-in topic's label: its three highest mean TF-IDF words."""
+    labels = {}
+    for t in range(n_topics):
+        mean = np.asarray(matrix[np.flatnonzero(topic == t)].mean(axis=0)).ravel()
+        labels[t] = ", ".join(words[np.argsort(-mean)[:3]])
+    return labels
+
+
 def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
     from sklearn.cluster import MiniBatchKMeans
     from sklearn.feature_extraction.text import TfidfVectorizer
@@ -131,7 +140,7 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
     else:
         from papertopics.ingest.text import clean_text
 
-        ids, cats, texts, titles, dates, seen = [], [], [], [], [], set()
+        rows, seen = [], set()
         with gzip.open(DATA / "arxiv-daily" / "arxiv-daily.jsonl.gz", "rt", encoding="utf-8") as handle:
             for line in handle:
                 record = json.loads(line)
@@ -139,12 +148,9 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
                 if not text or text in seen:
                     continue
                 seen.add(text)
-                ids.append(record["id"]), cats.append(record["primary_category"])
-                (
-                    texts.append(text),
-                    titles.append(record.get("title", "")),
-                    dates.append(record["listing_date"]),
-                )
+                fields = ("id", "primary_category", "title", "listing_date")
+                rows.append((text, *(record.get(field, "") for field in fields)))
+        texts, ids, cats, titles, dates = (list(column) for column in zip(*rows))
         vectors, source = None, "TF-IDF + SVD(96) stand-in"
     tfidf = TfidfVectorizer(max_features=30000, stop_words="english", min_df=3, sublinear_tf=True)
     matrix = tfidf.fit_transform(texts)
@@ -154,12 +160,7 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
         vectors = TruncatedSVD(96, random_state=0).fit_transform(matrix).astype(np.float32)
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
     topic = MiniBatchKMeans(n_topics, random_state=0, n_init=3, batch_size=4096).fit_predict(unit)
-    words = np.asarray(tfidf.get_feature_names_out())
-    labels = {}
-    for t in range(n_topics):
-        rows = np.flatnonzero(topic == t)
-        mean = np.asarray(matrix[rows].mean(axis=0)).ravel()
-        labels[t] = ", ".join(words[np.argsort(-mean)[:3]])
+    labels = _top_words(matrix, np.asarray(tfidf.get_feature_names_out()), topic, n_topics)
     doc_ids = [f"{i:016x}" for i in range(len(texts))]
     documents = pd.DataFrame(
         {
