@@ -114,4 +114,3 @@ def visualize_barchart(
         annotations=annotations,
     )
     return go.Figure(data=traces, layout=layout)
-
