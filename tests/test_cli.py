@@ -124,7 +124,7 @@ def test_papertopics_run_on_a_zotero_export_and_seed_listings(tmp_path):
     lines = output.strip().splitlines()
     assert lines[-2].startswith("papertopics: ") and " documents from 4 listings;" in lines[-2]
     assert lines[-1] == f"papertopics: report: {tmp_path / 'results/report/index.html'}"
-    assert "skipped 1 record(s) with an empty abstract: line 24 (chen_no_abstract_2024)" in output
+    assert "do not become documents: 1 empty abstract: line 24 (chen_no_abstract_2024)" in output
     assert (
         (tmp_path / "config.yaml")
         .read_text(encoding="utf-8")

@@ -168,6 +168,7 @@ def test_an_edited_helper_of_fit_topics_reruns_fit_topics(seed_run, tmp_path):
         "evaluate_topics",
         "render_report",
         "write_workbook",
+        "describe_topics",
         "advance_history",
     }
     assert planned == fit_and_after

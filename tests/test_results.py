@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import openpyxl
 import pandas as pd
 import pytest
@@ -63,7 +64,8 @@ def test_load_reads_text_as_text_and_numbers_as_numbers(tmp_path):
 def _with_vectors(folder: Path, model) -> Path:
     """The run's document embeddings and the clustering's assignment threshold beside _tables."""
     documents = pd.read_csv(folder / "results/topics/document_topics.csv", keep_default_na=False)
-    vectors = model.encode(documents["text"].tolist())
+    # one text a call, as transform embeds one abstract below: the same shapes, the same bits
+    vectors = np.vstack([model.encode([text]) for text in documents["text"].tolist()])
     (folder / "results/embed").mkdir(parents=True)
     pd.DataFrame(
         {"doc_id": documents["doc_id"], "vector": [list(map(float, v)) for v in vectors]}
@@ -92,7 +94,9 @@ def test_transform_says_outlier_where_the_pipeline_would(tmp_path, monkeypatch):
     _with_vectors(tmp_path, model)
     results = papertopics.load(tmp_path)
     monkeypatch.setattr(results, "embedding_model", lambda: model)
-    answer = results.transform(["First abstract.", "x" * 10_000])
+    answer = pd.concat(
+        [results.transform([text]) for text in ("First abstract.", "x" * 10_000)], ignore_index=True
+    )
     # the core member's own text is as central as the topic's most central member: its topic;
     # 10,000 x's are farther than every core member (the pipeline's 5 % rule): an outlier
     assert answer["topic"].tolist() == [3, -1]

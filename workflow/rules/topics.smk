@@ -63,7 +63,7 @@ rule curate_topics:
         pinned=config["topics"]["pinned"],
         # names are ids of a finished run the reader saw: none yet, they wait (and apply, by
         # this value changing, on the next run)
-        finished_run=Path("results/topics/history/current.json").is_file(),
+        finished_run=Path("results/topics/history/current.json").is_file() or not config["topics"]["names"],
     run:
         from papertopics.topics.curate import curate_topics_job
 

@@ -7,10 +7,10 @@ pins topics; over time, trends, venues and authors, thematic map where the listi
 papertopics.report.workbook).
 """
 
-from papertopics.report.pinned import pinned_sheet
 from papertopics.report.workbook import (
     DESCRIBED_SHEETS,
     described_sheets,
+    pinned_sheet,
     read_tables,
     workbook_sheets,
     write_workbook,

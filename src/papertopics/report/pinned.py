@@ -64,20 +64,6 @@ def pinned_sections(inputs: ReportInputs, limit: int = PAGE_PAPERS) -> list[dict
     return out
 
 
-def pinned_sheet(path) -> pd.DataFrame:
-    """The workbook's `pinned` sheet from results/topics/pinned.csv: one row per pinned paper,
-    the topic in a column, nearest first (empty without pinned topics)."""
-    from papertopics.report.inputs import read_table
-
-    table = read_table(path)
-    if not len(table):
-        return table
-    for column in ("topic", "rank"):
-        table[column] = pd.to_numeric(table[column]).astype(int)
-    table["similarity"] = pd.to_numeric(table["similarity"], errors="coerce")
-    return table
-
-
 def pinned_page(inputs: ReportInputs) -> str:
     """The page's builder (report.registry): the pinned topics' reading lists."""
     return render_page(

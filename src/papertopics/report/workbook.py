@@ -176,3 +176,15 @@ def fit_cell(text: str) -> str:
         return text
     marker = TRUNCATED.format(n=f"{len(text):,}")
     return text[: EXCEL_MAX_CELL - len(marker)] + marker
+
+
+def pinned_sheet(path) -> pd.DataFrame:
+    """The workbook's `pinned` sheet from results/topics/pinned.csv: one row per pinned paper,
+    the topic in a column, nearest first (empty without pinned topics)."""
+    table = read_table(path)
+    if not len(table):
+        return table
+    for column in ("topic", "rank"):
+        table[column] = pd.to_numeric(table[column]).astype(int)
+    table["similarity"] = pd.to_numeric(table["similarity"], errors="coerce")
+    return table
