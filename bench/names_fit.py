@@ -42,6 +42,7 @@ from collections import Counter
 from pathlib import Path
 
 import _common_eval as ce  # bench/ is on sys.path when this file runs as a script
+import _names
 import numpy as np
 
 ICLR = ce.DATA / "iclr2026-sample" / "iclr2026-sample.jsonl.gz"
@@ -135,35 +136,9 @@ def prepare(cache: Path, repeat: int = 0) -> list[dict]:
     return listings
 
 
-def phrase_vectors(index) -> dict:
-    phrases = index.nameable()
-    return dict(zip(phrases, ce.embed(phrases)))
-
-
 def fit(data: dict, naming: str = "phrases"):
-    """fit_topic_tables as rule fit_topics runs it (name index and phrase vectors given)."""
-    from papertopics.pipeline import default_config
-    from papertopics.topics.fit import fit_topic_tables
-    from papertopics.topics.names.phrases import NameIndex
-
-    corpus = data["corpus"]
-    index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
-    config = default_config()
-    return fit_topic_tables(
-        corpus,
-        data["vectors"],
-        data["clusters"],
-        None,
-        vectorizer=config["vectorizer"],
-        representation=config["representation"],
-        topics=config["topics"],
-        assignment=data["assignment"],
-        confidence=data["confidence"],
-        mixed_cohesion=config["clustering"]["mixed_cohesion"],
-        index=index,
-        phrase_vectors=phrase_vectors(index),
-        **({"naming": naming} if naming != "phrases" else {}),
-    )
+    """fit_topic_tables as rule fit_topics runs it (bench/_names.py's, one copy for every script)."""
+    return _names.fit(data, data["corpus"], **({"naming": naming} if naming != "phrases" else {}))
 
 
 def name_listings(listings: list[dict], naming: str = "phrases") -> list[dict]:
@@ -288,7 +263,7 @@ class Fast:
 
         corpus = data["corpus"]
         self.index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
-        self.namer = PhraseNames(self.index).with_vectors(data["vectors"], phrase_vectors(self.index))
+        self.namer = PhraseNames(self.index).with_vectors(data["vectors"], _names.phrase_vectors(self.index))
         self.assigned = np.asarray(result["assigned"])
         groups = {t["topic"]: np.flatnonzero(self.assigned == t["topic"]) for t in result["topics"]}
         self.candidates = self.namer.candidates(groups)
