@@ -134,7 +134,15 @@ def test_papertopics_run_on_a_zotero_export_and_seed_listings(tmp_path):
     assert "Schrödinger bridges for Pokémon image generation" in documents
     assert "Federated learning under label shift" in documents
     book = openpyxl.load_workbook(tmp_path / "results/topics/topics.xlsx", read_only=True)
-    assert book.sheetnames == ["topics", "documents"]
+    # the listings carry years, venues and authors: their sheets follow the two of every workbook
+    assert book.sheetnames == [
+        "topics",
+        "documents",
+        "over time",
+        "trends",
+        "venues and authors",
+        "thematic map",
+    ]
     # the --config value reached the run; a second run has nothing to do
     assert "random_state: 7" in (tmp_path / cli.CLI_CONFIG).read_text(encoding="utf-8")
     lock = tmp_path / ".snakemake/locks/0.output.lock"  # a stale lock: a dry run only looks
