@@ -36,7 +36,6 @@ import dataclasses
 import gzip
 import json
 import pickle
-import re
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -55,20 +54,7 @@ KINDS = {"fold": "listings of 500", "part": "listings of 200", "draw": "draws of
 # --------------------------------------------------------------------------- listings
 
 
-def fold(text: str) -> tuple[str, ...]:
-    from papertopics.topics.names.text import fold_text  # the package's one fold
-
-    return fold_text(text)
-
-
-def parts(text: str) -> list[tuple[str, ...]]:
-    """What a name or keyword says: each side of " & ", its long form and its "(ACRONYM)"."""
-    out = []
-    for part in re.sub(r"^Mixed: ", "", text).split(" & "):
-        part = re.sub(r"\s*\(\d+\)$", "", part.strip())
-        m = re.match(r"(.*?)\s*\(([^)]*)\)$", part)
-        out += [m.group(1), m.group(2)] if m else [part]
-    return [f for f in map(fold, out) if f]
+fold, parts = _names.fold, _names.parts  # the package's one fold; what a name says
 
 
 def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
