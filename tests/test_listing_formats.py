@@ -637,8 +637,9 @@ def test_ieee_csv_with_a_preamble_line_and_an_undoubled_quote(tmp_path):
     assert 'stray" quote' in table["text"].tolist()[1]
     assert table["index_keywords"].tolist() == ["Acoustics;Lighting", "Radar"]
     assert warned == [
+        f"{path}: line 2 is the header; line 1 above it skipped (they name no column and are not records)",
         f'{path}: line 4: a quote (") inside a field is not doubled; read as text, 2 records as the '
-        f"header's 7 columns say"
+        f"header's 7 columns say",
     ]
     # a stray quote that takes the record count out of step stays an error
     bad = tmp_path / "bad.csv"

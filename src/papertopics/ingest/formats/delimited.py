@@ -38,17 +38,32 @@ def read_csv(text: str, path: Path) -> Parsed:
         cut = 0
         for _ in range(above):
             cut = text.index("\n", cut) + 1
-        _LOG.info("%s: line %d is the header (the line(s) above it name no column)", path, above + 1)
+        warnings.warn(
+            f"{path}: line {above + 1} is the header; "
+            + ("line 1 above it" if above == 1 else f"lines 1-{above} above it")
+            + " skipped (they name no column and are not records)",
+            ListingWarning,
+            stacklevel=3,
+        )
         return read_delimited(text[cut:], path, _csv_delimiter(text[cut:]), first_line=above + 1)
     return read_delimited(text, path, _csv_delimiter(text))
 
 
 def _preamble_lines(text: str) -> int:
     """How many lines stand above the header: the first of the first few lines that names an
-    abstract column (as Excel's header row is found); 0 when none does."""
-    for k, line in enumerate(text.split("\n", HEADER_SEARCH_LINES)[:HEADER_SEARCH_LINES]):
-        if {fold_name(f) for d in _DELIMITERS for f in _fields(line, d)} & _TEXT_FOLDED:
-            return k
+    abstract column, when every line above it is a preamble, one that does not look like the
+    rows under it (fewer than half the header's fields: a URL, a date); 0 when none is. A data
+    row holding "Text" (a title) is not a header: the header above it has as many fields."""
+    lines = [x.rstrip("\r") for x in text.split("\n", HEADER_SEARCH_LINES)[:HEADER_SEARCH_LINES]]
+    for k, line in enumerate(lines):
+        for d in _DELIMITERS:
+            names = _fields(line, d)
+            if not {fold_name(f) for f in names} & _TEXT_FOLDED:
+                continue
+            if k == 0:
+                return 0
+            if len(names) >= 2 and all(2 * len(_fields(x, d)) < len(names) for x in lines[:k]):
+                return k
     return 0
 
 
@@ -92,8 +107,10 @@ def read_delimited(
     except csv.Error as e:
         bad, reason = e.args
         strict_error = ListingError(f"{path}: line {bad}: malformed {kind} ({reason})")
-        try:
-            header, records, skipped = _read_rows(text, path, delimiter, first_line, quoting, strict=False)
+        try:  # every quote that cannot end its field taken as text, then read strictly again
+            header, records, skipped = _read_rows(
+                _double_stray_quotes(text, delimiter), path, delimiter, first_line, quoting, strict=True, exact=True
+            )
         except (ListingError, csv.Error):
             raise strict_error from None
         warnings.warn(
@@ -109,14 +126,19 @@ def read_delimited(
     return Parsed(header, records, roles=export_roles(header), skipped=tuple(skipped))
 
 
-def _read_rows(text, path, delimiter, first_line, quoting, strict):
-    """(header, records, skipped); csv.Error(line, reason) where the strict reader stops."""
+def _read_rows(text, path, delimiter, first_line, quoting, strict, exact=False):
+    """(header, records, skipped); csv.Error(line, reason) where the strict reader stops.
+    exact (a text whose stray quotes were doubled): every record must end as the first does
+    (as many empty fields after the header's last), else a quote moved its text to another
+    column; and a field over several lines is checked for a swallowed record (an RFC 4180
+    file, read as written, never is: what it says is what it holds)."""
     kind = "TSV" if delimiter == "\t" else "CSV"
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=strict, quoting=quoting)
     header: list[str] | None = None
     records: list[tuple[str, dict]] = []
     skipped: list[str] = []
     short: tuple[str, list[str]] | None = None
+    tail: int | None = None  # empty fields after the header's last, in the first record
     line = first_line
     offset = first_line - 1
     rows = iter(reader)
@@ -143,12 +165,15 @@ def _read_rows(text, path, delimiter, first_line, quoting, strict):
                 header.pop()  # a trailing delimiter after the last name: no column
             _refuse_repeated_columns(header, path, start)
             continue
-        if line - start > 1:
+        if line - start > 1 and (exact or delimiter == "\t"):
             _refuse_swallowed_record(row, header, delimiter, path, start, kind)
+        width = len(row)
         while len(row) > len(header) and not row[-1].strip():
-            row = row[
-                :-1
-            ]  # a trailing delimiter (Web of Science ends its rows with a TAB; old Scopus, a comma)
+            row = row[:-1]  # a trailing delimiter (Web of Science ends its rows with a TAB; old Scopus, a comma)
+        if exact and len(row) == len(header):
+            tail = width - len(row) if tail is None else tail
+            if width - len(row) != tail:
+                raise csv.Error(start, "fields out of step")
         if short:  # a short row that is not the last: misaligned, not cut
             _refuse_fields(path, *short, header)
         if len(row) < len(header):
@@ -162,6 +187,51 @@ def _read_rows(text, path, delimiter, first_line, quoting, strict):
     if short:
         skipped.append(f"{short[0]} ({len(short[1])} of {len(header)} fields: the file ends mid-record)")
     return header, records, skipped
+
+
+def _double_stray_quotes(text: str, delimiter: str) -> str:
+    """`text` with every quote inside a quoted field that is neither doubled nor followed by a
+    delimiter or a line end doubled: IEEE Xplore's and hand-edited files' `"a "stray" word"`
+    become `"a ""stray"" word"`. A quote that does end a field stays; the strict reader then
+    says whether the records still have the header's fields (read_delimited)."""
+    out: list[str] = []
+    ends = (delimiter, "\r", "\n", "")
+    boundary = re.compile(f"[{re.escape(delimiter)}\r\n\"]")
+    i, n, quoted, at_start = 0, len(text), False, True
+    while i < n:
+        if quoted:
+            j = text.find('"', i)
+            if j < 0:
+                out.append(text[i:])
+                break
+            out.append(text[i:j])
+            after = text[j + 1 : j + 2]
+            if after == '"':
+                out.append('""')
+                i = j + 2
+            elif after in ends:
+                out.append('"')
+                quoted, i = False, j + 1
+            else:
+                out.append('""')
+                i = j + 1
+            continue
+        if at_start and text[i] == '"':
+            out.append('"')
+            quoted, at_start, i = True, False, i + 1
+            continue
+        m = boundary.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            break
+        j = m.start()
+        if text[j] == '"':  # a quote inside an unquoted field: text as it stands
+            out.append(text[i : j + 1])
+            at_start, i = False, j + 1
+            continue
+        out.append(text[i : j + 1])
+        at_start, i = True, j + 1
+    return "".join(out)
 
 
 def _refuse_fields(path, where, row, header) -> None:
