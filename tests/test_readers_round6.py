@@ -121,3 +121,65 @@ def test_a_header_below_line_1_is_named(tmp_path):
     assert warned == [
         f"{path}: line 3 is the header; lines 1-2 above it skipped (they name no column and are not records)"
     ]
+
+
+# case 4: records glued or dropped
+def test_ris_record_without_er_then_one_without_ty_is_counted_not_dropped(tmp_path):
+    path = tmp_path / "glued.ris"
+    path.write_text(
+        f"TY  - JOUR\nTI  - Kept\nAB  - {A3}\nER  - \n\n"
+        f"TY  - JOUR\nTI  - First\nAB  - {A1}\n\n"  # no ER
+        f"TI  - Second\nAB  - {A2}\nER  - \n"  # no TY
+    )
+    table, warned = read(path)
+    assert table["title"].tolist() == ["Kept"]
+    assert warned == [
+        f"{path}: 2 record(s) do not become documents: 2 unparsable: line 6 (no 'ER  -' after it and no "
+        f"'TY  -' before the record at line 10, whose 'TI' it would take), line 10 (no 'TY  -' opens it)"
+    ]
+
+
+def test_ris_record_without_ty_after_an_er_is_counted(tmp_path):
+    path = tmp_path / "no_ty.ris"
+    path.write_text(f"TY  - JOUR\nTI  - First\nAB  - {A1}\nER  - \n\nTI  - Second\nAB  - {A2}\nER  - \n")
+    table, warned = read(path)
+    assert table["title"].tolist() == ["First"]
+    assert warned == [
+        f"{path}: 1 record(s) do not become documents: 1 unparsable: line 6 (no 'TY  -' opens it, after the "
+        f"'ER  -' of line 4)"
+    ]
+
+
+def test_medline_abstract_in_two_ab_lines_is_read_whole(tmp_path):
+    path = tmp_path / "two_ab.nbib"
+    path.write_text(f"PMID- 1\nTI  - Two paragraphs\nAB  - {A1}\nAB  - {A2}\nSO  - J 2020\n")
+    table, _ = read(path)
+    assert table["text"].tolist() == [f"{A1} {A2}"]
+
+
+def test_ieee_first_page_placeholder_is_no_abstract_and_merges_nothing(tmp_path):
+    path = tmp_path / "ieee.csv"
+    rows = [["Document Title", "Abstract", "DOI"]]
+    rows += [[f"Scanned paper {w}", "First Page of the Article", f"10.1/{k}"] for k, w in enumerate("abcdef")]
+    rows += [["Bats", A1, "10.1/x"], ["Radar", A2, "10.1/y"]]
+    path.write_text(_written(rows))
+    table, warned = read(path)
+    assert table["title"].tolist() == ["Bats", "Radar"]
+    assert warned == [
+        f"{path}: 6 record(s) do not become documents: 6 placeholder: line 2, line 3, line 4 and 3 more"
+    ]
+
+
+def test_a_snippet_shared_by_different_papers_merges_nothing(tmp_path):
+    """Publish or Perish: Google Scholar's snippet, the same for papers with unrelated titles."""
+    snippet = "… the proposed method outperforms the state of the art on several benchmarks …"
+    path = tmp_path / "pop.csv"
+    rows = [["Cites", "Authors", "Title", "Year", "Source", "Abstract"]]
+    rows += [["3", "A Lee", "Graph sparsification for citation networks", "2020", "J. Netw.", snippet]]
+    rows += [["5", "B Kim", "Protein folding with equivariant transformers", "2021", "Bioinf.", snippet]]
+    rows += [["1", "B Kim", "Protein Folding with Equivariant Transformers", "2021", "arXiv", snippet]]
+    path.write_text(_written(rows))
+    table, warned = read(path)
+    assert table["doc_id"].nunique() == 2  # the two printings of one paper are one document
+    assert warned == [f"{path}: 1 record(s) do not become documents: 1 duplicate of another record: line 4 (= line 3)"]
+    assert table["authors"].tolist()[0] == "A Lee" and table["journal"].tolist()[0] == "J. Netw."

@@ -1,7 +1,9 @@
 """What identifies a document: its cleaned text without case, spacing or punctuation, hashed.
 
 A listing's rows and the corpus merge on this id: the same abstract listed twice, or in two
-listings, is one document.
+listings, is one document, when the records are one paper (`Duplicates`): the same abstract
+under two unrelated titles (Publish or Perish's Google Scholar snippets, a database's stand-in
+text) is two documents.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ import hashlib
 import re
 import unicodedata
 
-__all__ = ["RE_LONE_SURROGATE_ESCAPE", "doc_id_for", "fix_surrogates", "hash_key", "identity_key"]
+__all__ = ["RE_LONE_SURROGATE_ESCAPE", "Duplicates", "doc_id_for", "fix_surrogates", "hash_key", "identity_key"]
 
 
 _RE_NON_ALNUM = re.compile(r"[\W_]+")
+_RE_WORD = re.compile(r"[^\W_]+")
+SAME_TITLE = 0.8  # share of the shorter title's words the other has: the same paper retitled
 _ASCII_NON_ALNUM = {i: None for i in range(128) if not chr(i).isalnum()}
 
 
@@ -48,3 +52,38 @@ def fix_surrogates(rec: dict) -> dict:
         else v
         for k, v in rec.items()
     }
+
+
+def _title_words(title: str) -> frozenset[str]:
+    return frozenset(_RE_WORD.findall(unicodedata.normalize("NFKC", title).casefold()))
+
+
+class Duplicates:
+    """Which records of a listing are one document. Records with the same abstract (its
+    identity_key) are one paper only on an identifier (DOI, else id) or a matching title: one has no
+    title, or most words of the shorter title are in the other (SAME_TITLE; a retitled
+    version: "Zeroth-Order Methods for Nonsmooth ..." / "... for Nondifferentiable ...").
+    Deduplication in systematic reviews matches on title and identifiers likewise (synthesisr's
+    `deduplicate`, revtools' `find_duplicates`: DOI, else fuzzy title); text alone never
+    merges here, so a snippet or a stand-in shared by different papers keeps them apart."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, list[tuple[str, frozenset[str], str, str]]] = {}
+
+    def place(self, key: str, title: str, ident: str, where: str) -> tuple[str, str | None]:
+        """(the document's key to hash, `where` of the record this one duplicates or None)."""
+        words, doi = _title_words(title), ident.strip().casefold()
+        papers = self._seen.setdefault(key, [])
+        for doc_key, other, other_doi, first in papers:
+            if doi and other_doi:
+                if doi == other_doi:
+                    return doc_key, first
+            if not words or not other:
+                if not (doi and other_doi):
+                    return doc_key, first
+                continue
+            if len(words & other) >= SAME_TITLE * min(len(words), len(other)):
+                return doc_key, first
+        doc_key = key if not papers else f"{key}\x1f{identity_key(title)}\x1f{doi}"
+        papers.append((doc_key, words, doi, where))
+        return doc_key, None

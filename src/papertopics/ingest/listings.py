@@ -26,6 +26,7 @@ from papertopics.ingest.formats import FORMATS, REGISTRY, ListingWarning, by_ext
 from papertopics.ingest.formats._common import listing_of
 from papertopics.ingest.identity import (
     RE_LONE_SURROGATE_ESCAPE,
+    Duplicates,
     doc_id_for,
     fix_surrogates,
     hash_key,
@@ -207,7 +208,8 @@ def _frame(spec, records, plan, max_chars, parsed):
         out[name] = []
     lost: dict[str, list[str]] = {cause: [] for cause in _CAUSES}
     lost["unparsable"] += parsed.skipped
-    seen: dict[str, str] = {}
+    seen = Duplicates()
+    ident = next((col for name, col in extras if name == "doi"), id_col)  # the DOI, else the id
     truncated: list[str] = []
     notices: list[str] = []
     text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
@@ -223,13 +225,14 @@ def _frame(spec, records, plan, max_chars, parsed):
         if not key:
             lost["placeholder" if raw and not body and not notice else "empty abstract"].append(where)
             continue
-        if key in seen:
-            lost["duplicate of another record"].append(f"{where} (= {seen[key]})")
-        seen.setdefault(key, where)
-        out["doc_id"].append(hash_key(key))
+        title = display_text(value_text(rec.get(title_col))) if title_col else ""
+        doc_key, first = seen.place(key, title, value_text(rec.get(ident)) if ident else "", where)
+        if first:
+            lost["duplicate of another record"].append(f"{where} (= {first})")
+        out["doc_id"].append(hash_key(doc_key))
         out["text_raw"].append(raw if len(raw) <= max_chars else raw[:max_chars])
         out["text"].append(clean)
-        out["title"].append(display_text(value_text(rec.get(title_col))) if title_col else "")
+        out["title"].append(title)
         notices.append(notice)
         if id_col is not None:
             out["id"].append(strip_invisible(value_text(rec.get(id_col))).strip())

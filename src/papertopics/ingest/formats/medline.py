@@ -6,7 +6,8 @@ parsers expect an end tag, which MEDLINE has none of.
 Columns: id (PMID), type (PT), title (TI, else the book title BTI), authors (FAU, the full
 names, else AU), year (from DP), date (DP as written), doi (the LID or AID marked `[doi]`),
 journal (JT), keywords (OT), index_keywords (MH, the MeSH headings), abstract (AB), then every
-other tag under its own name; tags given several times are '; '-joined. Every record ends with
+other tag under its own name; tags given several times are '; '-joined (AB, the abstract's
+paragraphs, with a blank line). Every record ends with
 its source line (SO): a last record without one is a cut file's, skipped with a warning.
 """
 
@@ -85,7 +86,9 @@ def _record(tags: dict[str, list[str]]) -> dict:
             elif out == "year":
                 m = re.match(r"\d{4}", values[0])
                 values = [m.group(0)] if m else values[:1]
-            rec[out] = values[0] if len(values) == 1 or out in ("title", "abstract") else values
+            if out == "abstract":  # an abstract in several AB lines (paragraphs): all of it
+                values = ["\n\n".join(values)]
+            rec[out] = values[0] if len(values) == 1 or out == "title" else values
             break
     if tags.get("DP"):
         rec["date"] = tags["DP"][0]

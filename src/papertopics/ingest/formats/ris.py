@@ -24,6 +24,9 @@ _RIS_TAKEN = frozenset(t for tags in _RIS_ROLES.values() for t in tags)
 _RE_RIS_START = re.compile(r"^TY  -", re.M)
 _RE_RIS_END = re.compile(r"^ER  -", re.M)
 _RE_RIS_SNIFF = re.compile(r"\A\s*TY  - ")  # a `.txt` whose first line opens a RIS record
+_RE_TAG_LINE = re.compile(r"^([A-Z][A-Z0-9])  -", re.M)
+# tags a record has once: seen twice before an `ER`, two records lost the `ER`/`TY` between them
+_ONCE = frozenset({"TI", "T1"})
 
 
 def read_ris(text: str, path: Path) -> Parsed:
@@ -46,6 +49,10 @@ def read_ris(text: str, path: Path) -> Parsed:
                 f"line {line} (no 'ER  -' before the " + ("next 'TY  -')" if k + 1 < len(offsets) else "end)")
             )
             continue
+        glued, chunk = _glued(chunk, line)
+        skipped.extend(glued)
+        if not chunk:
+            continue
         try:  # one record at a time: one that rispy cannot read loses only itself
             (raw,) = rispy.loads(chunk, skip_unknown_tags=False)
         except Exception as e:  # rispy raises IOError, ValueError, KeyError...
@@ -65,6 +72,28 @@ def read_ris(text: str, path: Path) -> Parsed:
         records.append((f"line {line}", rec))
     first = ("id", "type", "title", "authors", "year", "date", "journal", "doi", "url", "abstract")
     return Parsed(columns_of(records, first), records, skipped=tuple(skipped))
+
+
+def _glued(chunk: str, line: int) -> tuple[list[str], str]:
+    """Records run together (no `ER` after one, no `TY` before the next): ("line N (why)" for
+    each record lost, the record to read or ""). A tag a record has once given twice loses
+    both; tags after the record's `ER` lose the record they open (rispy drops it silently)."""
+    end = _RE_RIS_END.search(chunk)
+    tags = list(_RE_TAG_LINE.finditer(chunk, 0, end.start()))
+    seen: set[str] = set()
+    for m in tags:
+        tag = m.group(1)
+        if tag in _ONCE and tag in seen:
+            second = line + chunk.count("\n", 0, m.start())
+            why = f"no 'ER  -' after it and no 'TY  -' before the record at line {second}, whose '{tag}' it would take"
+            return [f"line {line} ({why})", f"line {second} (no 'TY  -' opens it)"], ""
+        seen.add(tag)
+    after = _RE_TAG_LINE.search(chunk, end.end())
+    if after:  # the next record lost its `TY`: it would be dropped without a word
+        second = line + chunk.count("\n", 0, after.start())
+        ended = line + chunk.count("\n", 0, end.start())
+        return [f"line {second} (no 'TY  -' opens it, after the 'ER  -' of line {ended})"], chunk[: end.end()]
+    return [], chunk
 
 
 FORMATS = (

@@ -7,11 +7,12 @@ import re
 
 __all__ = ["drop_headings", "split_abstract"]
 
-# Databases' stand-ins for a missing abstract (Scopus's "[No abstract available]", ...): empty.
+# Databases' stand-ins for a missing abstract (Scopus's "[No abstract available]", IEEE Xplore's
+# "First Page of the Article" for a scanned paper, ...): empty.
 _RE_PLACEHOLDER = re.compile(
     r"[\s\[\](){}<>.*_-]*(?:no\s+abstract(?:\s+is)?(?:\s+available)?(?:\s+for\s+this\s+\w+)?"
     r"|abstract(?:\s+is)?\s+(?:not\s+available|unavailable|missing)|not\s+available|n/?a|none|null|nan"
-    r"|abstract|tba|tbd|to\s+be\s+announced)[\s\[\](){}<>.*_-]*",
+    r"|abstract|tba|tbd|to\s+be\s+announced|first\s+page\s+of\s+the\s+article)[\s\[\](){}<>.*_-]*",
     re.I,
 )
 # A publisher's notice ending an abstract, from the sentence that opens it to the end:
