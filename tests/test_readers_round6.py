@@ -107,7 +107,8 @@ def test_a_record_titled_text_is_not_the_header(tmp_path):
 
 def test_a_data_row_naming_abstract_on_line_4_is_not_the_header(tmp_path):
     path = tmp_path / "typ.csv"
-    rows = [["Typ", "Title", "Summary text"], ["Article", "T1", A1], ["Article", "T2", A2], ["Abstract", "T3", A3]]
+    rows = [["Typ", "Title", "Summary text"], ["Article", "T1", A1], ["Article", "T2", A2]]
+    rows += [["Abstract", "T3", A3]]
     path.write_text(_written(rows))
     table, warned = read(path, columns={"text": "Summary text"})
     assert table["title"].tolist() == ["T1", "T2", "T3"] and not warned
@@ -174,12 +175,128 @@ def test_a_snippet_shared_by_different_papers_merges_nothing(tmp_path):
     """Publish or Perish: Google Scholar's snippet, the same for papers with unrelated titles."""
     snippet = "… the proposed method outperforms the state of the art on several benchmarks …"
     path = tmp_path / "pop.csv"
-    rows = [["Cites", "Authors", "Title", "Year", "Source", "Abstract"]]
-    rows += [["3", "A Lee", "Graph sparsification for citation networks", "2020", "J. Netw.", snippet]]
-    rows += [["5", "B Kim", "Protein folding with equivariant transformers", "2021", "Bioinf.", snippet]]
-    rows += [["1", "B Kim", "Protein Folding with Equivariant Transformers", "2021", "arXiv", snippet]]
+    rows = [["Cites", "Authors", "Title", "Year", "Source", "Publisher", "ArticleURL", "GSRank", "Abstract"]]
+    rows += [
+        ["3", "A Lee", "Graph sparsification for citation networks", "2020", "J. Netw.", "", "", "1", snippet]
+    ]
+    rows += [
+        [
+            "5",
+            "B Kim",
+            "Protein folding with equivariant transformers",
+            "2021",
+            "Bioinf.",
+            "",
+            "",
+            "2",
+            snippet,
+        ]
+    ]
+    rows += [
+        ["1", "B Kim", "Protein Folding with Equivariant Transformers", "2021", "arXiv", "", "", "3", snippet]
+    ]
     path.write_text(_written(rows))
     table, warned = read(path)
     assert table["doc_id"].nunique() == 2  # the two printings of one paper are one document
-    assert warned == [f"{path}: 1 record(s) do not become documents: 1 duplicate of another record: line 4 (= line 3)"]
-    assert table["authors"].tolist()[0] == "A Lee" and table["journal"].tolist()[0] == "J. Netw."
+    assert warned == [
+        f"{path}: 1 record(s) do not become documents: 1 duplicate of another record: line 4 (= line 3)"
+    ]
+
+
+# case 5: exports, round 2 leftovers
+def test_old_scopus_csv_with_one_more_field_in_every_row(tmp_path):
+    """bibliometrix's/litstudy's older Scopus CSV: every data row one field more than the
+    header (the last one unnamed, empty in some rows, not in others)."""
+    path = tmp_path / "scopus_old.csv"
+    path.write_text(
+        "Authors,Title,Year,Abstract,Source,EID\n"
+        f'"Lee A.","T1",2020,"{A1}\n\nSecond paragraph.","Scopus","2-s2.0-1",\n'
+        f'"Kim B.","T2",2021,"{A2}","Scopus","2-s2.0-2","x"\n'
+        f'"Ng C.","T3",2022,"{A3}","Scopus","2-s2.0-3",""\n'
+    )
+    table, warned = read(path)
+    assert table["title"].tolist() == ["T1", "T2", "T3"] and not warned
+    assert table["id"].tolist() == ["2-s2.0-1", "2-s2.0-2", "2-s2.0-3"]
+    assert table["column 7"].tolist() == ["", "x", ""]
+    # a row one field longer than its neighbours is a stray delimiter still
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f'Title,Abstract\nT1,"{A1}"\nT2,"{A2}",x\n')
+    assert error(bad) == f"{bad}: line 3: 3 fields, the header has 2 (a stray delimiter or quote?)"
+
+
+def test_ieee_and_scopus_subscripts_and_superscripts_are_text(tmp_path):
+    path = tmp_path / "scopus.csv"
+    rows = [["Title", "Abstract", "EID"]]
+    rows += [
+        ["CO<inf>2</inf> capture", f"Reducing CO<inf>2</inf> and Fe<sup>3+</sup> levels. {A1}", "2-s2.0-1"]
+    ]
+    path.write_text(_written(rows))
+    table, _ = read(path)
+    assert table["title"].tolist() == ["CO2 capture"]
+    assert table["text"].tolist()[0].startswith("Reducing CO2 and Fe3+ levels.")
+
+
+def test_the_remaining_scopus_copyright_notices_are_split_off(tmp_path):
+    jmir = (
+        "© Gari Clifford, Tony Nguyen. Originally published in JMIR Formative Research (), 11.01.2022. This"
+        " is an open-access article distributed under the terms of the Creative Commons Attribution License"
+        " (), which permits unrestricted use, distribution, and reproduction in any medium, provided the"
+        " original work, first published in JMIR Formative Research, is properly cited. The complete"
+        " bibliographic information, a link to the original publication on, as well as this copyright and"
+        " license information must be included." + " Extra licence words." * 12
+    )
+    path = tmp_path / "scopus.csv"
+    rows = [["Title", "Abstract", "EID"]]
+    rows += [["T1", f"{A1} {jmir}", "e1"], ["T2", f"{A2} Trial identifier: NCT04540315 © 2021", "e2"]]
+    rows += [["T3", f"{A3} Copyrights © Roman Science Publications", "e3"]]
+    rows += [["T4", "Our tool Surgeon© files photographs from a smartphone on the hospital server.", "e4"]]
+    path.write_text(_written(rows))
+    table, _ = read(path)
+    assert table["text"].tolist()[:3] == [A1, f"{A2} Trial identifier: NCT04540315", A3]
+    assert "Surgeon©" in table["text"].tolist()[3]  # a mark inside a sentence is no notice
+    assert table["copyright"].tolist()[1:3] == ["© 2021", "Copyrights © Roman Science Publications"]
+
+
+def test_endnote_label_is_the_users_note_not_a_label_column(tmp_path):
+    path = tmp_path / "library.xml"
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><xml><records>'
+        f"<record><titles><title>T1</title></titles><abstract>{A1}</abstract><label>Printed;Read</label></record>"
+        f"<record><titles><title>T2</title></titles><abstract>{A2}</abstract><label>Read</label></record>"
+        "</records></xml>"
+    )
+    table, _ = read(path)
+    assert "label" not in table.columns
+    assert table["endnote_label"].tolist() == ["Printed;Read", "Read"]
+
+
+def test_pubmed_xml_saved_as_xml_says_what_it_is_and_what_to_export(tmp_path):
+    path = tmp_path / "pubmed.xml"
+    path.write_text(
+        '<?xml version="1.0" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC "-//NLM//DTD PubMedArticle, 1st January'
+        ' 2024//EN" "https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_240101.dtd">\n<PubmedArticleSet>\n'
+        "<PubmedArticle><MedlineCitation><PMID>1</PMID></MedlineCitation></PubmedArticle>\n</PubmedArticleSet>\n"
+    )
+    assert error(path) == (
+        f"{path}: this is PubMed XML (PubmedArticleSet), which is not read; in PubMed choose Save > Format:"
+        f" PubMed and list that file (MEDLINE text, .txt or .nbib) instead"
+    )
+
+
+def test_lens_authors_and_publish_or_perish_source_are_authors_and_venue(tmp_path):
+    lens = tmp_path / "lens.csv"
+    rows = [
+        ["Lens ID", "Title", "Publication Year", "Source Title", "Author/s", "Abstract", "Open Access Colour"]
+    ]
+    rows += [["000-1", "T1", "2020", "Nature", "Ann Lee; Bo Kim", A1, "gold"]]
+    lens.write_text(_written(rows))
+    table, _ = read(lens)
+    assert table["authors"].tolist() == ["Ann Lee; Bo Kim"] and table["journal"].tolist() == ["Nature"]
+    assert table["id"].tolist() == ["000-1"]
+    pop = tmp_path / "pop.csv"
+    rows = [["Cites", "Authors", "Title", "Year", "Source", "Publisher", "ArticleURL", "GSRank", "Abstract"]]
+    rows += [["3", "A Lee, B Kim", "T1", "2020", "J. Netw.", "Wiley", "https://x.org/1", "1", A1]]
+    pop.write_text(_written(rows))
+    table, _ = read(pop)
+    assert table["authors"].tolist() == ["A Lee, B Kim"] and table["journal"].tolist() == ["J. Netw."]
+    assert table["url"].tolist() == ["https://x.org/1"]

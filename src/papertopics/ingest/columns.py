@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from papertopics.errors import ListingError
 
@@ -18,6 +19,7 @@ __all__ = [
     "METADATA_COLUMNS",
     "TEXT_COLUMNS",
     "TITLE_COLUMNS",
+    "export_roles",
     "plan_columns",
     "value_text",
 ]
@@ -49,6 +51,71 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     "doi": ("doi", "do", "di"),
     "url": ("url", "urls", "link", "ur"),
 }  # fmt: skip
+
+
+class Export(NamedTuple):
+    """One database's tabular export (CSV, TSV, Excel): recognised by `marks`, column names no
+    other export writes (in any capitals: Scopus's "Source title" is WoS's "Source Title", so
+    neither is one); `columns` maps a canonical name to its column there, the first present
+    wins. The CSV, TSV and Excel readers give these as `Parsed.roles`; config.yaml's
+    `columns:` wins over them. The tagged formats' readers map their tags to the same names."""
+
+    name: str
+    marks: tuple[str, ...]
+    columns: dict[str, tuple[str, ...]]
+
+
+EXPORTS = (
+    Export(
+        "IEEE Xplore",
+        ("Document Title", "PDF Link", "Date Added To Xplore", "IEEE Terms"),
+        {"authors": ("Authors",), "year": ("Publication Year",), "doi": ("DOI",), "url": ("PDF Link",),
+         "journal": ("Publication Title",), "keywords": ("Author Keywords",)},
+    ),
+    Export(
+        "Scopus",
+        ("EID", "Author(s) ID", "Art. No.", "Publication Stage"),
+        {"id": ("EID",), "type": ("Document Type",), "authors": ("Authors",), "year": ("Year",),
+         "doi": ("DOI",), "url": ("Link",), "journal": ("Source title",), "keywords": ("Author Keywords",)},
+    ),
+    Export(
+        "Web of Science",
+        ("UT (Unique WOS ID)", "Article Title", "Author Full Names", "Publication Type"),
+        {"id": ("UT (Unique WOS ID)",), "type": ("Document Type",),
+         "authors": ("Author Full Names", "Authors"), "year": ("Publication Year",), "doi": ("DOI",),
+         "url": ("DOI Link",), "journal": ("Source Title",),
+         "keywords": ("Author Keywords",)},
+    ),
+    Export(
+        "Lens",
+        ("Lens ID", "Author/s", "Citing Patents Count", "Open Access Colour"),
+        {"id": ("Lens ID",), "type": ("Publication Type",), "authors": ("Author/s",),
+         "year": ("Publication Year",), "date": ("Date Published",), "journal": ("Source Title",)},
+    ),
+    Export(  # Publish or Perish (Google Scholar and other sources): "Source" is the venue
+        "Publish or Perish",
+        ("GSRank", "CitesURL", "ArticleURL", "QueryDate", "CitesPerYear"),
+        {"authors": ("Authors",), "year": ("Year",), "journal": ("Source",), "url": ("ArticleURL",),
+         "type": ("Type",)},
+    ),
+)  # fmt: skip
+
+
+def export_roles(header: Iterable[str]) -> dict[str, str]:
+    """{canonical name: column} of the export with the most of its marks in the header, else {}."""
+    found = {str(c).strip().casefold(): str(c) for c in header}
+    hits = [(sum(m.casefold() in found for m in e.marks), -k, e) for k, e in enumerate(EXPORTS)]
+    n, _, export = max(hits, key=lambda hit: hit[:2])
+    if not n:
+        return {}
+    roles = {}
+    for out, names in export.columns.items():
+        column = next((found[name.casefold()] for name in names if name.casefold() in found), None)
+        if column is not None:
+            roles[out] = column
+    return roles
+
+
 TEXT_COLUMNS = SPELLINGS["text"]
 # how messages name them
 TEXT_SHOWN = "abstract, text, summary, Abstract Note, AB, description and other spellings in docs/listings.md"

@@ -12,7 +12,14 @@ import hashlib
 import re
 import unicodedata
 
-__all__ = ["RE_LONE_SURROGATE_ESCAPE", "Duplicates", "doc_id_for", "fix_surrogates", "hash_key", "identity_key"]
+__all__ = [
+    "RE_LONE_SURROGATE_ESCAPE",
+    "Duplicates",
+    "doc_id_for",
+    "fix_surrogates",
+    "hash_key",
+    "identity_key",
+]
 
 
 _RE_NON_ALNUM = re.compile(r"[\W_]+")

@@ -1,5 +1,5 @@
 """CSV and TSV (Excel, Scopus, IEEE Xplore, Google Sheets exports): the first row is the header;
-a database's export names its metadata columns as the other formats do (_exports.py).
+a database's export names its metadata columns as the other formats do (columns.EXPORTS).
 
 The delimiter of a CSV is Excel's `sep=;` first line when there is one, else the one of `,`
 `;` TAB `|` that splits the header into the most fields (a quoted header holding a comma
@@ -17,9 +17,8 @@ import warnings
 from pathlib import Path
 
 from papertopics.errors import ListingError
-from papertopics.ingest.columns import SPELLINGS, fold_name
+from papertopics.ingest.columns import SPELLINGS, export_roles, fold_name
 from papertopics.ingest.formats._common import Format, ListingWarning, Parsed
-from papertopics.ingest.formats._exports import export_roles
 from papertopics.ingest.formats.text import tabular_note
 
 _LOG = logging.getLogger(__name__)
@@ -108,8 +107,9 @@ def read_delimited(
         bad, reason = e.args
         strict_error = ListingError(f"{path}: line {bad}: malformed {kind} ({reason})")
         try:  # every quote that cannot end its field taken as text, then read strictly again
+            repaired = _double_stray_quotes(text, delimiter)
             header, records, skipped = _read_rows(
-                _double_stray_quotes(text, delimiter), path, delimiter, first_line, quoting, strict=True, exact=True
+                repaired, path, delimiter, first_line, quoting, strict=True, exact=True
             )
         except (ListingError, csv.Error):
             raise strict_error from None
@@ -139,6 +139,7 @@ def _read_rows(text, path, delimiter, first_line, quoting, strict, exact=False):
     skipped: list[str] = []
     short: tuple[str, list[str]] | None = None
     tail: int | None = None  # empty fields after the header's last, in the first record
+    widths: set[int] = set()  # the records' field counts as written
     line = first_line
     offset = first_line - 1
     rows = iter(reader)
@@ -169,7 +170,7 @@ def _read_rows(text, path, delimiter, first_line, quoting, strict, exact=False):
             _refuse_swallowed_record(row, header, delimiter, path, start, kind)
         width = len(row)
         while len(row) > len(header) and not row[-1].strip():
-            row = row[:-1]  # a trailing delimiter (Web of Science ends its rows with a TAB; old Scopus, a comma)
+            row = row[:-1]  # a trailing delimiter (WoS ends its rows with a TAB; old Scopus, a comma)
         if exact and len(row) == len(header):
             tail = width - len(row) if tail is None else tail
             if width - len(row) != tail:
@@ -179,14 +180,20 @@ def _read_rows(text, path, delimiter, first_line, quoting, strict, exact=False):
         if len(row) < len(header):
             short = (where, row)  # the last row of a file cut mid-record, unless another follows
             continue
-        if len(row) != len(header):
+        if len(row) != len(header) and (len(row) != len(header) + 1 or exact):
             _refuse_fields(path, where, row, header)
-        records.append((where, dict(zip(header, row))))
+        widths.add(width)
+        records.append((where, row))
     if header is None:
         raise ListingError(f"{path}: empty file")
+    wide = next(((where, row) for where, row in records if len(row) > len(header)), None)
+    if wide:  # old Scopus: every row one field more than the header, the last unnamed
+        if widths != {len(header) + 1}:
+            _refuse_fields(path, *wide, header)
+        header = [*header, f"column {len(header) + 1}"]
     if short:
         skipped.append(f"{short[0]} ({len(short[1])} of {len(header)} fields: the file ends mid-record)")
-    return header, records, skipped
+    return header, [(where, dict(zip(header, row))) for where, row in records], skipped
 
 
 def _double_stray_quotes(text: str, delimiter: str) -> str:
@@ -196,7 +203,7 @@ def _double_stray_quotes(text: str, delimiter: str) -> str:
     says whether the records still have the header's fields (read_delimited)."""
     out: list[str] = []
     ends = (delimiter, "\r", "\n", "")
-    boundary = re.compile(f"[{re.escape(delimiter)}\r\n\"]")
+    boundary = re.compile(f'[{re.escape(delimiter)}\r\n"]')
     i, n, quoted, at_start = 0, len(text), False, True
     while i < n:
         if quoted:

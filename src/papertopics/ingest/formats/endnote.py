@@ -6,7 +6,8 @@ declares a DOCTYPE or an ENTITY is refused before parsing (no entity expansion, 
 resources). Columns: id (rec-number), type (ref-type's name), title, authors ('; '-joined),
 year, date (pub-dates), journal (secondary-title, else periodical's full-title), keywords
 ('; '-joined), doi (electronic-resource-num), url, abstract, then every other field of the
-record under its tag name (`pages`, `volume`, `label`, ...).
+record under its tag name (`pages`, `volume`, ...; `label`, the user's reading status, as
+`endnote_label`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from papertopics.errors import ListingError
 from papertopics.ingest.formats._common import Format, Parsed, columns_of, one_line
 
 _RE_UNSAFE = re.compile(r"<!\s*(?:DOCTYPE|ENTITY)", re.I)
+_RE_PUBMED = re.compile(r"<!DOCTYPE\s+PubmedArticleSet|<PubmedArticleSet[\s>]")
 _RE_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
 _RE_SNIFF = re.compile(r"\A\s*(?:<\?xml[^>]*\?>\s*)?<xml>\s*<records>\s*<record>")
 # output column: paths in a record, the first with text wins ("/"-joined lists for several)
@@ -34,6 +36,9 @@ _FIELDS = {
     "abstract": ("abstract",),
 }
 _SEVERAL = frozenset({"authors", "keywords", "url"})
+# EndNote's `label` is the user's own note ("Printed;Read"), not a subject label to score
+# topics against (the `label` column, evaluate/metrics.py): carried as `endnote_label`
+_RENAMED = {"label": "endnote_label"}
 _TAKEN = frozenset(p.split("/")[0] for paths in _FIELDS.values() for p in paths) | {
     "ref-type",
     "database",
@@ -58,14 +63,20 @@ def _record(element) -> dict:
                 rec[out] = values if out in _SEVERAL and len(values) > 1 else values[0]
                 break
     for child in element:
-        if child.tag not in _TAKEN and child.tag not in rec and _text(child):
-            rec[child.tag] = _text(child)
+        name = _RENAMED.get(child.tag, child.tag)
+        if child.tag not in _TAKEN and name not in rec and _text(child):
+            rec[name] = _text(child)
     return rec
 
 
 def read_endnote(text: str, path: Path) -> Parsed:
     import xml.etree.ElementTree as ET
 
+    if _RE_PUBMED.search(text[:4096]):
+        raise ListingError(
+            f"{path}: this is PubMed XML (PubmedArticleSet), which is not read; in PubMed choose "
+            f"Save > Format: PubMed and list that file (MEDLINE text, .txt or .nbib) instead"
+        )
     if _RE_UNSAFE.search(text):
         raise ListingError(
             f"{path}: the XML declares a DOCTYPE or ENTITY; refused (entities are not expanded)"

@@ -15,9 +15,8 @@ import warnings
 from pathlib import Path
 
 from papertopics.errors import ListingError
-from papertopics.ingest.columns import SPELLINGS, TEXT_SHOWN, fold_name
+from papertopics.ingest.columns import SPELLINGS, TEXT_SHOWN, export_roles, fold_name
 from papertopics.ingest.formats._common import Format, Parsed, one_line
-from papertopics.ingest.formats._exports import export_roles
 
 _LOG = logging.getLogger(__name__)
 _OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # the .xls (BIFF) container

@@ -85,7 +85,8 @@ def _glued(chunk: str, line: int) -> tuple[list[str], str]:
         tag = m.group(1)
         if tag in _ONCE and tag in seen:
             second = line + chunk.count("\n", 0, m.start())
-            why = f"no 'ER  -' after it and no 'TY  -' before the record at line {second}, whose '{tag}' it would take"
+            why = f"no 'ER  -' after it and no 'TY  -' before the record at line {second}"
+            why += f", whose '{tag}' it would take"
             return [f"line {line} ({why})", f"line {second} (no 'TY  -' opens it)"], ""
         seen.add(tag)
     after = _RE_TAG_LINE.search(chunk, end.end())

@@ -22,16 +22,18 @@ _RE_PLACEHOLDER = re.compile(
 # second notice after the first ("Copyright © 2024 by X © 2024 X"), after a "; " (Scopus) or
 # after the journal's citation ("European Journal of Cancer Prevention 22:262-267 (C) 2013 ...",
 # Web of Science), or with no full stop before it when a year and a name follow ("... the
-# swelling (C) 2010 Elsevier Ltd", old WoS). "(c)" needs a year or a capitalised name and a year after it, and
-# "Copyright" a ©, (c) or year, so "(c) we show ..." and "Copyright law ..." stay.
+# swelling (C) 2010 Elsevier Ltd", old WoS; "... NCT04540315 © 2021" at the end, Scopus); JMIR's
+# notice naming every author and the licence runs to 1,200 characters; "Copyrights ©" too.
+# "(c)" needs a year or a capitalised name and a year after it, and "Copyright" a ©, (c) or
+# year, so "(c) we show ..." and "Copyright law ..." stay.
 _NOTICE_OPENS = (
-    r"(?:©|(?:Crown\s+)?Copyright\s*:?\s*(?:©|\([cC]\)|\d{4})"
+    r"(?:©|(?:Crown\s+)?Copyrights?\s*:?\s*(?:©|\([cC]\)|\d{4})"
     r"|\(?\([cC]\)\s*(?:\d{4}|The\s+Author|[A-Z][\w&.,' -]{0,120}?\b(?:19|20)\d{2}\b))"
 )
 _CITATION = r"(?:[A-Z][\w&,' -]{2,120}?\s+\d+\s*(?:\(\d+\))?\s*:\s*\d+(?:\s*-\s*\d+)?\s+)?"
 _RE_NOTICE = re.compile(
-    r"(?:^|(?<=[.!?\"')\];])\s+|\s*\n\s*|\s+(?=(?:©|\([cC]\))\s*(?:19|20)\d{2}\s+[A-Z]))"
-    r"(" + _CITATION + _NOTICE_OPENS + r".{0,600}?)\s*$",
+    r"(?:^|(?<=[.!?\"')\];])\s+|\s*\n\s*|\s+(?=(?:©|\([cC]\))\s*(?:19|20)\d{2}(?:\s+[A-Z]|\s*$)))"
+    r"(" + _CITATION + _NOTICE_OPENS + r".{0,1200}?)\s*$",
     re.S,
 )
 

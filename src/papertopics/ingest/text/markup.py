@@ -23,7 +23,7 @@ __all__ = [
 _ATTRS = r"""(?:\s+[a-zA-Z_:][-\w:.]*(?:\s*=\s*(?:"[^"<>]*"|'[^'<>]*'|[^\s"'=<>`]+))?)*\s*/?>"""
 _RE_HTML_INLINE = re.compile(
     r"</?(?:a|abbr|b|big|cite|code|del|dfn|em|font|i|ins|kbd|mark|q|s|samp|small|span|"
-    r"strike|strong|sub|sup|tt|u|var)" + _ATTRS,
+    r"strike|strong|sub|sup|inf|tt|u|var)" + _ATTRS,  # `<inf>`: Scopus's and IEEE's subscript
     re.I,
 )
 _RE_HTML_BLOCK = re.compile(
