@@ -300,3 +300,115 @@ def test_lens_authors_and_publish_or_perish_source_are_authors_and_venue(tmp_pat
     table, _ = read(pop)
     assert table["authors"].tolist() == ["A Lee, B Kim"] and table["journal"].tolist() == ["J. Netw."]
     assert table["url"].tolist() == ["https://x.org/1"]
+
+
+# issue 60 goal 2: every reader maps into the one canonical set
+def test_scopus_bibtex_author_keywords_are_the_keywords_and_its_keywords_the_index_terms(tmp_path):
+    path = tmp_path / "scopus.bib"
+    path.write_text(
+        "@ARTICLE{Lee2020,\n  author = {Lee, Ann},\n  title = {T1},\n  year = {2020},\n"
+        f"  abstract = {{{A1}}},\n  author_keywords = {{Crop yield; Remote sensing}},\n"
+        "  keywords = {Humans; Female; Adult},\n  source = {Scopus},\n}\n"
+    )
+    table, _ = read(path)
+    assert table["keywords"].tolist() == ["Crop yield; Remote sensing"]
+    assert table["index_keywords"].tolist() == ["Humans; Female; Adult"]
+    assert "author_keywords" not in table.columns
+
+
+def test_every_readers_field_map_names_canonical_columns():
+    """RIS, MEDLINE, Web of Science, EndNote and the databases' CSV exports all map into
+    ingest/columns.py's canonical names (bibliometrix's one tag set: AU, SO, PY, DE, ID ...)."""
+    from papertopics.ingest.columns import EXPORTS, SPELLINGS
+    from papertopics.ingest.formats import endnote, medline, ris, wos
+
+    canonical = {*SPELLINGS, "abstract", "type"}
+    tables = {
+        "ris": ris._RIS_ROLES,
+        "medline": medline._ROLES,
+        "wos": wos._ROLES,
+        "endnote": endnote._FIELDS,
+        **{e.name: e.columns for e in EXPORTS},
+    }
+    off = {name: sorted(set(table) - canonical) for name, table in tables.items() if set(table) - canonical}
+    assert off == {}
+
+
+SHARED_EXPORTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "exports"
+# export: (documents, {canonical column: documents with a value}); README of shared/ for the
+# keyword counts (the authors' keywords: DE, OT, Author Keywords, KW)
+EXPORT_COLUMNS = {
+    "ieee-csv-legal-re-492.csv.gz": (
+        492,
+        {"title": 492, "authors": 491, "year": 490, "journal": 492, "keywords": 341, "doi": 474, "url": 492},
+    ),
+    "pubmed-medline-mapofscience-252.txt.gz": (
+        249,
+        {
+            "id": 249,
+            "title": 249,
+            "authors": 249,
+            "year": 249,
+            "journal": 249,
+            "keywords": 213,
+            "index_keywords": 149,
+        },
+    ),
+    "pubmed-medline-pybibx-sample-crlf-335.txt.gz": (
+        335,
+        {"id": 335, "title": 335, "authors": 335, "year": 335, "journal": 334, "keywords": 220, "doi": 331},
+    ),
+    "sciencedirect-bibtex-multicultural-100.bib.gz": (
+        96,
+        {"id": 96, "title": 96, "authors": 96, "year": 96, "journal": 90, "keywords": 95, "doi": 96},
+    ),
+    "scopus-csv-smart-on-fhir-701.csv.gz": (
+        652,
+        {
+            "id": 652,
+            "title": 652,
+            "authors": 652,
+            "year": 652,
+            "journal": 652,
+            "keywords": 524,
+            "index_keywords": 507,
+        },
+    ),
+    "wos-plain-capture-recapture-500.txt.gz": (
+        499,
+        {
+            "id": 499,
+            "title": 499,
+            "authors": 499,
+            "year": 492,
+            "journal": 499,
+            "keywords": 425,
+            "index_keywords": 491,
+        },
+    ),
+    "wos-plain-tr-wok-500.txt.gz": (
+        499,
+        {
+            "id": 499,
+            "title": 499,
+            "authors": 499,
+            "year": 499,
+            "journal": 499,
+            "keywords": 261,
+            "index_keywords": 495,
+        },
+    ),
+    "wos-ris-polcomm.ris.gz": (
+        484,
+        {"title": 484, "authors": 484, "year": 439, "journal": 484, "keywords": 451, "doi": 484},
+    ),
+}
+
+
+@pytest.mark.skipif(not SHARED_EXPORTS.is_dir(), reason="needs ../shared/data/exports")
+@pytest.mark.parametrize("name", sorted(EXPORT_COLUMNS))
+def test_each_shared_export_gives_its_canonical_columns(name):
+    table, _ = read(SHARED_EXPORTS / name)
+    documents, filled = EXPORT_COLUMNS[name]
+    assert len(table) == documents
+    assert {c: int((table[c] != "").sum()) for c in filled if c in table.columns} == filled

@@ -36,7 +36,8 @@ _VERBATIM = frozenset({"url", "doi", "file", "eprint", "pdf", "link", "urldate",
 
 def read_bibtex(text: str, path: Path) -> Parsed:
     """Columns: id (the key as written), type, title, authors ("First Last" joined with '; '),
-    year, doi, url, abstract, then the entries' other fields under their lower-case names."""
+    year, doi, url, abstract, keywords (Scopus's `author_keywords`, else `keywords`),
+    index_keywords (Scopus's `keywords`), then the other fields under their lower-case names."""
     import bibtexparser
     from bibtexparser import middlewares as mw
     from bibtexparser.model import MiddlewareErrorBlock
@@ -95,6 +96,10 @@ def read_bibtex(text: str, path: Path) -> Parsed:
             skipped.append(f"line {entry.start_line + 1} ({key}: no comma before field {glued.group(1)!r})")
             continue
         rec = {"id": key, "type": entry.entry_type}
+        if "author_keywords" in fields:  # Scopus: the authors' own; its `keywords`, the index terms
+            if "keywords" in fields:
+                rec["index_keywords"] = fields.pop("keywords")
+            rec["keywords"] = fields.pop("author_keywords")
         for name in ("title", "author", "year", "doi", "url", "abstract"):
             if name in fields:
                 rec["authors" if name == "author" else name] = fields.pop(name)
