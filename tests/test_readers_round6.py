@@ -319,17 +319,11 @@ def test_scopus_bibtex_author_keywords_are_the_keywords_and_its_keywords_the_ind
 def test_every_readers_field_map_names_canonical_columns():
     """RIS, MEDLINE, Web of Science, EndNote and the databases' CSV exports all map into
     ingest/columns.py's canonical names (bibliometrix's one tag set: AU, SO, PY, DE, ID ...)."""
-    from papertopics.ingest.columns import EXPORTS, SPELLINGS
-    from papertopics.ingest.formats import endnote, medline, ris, wos
+    from papertopics.ingest.columns import EXPORTS, SPELLINGS, TAGS
 
     canonical = {*SPELLINGS, "abstract", "type"}
-    tables = {
-        "ris": ris._RIS_ROLES,
-        "medline": medline._ROLES,
-        "wos": wos._ROLES,
-        "endnote": endnote._FIELDS,
-        **{e.name: e.columns for e in EXPORTS},
-    }
+    tables = {**TAGS, **{e.name: e.columns for e in EXPORTS}}
+    assert set(TAGS) == {"ris", "medline", "wos", "endnote"}
     off = {name: sorted(set(table) - canonical) for name, table in tables.items() if set(table) - canonical}
     assert off == {}
 

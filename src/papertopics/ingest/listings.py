@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
     import pandas as pd
 
 from papertopics.errors import ListingError
-from papertopics.ingest.columns import BASE_COLUMNS, plan_columns, value_text
+from papertopics.ingest.columns import BASE_COLUMNS, value_text
 from papertopics.ingest.formats import FORMATS, REGISTRY, ListingWarning, by_extension, sniffed
 from papertopics.ingest.formats._common import listing_of
 from papertopics.ingest.identity import (
@@ -32,6 +32,7 @@ from papertopics.ingest.identity import (
     hash_key,
     identity_key,
 )
+from papertopics.ingest.plan import plan_columns
 from papertopics.ingest.source import decode, listing_fingerprint, read_bytes
 from papertopics.ingest.specs import (
     ListingSpec,

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from papertopics.errors import ListingError
+from papertopics.ingest.columns import TAGS
 from papertopics.ingest.formats._common import Format, Parsed, columns_of, one_line
 
 _RE_UNSAFE = re.compile(r"<!\s*(?:DOCTYPE|ENTITY)", re.I)
@@ -23,18 +24,7 @@ _RE_PUBMED = re.compile(r"<!DOCTYPE\s+PubmedArticleSet|<PubmedArticleSet[\s>]")
 _RE_DECLARATION = re.compile(r"\A\s*<\?xml[^>]*\?>")
 _RE_SNIFF = re.compile(r"\A\s*(?:<\?xml[^>]*\?>\s*)?<xml>\s*<records>\s*<record>")
 # output column: paths in a record, the first with text wins ("/"-joined lists for several)
-_FIELDS = {
-    "id": ("rec-number",),
-    "title": ("titles/title",),
-    "authors": ("contributors/authors/author",),
-    "year": ("dates/year",),
-    "date": ("dates/pub-dates/date",),
-    "journal": ("titles/secondary-title", "periodical/full-title", "alt-periodical/full-title"),
-    "keywords": ("keywords/keyword",),
-    "doi": ("electronic-resource-num",),
-    "url": ("urls/related-urls/url", "urls/web-urls/url"),
-    "abstract": ("abstract",),
-}
+_FIELDS = TAGS["endnote"]
 _SEVERAL = frozenset({"authors", "keywords", "url"})
 # EndNote's `label` is the user's own note ("Printed;Read"), not a subject label to score
 # topics against (the `label` column, evaluate/metrics.py): carried as `endnote_label`

@@ -17,22 +17,12 @@ import re
 from pathlib import Path
 
 from papertopics.errors import ListingError
+from papertopics.ingest.columns import TAGS
 from papertopics.ingest.formats._common import Format, Parsed, columns_of
 
 _RE_TAG = re.compile(r"^([A-Z][A-Z0-9]{0,3}) *- (.*)$")
 _RE_SNIFF = re.compile(r"^PMID- ?\d", re.M)
-_ROLES = {
-    "id": ("PMID",),
-    "type": ("PT",),
-    "title": ("TI", "BTI"),
-    "authors": ("FAU", "AU"),
-    "year": ("DP",),
-    "doi": ("LID", "AID"),
-    "journal": ("JT", "TA"),
-    "keywords": ("OT",),
-    "index_keywords": ("MH",),  # MeSH headings
-    "abstract": ("AB",),
-}
+_ROLES = TAGS["medline"]
 
 
 def read_medline(text: str, path: Path) -> Parsed:

@@ -7,19 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from papertopics.errors import ListingError
+from papertopics.ingest.columns import TAGS
 from papertopics.ingest.formats._common import Format, Parsed, columns_of, line_starts, one_line
 
 # RIS tags rispy maps to two names: the first one found wins (AB over N2, TI over T1, ...)
-_RIS_ROLES = {
-    "abstract": ("abstract", "notes_abstract"),
-    "title": ("title", "primary_title"),
-    "authors": ("authors", "first_authors"),
-    "year": ("year", "publication_year"),
-    "date": ("date", "publication_year"),  # DA, else Y1 as written ("2019/05/01/")
-    "journal": ("journal_name", "alternate_title3", "secondary_title", "alternate_title1"),  # JO JF T2 J2
-    "url": ("urls",),
-    "type": ("type_of_reference",),
-}
+_RIS_ROLES = TAGS["ris"]
 _RIS_TAKEN = frozenset(t for tags in _RIS_ROLES.values() for t in tags)
 _RE_RIS_START = re.compile(r"^TY  -", re.M)
 _RE_RIS_END = re.compile(r"^ER  -", re.M)

@@ -16,21 +16,11 @@ import re
 from pathlib import Path
 
 from papertopics.errors import ListingError
+from papertopics.ingest.columns import TAGS
 from papertopics.ingest.formats._common import Format, Parsed, columns_of, line_starts
 from papertopics.ingest.formats.delimited import read_delimited
 
-_ROLES = {  # output column: WoS tags, the first present wins
-    "id": ("UT",),
-    "type": ("DT", "PT"),
-    "title": ("TI",),
-    "authors": ("AF", "AU"),
-    "year": ("PY",),
-    "doi": ("DI",),
-    "journal": ("SO",),
-    "keywords": ("DE",),
-    "index_keywords": ("ID",),  # Keywords Plus
-    "abstract": ("AB",),
-}
+_ROLES = TAGS["wos"]  # output column: WoS tags, the first present wins
 _FIRST = tuple(_ROLES)
 _RE_PLAIN = re.compile(r"\A\ufeff?(?:FN |VR |PT [A-Z]\b|(?:FN|VR)\t|PT\t[A-Z][ \t]*\r?\n)")
 # the TAB variant: `TAG<TAB>value`, a multi-value field opening with an empty tag line, its
