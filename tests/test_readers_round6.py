@@ -406,3 +406,20 @@ def test_each_shared_export_gives_its_canonical_columns(name):
     documents, filled = EXPORT_COLUMNS[name]
     assert len(table) == documents
     assert {c: int((table[c] != "").sum()) for c in filled if c in table.columns} == filled
+
+
+def test_an_excel_record_titled_text_is_not_the_header(tmp_path):
+    import openpyxl
+
+    path = tmp_path / "body.xlsx"
+    book = openpyxl.Workbook()
+    for row in (["Title", "Body", "Year"], ["A study", A1, "2020"], ["Text", A2, "2021"]):
+        book.active.append(row)
+    book.save(path)
+    assert error(path) == (
+        f"{path}: no text column (looked for abstract, text, summary, Abstract Note, AB, description and"
+        f" other spellings in docs/listings.md); columns found: Title, Body, Year; set"
+        f" 'columns: {{text: ...}}'"
+    )
+    table, _ = read(path, columns={"text": "Body"})
+    assert table["title"].tolist() == ["A study", "Text"]

@@ -51,7 +51,7 @@ def read_csv(text: str, path: Path) -> Parsed:
 def _preamble_lines(text: str) -> int:
     """How many lines stand above the header: the first of the first few lines that names an
     abstract column, when every line above it is a preamble, one that does not look like the
-    rows under it (fewer than half the header's fields: a URL, a date); 0 when none is. A data
+    rows under it (fewer fields than the header: a URL, a date); 0 when none is. A data
     row holding "Text" (a title) is not a header: the header above it has as many fields."""
     lines = [x.rstrip("\r") for x in text.split("\n", HEADER_SEARCH_LINES)[:HEADER_SEARCH_LINES]]
     for k, line in enumerate(lines):
@@ -61,7 +61,7 @@ def _preamble_lines(text: str) -> int:
                 continue
             if k == 0:
                 return 0
-            if len(names) >= 2 and all(2 * len(_fields(x, d)) < len(names) for x in lines[:k]):
+            if len(names) >= 2 and all(len(_fields(x, d)) < len(names) for x in lines[:k]):
                 return k
     return 0
 

@@ -106,11 +106,16 @@ def _read_sheets(data, path, engine, kind, sheet) -> dict[str, list[list[str]]]:
 
 
 def _header_row(rows: list[list[str]], text_column: str | None) -> int | None:
-    """The first row naming a text column within the first rows, else the first non-blank one."""
+    """The first row naming a text column within the first rows, when the rows above it are a
+    preamble (fewer cells filled than it: a title, a date), else the first non-blank one:
+    a record titled "Text" under a header naming no text column is no header."""
     wanted = {fold_name(text_column)} if text_column else _TEXT_FOLDED
     for i, row in enumerate(rows[:HEADER_SEARCH_ROWS]):
         if wanted & {fold_name(c) for c in row}:
-            return i
+            width = sum(1 for c in row if c.strip())
+            if all(sum(1 for c in above if c.strip()) < width for above in rows[:i]):
+                return i
+            break
     return next((i for i, row in enumerate(rows) if any(c.strip() for c in row)), None)
 
 
