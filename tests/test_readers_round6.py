@@ -423,3 +423,31 @@ def test_an_excel_record_titled_text_is_not_the_header(tmp_path):
     )
     table, _ = read(path, columns={"text": "Body"})
     assert table["title"].tolist() == ["A study", "Text"]
+
+
+def test_records_with_one_abstract_are_one_paper_only_on_a_doi_or_a_matching_title():
+    """Hand-worked: the abstract key is equal in every call; what decides is the DOI or title."""
+    from papertopics.ingest.identity import Duplicates
+
+    seen = Duplicates()
+    assert seen.place(
+        "k", "Zeroth-Order Methods for Nonsmooth, Nonconvex, and Hierarchical FL", "", "line 1"
+    ) == (
+        "k",
+        None,
+    )
+    # 8 of the 9 words of the shorter title: a retitled version
+    assert seen.place(
+        "k", "Zeroth-order methods for nondifferentiable, nonconvex, and hierarchical FL", "", "line 2"
+    ) == (
+        "k",
+        "line 1",
+    )
+    assert seen.place("k", "", "", "line 3") == ("k", "line 1")  # no title: nothing says otherwise
+    other, first = seen.place("k", "Graph sparsification for citation networks", "", "line 4")
+    assert first is None and other != "k"  # unrelated words: another paper, another document
+    assert seen.place("k", "Graph Sparsification for Citation Networks!", "", "line 5") == (other, "line 4")
+    by_doi = Duplicates()
+    by_doi.place("k", "A title", "10.1/A", "line 1")
+    assert by_doi.place("k", "Something else entirely", "10.1/a", "line 2") == ("k", "line 1")
+    assert by_doi.place("k", "", "10.1/b", "line 3")[1] is None  # no title, another DOI

@@ -70,9 +70,11 @@ class Duplicates:
     identity_key) are one paper only on an identifier (DOI, else id) or a matching title: one has no
     title, or most words of the shorter title are in the other (SAME_TITLE; a retitled
     version: "Zeroth-Order Methods for Nonsmooth ..." / "... for Nondifferentiable ...").
-    Deduplication in systematic reviews matches on title and identifiers likewise (synthesisr's
-    `deduplicate`, revtools' `find_duplicates`: DOI, else fuzzy title); text alone never
-    merges here, so a snippet or a stand-in shared by different papers keeps them apart."""
+    Systematic-review tools deduplicate on the DOI, else on a fuzzy title match (revtools'
+    `find_duplicates`, synthesisr's `deduplicate`); here the abstracts are equal already, so the
+    title only has to rule out different papers, and a looser test (shared words) keeps a
+    retitled version one document. Text alone never merges: a snippet or a stand-in shared by
+    different papers keeps them apart."""
 
     def __init__(self) -> None:
         self._seen: dict[str, list[tuple[str, frozenset[str], str, str]]] = {}
