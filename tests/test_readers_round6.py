@@ -100,6 +100,7 @@ def test_an_undoubled_quote_in_a_zotero_csv_keeps_the_abstract_whole(tmp_path):
 def test_a_record_titled_text_is_not_the_header(tmp_path):
     path = tmp_path / "body.csv"
     path.write_text(f"Title,Body,Year\nA study,{A1},2020\nText,{A2},2021\n")
+    assert "no text column" in error(path) and "columns found: Title, Body, Year" in error(path)
     table, _ = read(path, columns={"text": "Body"})
     assert table["title"].tolist() == ["A study", "Text"]
     assert table["text"].tolist()[1] == A2
@@ -226,13 +227,13 @@ def test_old_scopus_csv_with_one_more_field_in_every_row(tmp_path):
 
 def test_ieee_and_scopus_subscripts_and_superscripts_are_text(tmp_path):
     path = tmp_path / "scopus.csv"
-    rows = [["Title", "Abstract", "EID"]]
-    rows += [
-        ["CO<inf>2</inf> capture", f"Reducing CO<inf>2</inf> and Fe<sup>3+</sup> levels. {A1}", "2-s2.0-1"]
-    ]
+    rows = [["Title", "Abstract", "Author Keywords", "EID"]]
+    abstract = f"Reducing CO<inf>2</inf> and Fe<sup>3+</sup> levels. {A1}"
+    rows += [["CO<inf>2</inf> capture", abstract, "CO<inf>2</inf> capture; Soil", "2-s2.0-1"]]
     path.write_text(_written(rows))
     table, _ = read(path)
     assert table["title"].tolist() == ["CO2 capture"]
+    assert table["keywords"].tolist() == ["CO2 capture; Soil"]
     assert table["text"].tolist()[0].startswith("Reducing CO2 and Fe3+ levels.")
 
 

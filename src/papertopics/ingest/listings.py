@@ -184,6 +184,8 @@ def _warn_if_not_english(texts, path: Path, model: str) -> None:
     )
 
 
+# metadata whose inline tags (Scopus's and IEEE's `<inf>`, `<sup>`) are dropped, as the title's
+_MARKED = frozenset({"keywords", "index_keywords", "journal"})
 # why a record does not become a document, in the order the one warning line names them
 _CAUSES = ("unparsable", "empty abstract", "placeholder", "duplicate of another record")
 
@@ -239,7 +241,9 @@ def _frame(spec, records, plan, max_chars, parsed):
             out["id"].append(strip_invisible(value_text(rec.get(id_col))).strip())
         for name, col in extras:
             value = strip_invisible(value_text(rec.get(col)))
-            out[name].append(display_text(value) if name == "authors" else value)
+            if name == "authors" or (name in _MARKED and "<" in value):  # `CO<inf>2</inf>`: CO2
+                value = display_text(value)
+            out[name].append(value)
     n = len(out["doc_id"])
     if n == 0:
         _refuse_empty(path, records, text_col, text_cols, lost)
