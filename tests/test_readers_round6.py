@@ -474,3 +474,9 @@ def test_the_iclr_sample_written_by_csv_writer_reads_whole(tmp_path):
     as_jsonl, _ = read(ICLR)  # the same records as the JSONL reader reads them
     assert table["text_raw"].tolist() == as_jsonl["text_raw"].tolist()
     assert table["title"].tolist() == as_jsonl["title"].tolist()
+
+
+def test_a_stray_quote_that_would_swallow_the_next_record_stays_an_error(tmp_path):
+    path = tmp_path / "swallow.csv"
+    path.write_text(f'title,abstract,year\nT1,"{A1},2020\nT2,"{A2}",2021\nT3,"{A3}",2022\n')
+    assert error(path).startswith(f"{path}: line 3: malformed CSV")

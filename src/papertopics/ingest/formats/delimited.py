@@ -167,7 +167,7 @@ def _read_rows(text, path, delimiter, first_line, quoting, strict, exact=False):
             _refuse_repeated_columns(header, path, start)
             continue
         if line - start > 1 and (exact or delimiter == "\t"):
-            _refuse_swallowed_record(row, header, delimiter, path, start, kind)
+            _refuse_swallowed_record(row, header, delimiter, path, start, kind, exact)
         width = len(row)
         while len(row) > len(header) and not row[-1].strip():
             row = row[:-1]  # a trailing delimiter (WoS ends its rows with a TAB; old Scopus, a comma)
@@ -247,11 +247,14 @@ def _refuse_fields(path, where, row, header) -> None:
     )
 
 
-def _refuse_swallowed_record(row, header, delimiter, path, start, kind) -> None:
+def _refuse_swallowed_record(row, header, delimiter, path, start, kind, exact=False) -> None:
     """A quote opened in one field and closed in a later record takes the line break and that
     record into one field. Seen as a field spanning lines that holds a TAB (TSV: abstracts
     have none), or a later line holding quoted-field boundaries (`","`) and as many delimiters
-    as a record (CSV: abstracts have commas, not those)."""
+    as a record (CSV: abstracts have commas, not those); `exact` (stray quotes doubled): any quote
+    in a field over several lines, as which quote ends that field is a guess."""
+    if exact and any("\n" in f and '"' in f for f in row):  # which quote ends it is a guess
+        raise csv.Error(start, "a quote in a field over several lines")
     if len(header) < 2:
         return
     for field in row:
