@@ -480,3 +480,10 @@ def test_a_stray_quote_that_would_swallow_the_next_record_stays_an_error(tmp_pat
     path = tmp_path / "swallow.csv"
     path.write_text(f'title,abstract,year\nT1,"{A1},2020\nT2,"{A2}",2021\nT3,"{A3}",2022\n')
     assert error(path).startswith(f"{path}: line 3: malformed CSV")
+
+
+def test_an_unquoted_comma_in_every_row_is_not_an_unnamed_column(tmp_path):
+    """Every row one field longer, the last never empty: `Lee, Ann` unquoted, not old Scopus."""
+    path = tmp_path / "authors.csv"
+    path.write_text(f"Authors,Title,Abstract\nLee, Ann,T1,{A1}\nKim, Bo,T2,{A2}\n")
+    assert error(path) == f"{path}: line 2: 4 fields, the header has 3 (a stray delimiter or quote?)"

@@ -187,8 +187,9 @@ def _read_rows(text, path, delimiter, first_line, quoting, strict, exact=False):
     if header is None:
         raise ListingError(f"{path}: empty file")
     wide = next(((where, row) for where, row in records if len(row) > len(header)), None)
-    if wide:  # old Scopus: every row one field more than the header, the last unnamed
-        if widths != {len(header) + 1}:
+    if wide:  # old Scopus: every row one field more than the header, the last unnamed, mostly empty
+        blank = sum(len(row) == len(header) for _, row in records)  # its empty field dropped
+        if widths != {len(header) + 1} or 2 * blank <= len(records):
             _refuse_fields(path, *wide, header)
         header = [*header, f"column {len(header) + 1}"]
     if short:
