@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.colors import topic_color
 from papertopics.report.html import page_data, page_footer, render_page
 from papertopics.report.inputs import ReportInputs
@@ -213,8 +214,8 @@ def thematic_page(inputs: ReportInputs) -> str:
 def card_sources(inputs: ReportInputs) -> dict[int, dict]:
     """{topic: the years it spans, its top venues and authors} for the overview's cards."""
     cards: dict[int, dict] = defaultdict(lambda: {"years": "", "venues": [], "authors": []})
-    if "year" in inputs.documents.columns:
-        years = pd.to_numeric(inputs.documents["year"], errors="coerce")
+    if PUBLISHED in inputs.documents.columns:  # the publication years (ingest.dates), not a raw column
+        years = pd.to_numeric(inputs.documents[PUBLISHED].astype(str).str[:4], errors="coerce")
         spans = years.groupby(inputs.documents["topic"].astype(int)).agg(["min", "max"]).dropna()
         for topic, (low, high) in spans.iterrows():
             cards[int(topic)]["years"] = f"{low:.0f}" if low == high else f"{low:.0f}–{high:.0f}"
