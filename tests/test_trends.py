@@ -117,3 +117,26 @@ def test_sparse_early_years_are_joined_into_one_period_and_every_dated_paper_cou
     assert trends.set_index("topic")["size"].to_dict() == dated.to_dict()
     assert trends.set_index("topic")["undated"].to_dict() == {0: 1, 1: 1, 2: 0}
     assert trends.set_index("topic")["first_year"].min() == 1991
+
+
+def test_the_listings_page_calls_a_change_rising_only_when_the_same_model_finds_q_below_005():
+    from papertopics.report.listing_shares import listing_trends
+
+    plan = {0: (100, 200), 1: (200, 100), 2: (0, 50), 3: (300, 300), 4: (10, 12), 5: (390, 338)}
+    rows = [
+        {"topic": t, "listings": side}
+        for t, (o, n) in plan.items()
+        for side, k in (("old", o), ("new", n))
+        for _ in range(k)
+    ]
+    topics = pd.DataFrame({"topic": range(6), "label": [f"t{k}" for k in range(6)]})
+    table = listing_trends(pd.DataFrame(rows), ["old", "new"], topics).set_index("topic")
+    assert table.loc[4, "status"] == "unchanged" and table.loc[4, "p_value"] > 0.5  # +2 papers: chance
+    assert table.loc[0, "status"] == "rising" and table.loc[1, "status"] == "falling"
+    assert (
+        table.loc[2, "status"] == "new"
+        and np.isfinite(table.loc[2, "p_value"])
+        and table.loc[2, "p_value"] < 1e-6
+    )
+    same = fit_trend([10, 12], [1000, 1000], [0.0, 1.0])
+    assert table.loc[4, "p_value"] == pytest.approx(same.p_value, rel=1e-9)
