@@ -140,3 +140,25 @@ def test_the_listings_page_calls_a_change_rising_only_when_the_same_model_finds_
     )
     same = fit_trend([10, 12], [1000, 1000], [0.0, 1.0])
     assert table.loc[4, "p_value"] == pytest.approx(same.p_value, rel=1e-9)
+
+
+def test_over_time_is_a_heatmap_of_every_topic_with_the_rising_and_falling_marked(tmp_path):
+    import json
+    import re
+
+    from report_sample import dated_inputs
+
+    from papertopics.report.render import render_report
+
+    inputs = dated_inputs(300)
+    inputs.documents.loc[inputs.documents.index[:7], "published"] = ""  # 7 papers without a date
+    render_report(inputs, tmp_path)
+    page = (tmp_path / "timeline.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', page, re.S).group(1))
+    (trace,) = data["figure"]["data"]  # one picture, not a line per topic
+    assert trace["type"] == "heatmap" and trace["x"][0] == "2015" and len(trace["y"]) == 6
+    assert trace["y"][0].startswith("▲ ") and trace["y"][1].startswith("▼ ")
+    shares = inputs.described["over_time"]
+    first = shares[(shares["topic"].astype(int) == 0) & (shares["period"] == "2015")].iloc[0]
+    assert trace["customdata"][0][0][:2] == [int(first["count"]), int(first["total"])]  # counts on hover
+    assert "Periods: one per year." in page and "7 of 300 papers carry no date" in page
