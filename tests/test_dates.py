@@ -106,3 +106,11 @@ def test_web_of_science_early_access_years_count_as_dates(tmp_path):
     dated, _ = _dated(table)
     assert (dated.loc[early, "published"].str.fullmatch(r"20\d\d")).all()
     assert (dated["published"] != "").all()
+
+
+def test_a_month_without_a_year_takes_the_publication_year():
+    """Web of Science writes PD "JUL" or "JUL 15" beside PY: the month joins the listing's year."""
+    corpus = pd.DataFrame(
+        {"doc_id": ["a", "b", "c"], "year": ["2019", "2018", ""], "date": ["JUL", "DEC 15", "JUL"]}
+    )
+    assert _dated(corpus)[0]["published"].tolist() == ["2019-07", "2018-12-15", ""]

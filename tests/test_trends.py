@@ -162,3 +162,10 @@ def test_over_time_is_a_heatmap_of_every_topic_with_the_rising_and_falling_marke
     first = shares[(shares["topic"].astype(int) == 0) & (shares["period"] == "2015")].iloc[0]
     assert trace["customdata"][0][0][:2] == [int(first["count"]), int(first["total"])]  # counts on hover
     assert "Periods: one per year." in page and "7 of 300 papers carry no date" in page
+
+
+def test_months_only_when_every_dated_paper_has_one_so_none_is_left_out():
+    months = [f"2025-{1 + i % 10:02d}-03" for i in range(100)] + [f"2026-{1 + i % 4:02d}" for i in range(100)]
+    assert document_periods(pd.Series(months))[1] == "month"
+    periods, unit = document_periods(pd.Series([*months, "2025", "2026"]))  # two papers with a year only
+    assert unit == "year" and set(periods) == {"2025", "2026"}

@@ -108,9 +108,22 @@ def _parsed(corpus: pd.DataFrame, column: str, notes: list[str]) -> pd.Series:
     day_first, open_ = _day_first(values)
     if open_:
         notes.append(f"column {column!r} writes dd/mm or mm/dd with no day above 12: read day-first")
-    read = (lambda v: _year(v)) if column == "year" else (lambda v: parse_date(v, day_first))
+    read = (lambda v: _year(v)) if column == "year" else (lambda v: parse_date(v, day_first) or _month_day(v))
     cache: dict[str, str | None] = {}
     return values.map(lambda v: cache[v] if v in cache else cache.setdefault(v, read(v)))
+
+
+def _month_day(value: str) -> str | None:
+    """A month (and day) without a year, as Web of Science's PD writes it beside PY ("JUL",
+    "JUL 15"): "????-07" or "????-07-15", the publication year filled in by add_dates."""
+    month = _MONTH.search(value)
+    if not month or _YEAR.search(value):
+        return None
+    day = _DAY.search(value[: month.start()] + " " + value[month.end() :])
+    found = _iso(
+        2000, _MONTHS[month.group(1).lower()], int(day.group(1)) if day else None
+    )  # 2000: a leap year
+    return None if found == _BAD else "????" + found[4:]
 
 
 def _year(value: str) -> str | None:
@@ -157,7 +170,7 @@ def add_dates(corpus: pd.DataFrame, today: dt.date | None = None) -> pd.DataFram
     year = pd.Series("", index=corpus.index)
     shown = pd.Series("", index=corpus.index)  # the value a flagged document's date came from
     for column in sources:  # the publication year, else the finer columns' own year
-        values = parsed[column].fillna("")
+        values = parsed[column].fillna("").replace(r"^\?{4}.*", "", regex=True)
         undecided = year == ""
         bad |= (values == _BAD) & undecided
         shown = shown.where(~(undecided & (values != "")), corpus[column].astype(str))
@@ -168,6 +181,7 @@ def add_dates(corpus: pd.DataFrame, today: dt.date | None = None) -> pd.DataFram
     published = year.copy()
     for column in sources:  # a finer column adds month and day where its year agrees
         values = parsed[column].fillna("")
+        values = values.where(~values.str.startswith("????"), year + values.str[4:])  # PD "JUL" + PY
         finer = (values.str[:4] == year) & (values.str.len() > published.str.len()) & (values != _BAD)
         published = published.where(~finer, values)
     for line in notes + _listing_lines(corpus, shown, bad & (year == ""), off, this_year):

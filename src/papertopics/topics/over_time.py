@@ -2,12 +2,13 @@
 and each period's own top terms for a topic (BERTopic's topics_over_time).
 
 The periods come from the documents' `published` date (ingest.dates): years when MIN_YEARS or
-more years hold MIN_PERIOD_PAPERS papers each, else months when the dates carry them (a 16-month
-arXiv listing), else none. Sparse years (or months) at either end are joined into one period,
-"1991-2001" ("2025-01/2025-03" for months), as bibliometrix's and VOSviewer's time slices join
-them: every dated paper is in exactly one period, so a topic's counts over the periods add up to
-its dated papers. A period's position in time is its middle. A topic's trend is topics.trends'
-binomial GLM of its papers among each period's papers on time, in years.
+more years hold MIN_PERIOD_PAPERS papers each, else months when every dated paper's date
+carries one (a 16-month arXiv listing), else years when there are two, else none. Sparse years
+(or months) at either end are joined into one period, "1991-2001" ("2025-01/2025-03" for
+months), as bibliometrix's and VOSviewer's time slices join them: every dated paper is in
+exactly one period, so a topic's counts over the periods add up to its dated papers. A
+period's position in time is its middle. A topic's trend is topics.trends' binomial GLM of its
+papers among each period's papers on time, in years.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def document_periods(dates: pd.Series) -> tuple[pd.Series, str]:
     months = text.str[:7]
     monthly = months.str.fullmatch(r"\d{4}-\d{2}")
     by_month = months[monthly].value_counts().sort_index()
-    if (by_month >= MIN_PERIOD_PAPERS).sum() >= MIN_YEARS:
+    if (by_month >= MIN_PERIOD_PAPERS).sum() >= MIN_YEARS and monthly.sum() == dated.sum():
         return months.map(_joined(by_month, "/")).where(monthly, ""), "month"
     if len(counts) >= 2:
         return years.where(dated, ""), "year"
