@@ -1,13 +1,14 @@
 """A document's publication date, read once: `published`, ISO 8601 at the precision the listing
 gives ("2019", "2019-05" or "2019-05-17"), from the canonical date columns (ingest.columns'
-SPELLINGS: `year`, `date`, `online_date`). The listing's own columns are never changed.
+SPELLINGS: `year`, `date`, `online_date`, `listing_date`). The listing's own columns are never
+changed.
 
 The rules (docs/listings.md, "Dates"):
 - the year is the listing's publication year (`year`: `Publication Year`, `PY`...); where a
   document has none, its `date`'s year, else its `online_date`'s (IEEE's Online Date, Web of
-  Science's early-access EY/EA, arXiv's listing date);
-- a finer column (`date`, then `online_date`) only adds the month and day, and only when its
-  year agrees: an online-first paper keeps its print year;
+  Science's early-access EY/EA), else its `listing_date`'s (arXiv's);
+- a finer column (`date`, `online_date`, `listing_date`) only adds the month and day, and only
+  when its year agrees: an online-first paper keeps its print year;
 - "01/02/2020" is read day-first or month-first once per column, from its values (a 31/12 makes
   the column day-first, a 12/31 month-first; neither: day-first, said in one line);
 - an impossible date ("2020-02-30", "13/13/2020") is no date, and a year after the current one
@@ -28,7 +29,7 @@ from papertopics.ingest.formats._common import ListingWarning
 __all__ = ["DATE_COLUMNS", "FIRST_YEAR", "PUBLISHED", "add_dates", "parse_date"]
 
 # the canonical columns read, the publication year first (ingest/columns.py SPELLINGS)
-DATE_COLUMNS = ("year", "date", "online_date")
+DATE_COLUMNS = ("year", "date", "online_date", "listing_date")
 # the column written: the document's publication date, ISO 8601 at its precision
 PUBLISHED = "published"
 # years before this are no date (flagged): a typo or a placeholder, not a publication year
