@@ -112,11 +112,14 @@ def fit_trend(successes, trials, x) -> Trend:
     model = _glm(successes, trials, x)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a near-separated fit still converges; its Wald p is honest enough
-        fitted = model.fit()
-        scale = fitted.pearson_chi2 / df_resid if df_resid > 0 else 1.0
-        quasi = scale > 1.0
-        if quasi:
-            fitted = model.fit(scale=scale, use_t=True)
+        try:
+            fitted = model.fit()
+            scale = fitted.pearson_chi2 / df_resid if df_resid > 0 else 1.0
+            quasi = scale > 1.0
+            if quasi:
+                fitted = model.fit(scale=scale, use_t=True)
+        except (np.linalg.LinAlgError, ValueError):  # a degenerate table: no verdict, never a crash
+            return Trend(np.nan, np.nan, np.nan, np.nan, 1.0, 1.0, df_resid, "none")
     low, high = fitted.conf_int(alpha=1 - LEVEL)[1]
     return Trend(
         float(fitted.params[1]),
