@@ -169,3 +169,18 @@ def test_months_only_when_every_dated_paper_has_one_so_none_is_left_out():
     assert document_periods(pd.Series(months))[1] == "month"
     periods, unit = document_periods(pd.Series([*months, "2025", "2026"]))  # two papers with a year only
     assert unit == "year" and set(periods) == {"2025", "2026"}
+
+
+def test_the_page_shows_an_emerging_topic_by_its_finite_bound_not_an_infinite_factor():
+    from report_sample import dated_inputs
+
+    from papertopics.report.described import trend_rows
+
+    inputs = dated_inputs(120)
+    trends = inputs.described["trends"].copy()
+    trends.loc[0, ["slope_per_year", "std_error", "ci_low", "ci_high", "status", "test"]] = [
+        "", "", "1.4823", "inf", "rising", "lr",
+    ]  # fmt: skip
+    inputs.described["trends"] = trends
+    row = next(r for r in trend_rows(inputs) if r["topic"] == int(trends.loc[0, "topic"]))
+    assert row["change"] == "only the last period" and row["ci"] == "≥ ×4.40" and row["direction"] == "up"
