@@ -114,3 +114,24 @@ def test_a_month_without_a_year_takes_the_publication_year():
         {"doc_id": ["a", "b", "c"], "year": ["2019", "2018", ""], "date": ["JUL", "DEC 15", "JUL"]}
     )
     assert _dated(corpus)[0]["published"].tolist() == ["2019-07", "2018-12-15", ""]
+
+
+def test_the_ieee_export_keeps_its_publication_years_online_dates_never_replace_them(tmp_path):
+    """IEEE Xplore's CSV: "Online Date" is often the digitisation date (2002 for papers of 1972-2001)."""
+    source = SHARED / "data" / "exports" / "ieee-csv-legal-re-492.csv.gz"
+    if not source.exists():
+        pytest.skip(f"{source} not found")
+    path = tmp_path / "ieee.csv"
+    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
+        shutil.copyfileobj(handle, out)
+    from papertopics.ingest.listings import read_listing
+    from papertopics.ingest.specs import ListingSpec
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = read_listing(ListingSpec(name="ieee", path=path))
+    dated, _ = _dated(table)
+    with_year = table["year"] != ""
+    assert (dated.loc[with_year, "published"].str[:4] == table.loc[with_year, "year"]).all()
+    assert (dated["published"].str[:4] < "2002").sum() == 48  # 1972-2001, as the export says
+    assert dated["published"].str[:4].min() == "1972" and (dated["published"] != "").all()
