@@ -172,7 +172,7 @@ def arxiv_inputs(pca: bool = False, n_topics: int = 150) -> dict:
             "text": texts,
             "id": ids,
             "category": cats,
-            "date": dates,  # listing_date: the map's month field (ingest.dates keeps it as is)
+            "published": dates,  # listing_date: the map's month field (ingest.dates keeps it as is)
         }
     )
     topics = pd.DataFrame(

@@ -254,7 +254,7 @@ def dated_inputs(n_documents: int = 300, *, n_topics: int = 6, seed: int = 0) ->
     years = np.where(topic == 0, np.maximum(years, rng.randint(2019, 2025, size=len(documents))), years)
     years = np.where(topic == 1, np.minimum(years, rng.randint(2015, 2021, size=len(documents))), years)
     documents["year"] = years.astype(str)
-    documents["date"] = [f"{y}-{m:02d}" for y, m in zip(years, rng.randint(1, 13, size=len(documents)))]
+    documents["published"] = [f"{y}-{m:02d}" for y, m in zip(years, rng.randint(1, 13, size=len(documents)))]
     journals = ["Journal of Alpha", "Beta Letters", "Gamma Reviews"]
     documents["journal"] = [journals[(t + i) % 2 if t >= 0 else 2] for i, t in enumerate(topic)]
     documents["authors"] = [

@@ -6,47 +6,16 @@ from __future__ import annotations
 import gzip
 import shutil
 
-import numpy as np
 import pandas as pd
 import pytest
 from conftest import SHARED
 from report_sample import dated_inputs
 
-from papertopics.ingest.dates import add_dates, parse_date
-from papertopics.topics.over_time import binomial_slope, document_periods, over_time_tables
+from papertopics.ingest.dates import add_dates
+from papertopics.topics.over_time import document_periods, over_time_tables
 from papertopics.topics.sources import author_key, topic_sources
 
 EXPORTS = SHARED / "data" / "exports"
-
-
-@pytest.mark.parametrize(
-    ("value", "expected"),
-    [
-        ("2019", "2019"),
-        ("2025-10-13", "2025-10-13"),  # arXiv listing_date
-        ("2020 Jul 14", "2020-07-14"),  # PubMed DP
-        ("MAY 2019", "2019-05"),  # Web of Science PD + PY
-        ("JAN 15 2019", "2019-01-15"),
-        ("13 October 2025", "2025-10-13"),
-        ("17/05/2019", "2019-05-17"),
-        ("2010.0", "2010"),  # a year read as a float
-        ("", None),
-        ("in press", None),
-    ],
-)
-def test_a_date_is_read_at_the_precision_its_source_gives(value, expected):
-    assert parse_date(value) == expected
-
-
-def test_the_most_precise_date_column_wins_and_a_listing_without_dates_is_left_as_it_was():
-    corpus = pd.DataFrame(
-        {"doc_id": ["a", "b", "c"], "year": ["2019", "2020", ""], "listing_date": ["", "2020-03-02", ""]}
-    )
-    dated = add_dates(corpus)
-    assert dated["date"].tolist() == ["2019", "2020-03-02", ""]
-    assert dated["year"].tolist() == ["2019", "2020", ""]
-    seeds = pd.DataFrame({"doc_id": ["a"], "title": ["x"], "session": ["Poster 1"]})
-    assert add_dates(seeds) is seeds  # no date column: no new column, the seeds' tables unchanged
 
 
 def test_periods_are_years_for_a_long_span_and_months_for_a_short_one():
@@ -59,24 +28,6 @@ def test_periods_are_years_for_a_long_span_and_months_for_a_short_one():
     periods, unit = document_periods(months)
     assert unit == "month" and "2025-08" in set(periods) and "2026-03" in set(periods)
     assert document_periods(pd.Series(["2019"] * 30))[1] == ""  # one period: nothing over time
-
-
-def test_the_trend_is_the_logistic_regressions_slope_with_its_standard_error():
-    """Against scikit-learn's unpenalised logistic regression on the papers one by one."""
-    from sklearn.linear_model import LogisticRegression
-
-    t = np.arange(2015, 2025, dtype=float)
-    totals = np.array([40, 55, 60, 80, 90, 120, 150, 160, 200, 240])
-    hits = np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48])
-    slope, error = binomial_slope(hits, totals, t)
-    x = np.repeat(t, totals)[:, None]
-    y = np.concatenate([np.r_[np.ones(h), np.zeros(n - h)] for h, n in zip(hits, totals)])
-    reference = LogisticRegression(penalty=None, tol=1e-10, max_iter=1000).fit(x - x.mean(), y)
-    assert slope == pytest.approx(reference.coef_[0, 0], rel=1e-4)
-    assert 0.02 < error < 0.1  # 1,195 papers: a tight but honest interval
-    # a flat share (the same 10 % every year) has a slope near 0 within its error
-    flat, flat_error = binomial_slope(totals // 10, totals, t)
-    assert abs(flat) < 2 * flat_error
 
 
 def test_a_growing_and_a_fading_topic_are_called_rising_and_falling_the_rest_steady():
@@ -116,7 +67,7 @@ def test_a_real_scopus_export_gets_years_venues_and_folded_authors(tmp_path):
     from papertopics.ingest.specs import ListingSpec
 
     table = add_dates(read_listing(ListingSpec(name="scopus", path=path)))
-    assert table["year"].str.fullmatch(r"20[12]\d").mean() > 0.99
+    assert table["published"].str.fullmatch(r"20[12]\d").mean() > 0.99
     # a topic per journal group, as if clustered: the venues and authors of a topic are its papers'
     table["topic"] = (table["journal"].str.len() % 3).astype(str)
     sources = topic_sources(table)

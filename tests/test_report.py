@@ -1096,7 +1096,7 @@ def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_ven
 
     months = [f"2025-{m:02d}-0{1 + i % 9}" for i in range(200) for m in [3 + i % 10]]
     months += [f"2026-0{1 + i % 7}-12" for i in range(200)]  # 17 months, as the arXiv listing
-    fields = document_fields(pd.DataFrame({"date": months, "year": [d[:4] for d in months]}))
+    fields = document_fields(pd.DataFrame({"published": months, "year": [d[:4] for d in months]}))
     assert [field["name"] for field in fields] == ["month"]
     assert (fields[0]["min"], fields[0]["max"]) == (
         (2025 - MONTH_ORIGIN) * 12 + 3,

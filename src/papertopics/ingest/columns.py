@@ -38,6 +38,8 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     "authors": ("authors", "author", "author names", "author full names", "first authors", "creators", "au"),
     "year": ("year", "publication year", "pub year", "publication_year", "pubyear", "py"),
     "date": ("date", "publication date", "pubdate", "date published", "da", "dp", "y1"),
+    "online_date": ("online date", "early access year", "ey", "early access date", "ea"),  # ingest/dates.py
+    "listing_date": ("listing date",),  # arXiv's: the only date an arXiv listing has (ingest/dates.py)
     "journal": (
         "journal", "publication title", "source title", "journal name", "journal title",
         "secondary title", "container title", "jo", "jf", "t2", "so",

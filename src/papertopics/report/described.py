@@ -12,15 +12,15 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.colors import topic_color
 from papertopics.report.html import page_data, page_footer, render_page
 from papertopics.report.inputs import ReportInputs
 from papertopics.report.text import plotly_text, short_label
+from papertopics.topics.over_time import MIN_PERIOD_PAPERS
 
 # describe_topics' tables, as render_report's inputs name them
 DESCRIBED = ("over_time", "trends", "sources", "thematic")
-# lines drawn on the Over time figure: the rising and falling topics first, then the largest
-OVER_TIME_LINES = 12
 # venues and authors on a topic card
 CARD_SOURCES = 3
 
@@ -46,6 +46,23 @@ def _number(table: pd.DataFrame, *columns: str) -> pd.DataFrame:
     return table
 
 
+def _change(row) -> dict:
+    """The odds factor per year and its interval; for a topic all in its last (first) period, no
+    finite factor: the interval's finite end (topics.trends, the likelihood-ratio case)."""
+    if np.isfinite(row.slope_per_year):
+        return {
+            "change": f"×{np.exp(row.slope_per_year):.2f}",
+            "ci": f"{np.exp(row.ci_low):.2f}–{np.exp(row.ci_high):.2f}",
+            "direction": "up" if row.slope_per_year > 0 else "down",
+        }
+    up = np.isfinite(row.ci_low) and not np.isfinite(row.ci_high)
+    return {
+        "change": "only the last period" if up else "only the first period",
+        "ci": f"≥ ×{np.exp(row.ci_low):.2f}" if up else f"≤ ×{np.exp(row.ci_high):.2f}",
+        "direction": "up" if up else "down",
+    }
+
+
 def trend_rows(inputs: ReportInputs) -> list[dict]:
     """The topics' trends (topic_trends.csv), rising and falling first, for the page's table."""
     trends = _number(
@@ -65,9 +82,7 @@ def trend_rows(inputs: ReportInputs) -> list[dict]:
                 "years": f"{row.first_year}–{row.last_year}"
                 if row.first_year != row.last_year
                 else row.first_year,
-                "change": f"×{np.exp(row.slope_per_year):.2f}",
-                "ci": f"{np.exp(row.ci_low):.2f}–{np.exp(row.ci_high):.2f}",
-                "direction": "up" if row.slope_per_year > 0 else "down",
+                **_change(row),
                 "p_value": f"p {row.p_value:.3f}" if row.p_value >= 0.001 else "p < 0.001",
                 "q_value": f"{row.q_value:.3f}" if row.q_value >= 0.001 else "< 0.001",
             }
@@ -76,46 +91,88 @@ def trend_rows(inputs: ReportInputs) -> list[dict]:
 
 
 def visualize_over_time(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.DataFrame) -> go.Figure:
-    """Each topic's share per period, one line per topic; the hover names the period's own terms."""
+    """Topics x periods as a heatmap of each topic's share of the period's papers (every topic,
+    the rising and falling first, marked ▲ and ▼); the hover gives the papers, of how many, and
+    the period's own terms of the topic."""
     shares = _number(shares, "topic", "count", "total", "share")
     trends = _number(trends, "topic", "p_value")
-    moving = trends[trends["status"] != "steady"].sort_values("p_value")["topic"].astype(int).tolist()
+    status = dict(zip(trends["topic"].astype(int), trends["status"].astype(str)))
+    moving = [
+        int(t)
+        for kind in ("rising", "falling")
+        for t in trends[trends["status"] == kind].sort_values("p_value", kind="stable")["topic"]
+    ]
     largest = topics[topics["topic"] >= 0].sort_values("size", ascending=False, kind="stable")["topic"]
-    drawn = list(dict.fromkeys([*moving, *largest.astype(int).tolist()]))[:OVER_TIME_LINES]
+    present = set(shares["topic"].astype(int))
+    drawn = [t for t in dict.fromkeys([*moving, *largest.astype(int).tolist()]) if t in present]
+    periods = list(dict.fromkeys(shares["period"].astype(str)))  # over_time.csv's order: in time
     labels = dict(zip(topics["topic"].astype(int), topics["label"].astype(str)))
-    figure = go.Figure()
+    mark = {"rising": "▲ ", "falling": "▼ "}
+    names = [
+        plotly_text(mark.get(status.get(t, ""), "") + short_label(t, labels.get(t, ""), 40)) for t in drawn
+    ]
+    grid = shares.assign(period=shares["period"].astype(str)).set_index(["topic", "period"])
+    z, custom = [], []
     for topic in drawn:
-        part = shares[shares["topic"] == topic].sort_values("period")
-        figure.add_trace(
-            go.Scatter(
-                x=part["period"].tolist(),
-                y=(100 * part["share"]).round(2).tolist(),
-                mode="lines+markers",
-                name=plotly_text(short_label(topic, labels.get(topic, ""), 40)),
-                line={"color": topic_color(topic), "width": 2},
-                customdata=[
-                    [int(c), int(t), plotly_text(w or "–")]
-                    for c, t, w in zip(part["count"], part["total"], part["terms"].fillna(""))
-                ],
-                hovertemplate="%{x}: %{y:.1f}% (%{customdata[0]} of %{customdata[1]})<br>"
-                "%{customdata[2]}<extra>%{fullData.name}</extra>",
-            )
+        part = grid.loc[topic].reindex(periods) if topic in grid.index.get_level_values(0) else None
+        z.append((100 * part["share"]).round(2).fillna(0).tolist())
+        custom.append(
+            [
+                [int(c), int(n), plotly_text(str(w) if isinstance(w, str) and w else "–")]
+                for c, n, w in zip(part["count"].fillna(0), part["total"].fillna(0), part["terms"])
+            ]
         )
+    figure = go.Figure(
+        go.Heatmap(
+            x=periods,
+            y=names,
+            z=z,
+            customdata=custom,
+            colorscale="Blues",
+            colorbar={"title": {"text": "% of the period"}},
+            hovertemplate="%{y}<br>%{x}: %{customdata[0]} of %{customdata[1]} papers (%{z:.1f}%)"
+            "<br>%{customdata[2]}<extra></extra>",
+        )
+    )
     figure.update_layout(
         template="plotly_white",
-        height=560,
-        margin={"l": 50, "r": 10, "t": 10, "b": 40},
+        height=max(320, 60 + 22 * len(drawn)),
+        margin={"l": 10, "r": 10, "t": 10, "b": 40},
         xaxis={"type": "category", "title": "period"},
-        yaxis={"title": "share of the period's papers (%)", "rangemode": "tozero"},
-        legend={"font": {"size": 11}},
+        yaxis={"autorange": "reversed", "automargin": True, "type": "category"},
     )
     return figure
+
+
+def _periods_note(inputs: ReportInputs, shares: pd.DataFrame, unit: str) -> str:
+    """How the periods were formed and how many papers carry no date, for the page's lead."""
+    joined = (
+        [str(p) for p in dict.fromkeys(shares.loc[shares["formed"].astype(str) != "", "period"])]
+        if ("formed" in shares.columns)
+        else []
+    )
+    note = (
+        f"Periods: one per {unit}; {' and '.join(joined)} join{'s' if len(joined) == 1 else ''} the {unit}s "
+        f"with fewer than {MIN_PERIOD_PAPERS} papers at that end, so every dated paper is in one period."
+        if joined
+        else f"Periods: one per {unit}."
+    )
+    documents = inputs.documents
+    if PUBLISHED in documents.columns:
+        published = documents[PUBLISHED].fillna("").astype(str)
+        undated = int((published == "").sum())
+        if unit == "month":
+            undated += int(((published != "") & (published.str.len() < 7)).sum())
+        note += f" {undated} of {len(documents)} papers carry no {'month' if unit == 'month' else 'date'}"
+        note += " and are in no period." if undated else "."
+    return note
 
 
 def over_time_page(inputs: ReportInputs) -> str:
     shares, trends = _table(inputs, "over_time"), _table(inputs, "trends")
     shown = has_over_time(inputs)
-    periods = sorted(shares["period"].unique()) if shown else []
+    periods = list(dict.fromkeys(shares["period"].astype(str))) if shown else []
+    unit = "month" if periods and ("/" in periods[0] or len(periods[0]) == 7) else "year"
     figure = visualize_over_time(shares, trends, inputs.topics) if shown else None
     return render_page(
         "over_time.html",
@@ -129,7 +186,8 @@ def over_time_page(inputs: ReportInputs) -> str:
         n_periods=len(periods),
         first=periods[0] if periods else "",
         last=periods[-1] if periods else "",
-        unit="month" if periods and len(periods[0]) > 4 else "year",
+        unit=unit,
+        periods_note=_periods_note(inputs, shares, unit) if shown else "",
         trends=trend_rows(inputs) if shown else [],
         n_rising=int((trends.get("status", pd.Series(dtype=str)) == "rising").sum()),
         n_falling=int((trends.get("status", pd.Series(dtype=str)) == "falling").sum()),
@@ -213,8 +271,8 @@ def thematic_page(inputs: ReportInputs) -> str:
 def card_sources(inputs: ReportInputs) -> dict[int, dict]:
     """{topic: the years it spans, its top venues and authors} for the overview's cards."""
     cards: dict[int, dict] = defaultdict(lambda: {"years": "", "venues": [], "authors": []})
-    if "year" in inputs.documents.columns:
-        years = pd.to_numeric(inputs.documents["year"], errors="coerce")
+    if PUBLISHED in inputs.documents.columns:  # the publication years (ingest.dates), not a raw column
+        years = pd.to_numeric(inputs.documents[PUBLISHED].astype(str).str[:4], errors="coerce")
         spans = years.groupby(inputs.documents["topic"].astype(int)).agg(["min", "max"]).dropna()
         for topic, (low, high) in spans.iterrows():
             cards[int(topic)]["years"] = f"{low:.0f}" if low == high else f"{low:.0f}–{high:.0f}"

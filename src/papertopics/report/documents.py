@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST
+from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.colors import topic_color
 from papertopics.report.document_data import CHUNK_DOCUMENTS, CHUNK_FOLDER, HEADLINES_FILE, chunk_rows
 from papertopics.report.inputs import split_listings
@@ -198,17 +199,17 @@ FIELD_CATEGORIES = 10
 def time_field(documents: pd.DataFrame) -> dict | None:
     """`year` (numeric, packed u2, 0 for none), or `month` for a listing whose periods are months
     (topics.over_time.document_periods: a 16-month arXiv listing), as months since MONTH_ORIGIN + 1."""
-    if "date" in documents.columns:
-        periods, unit = document_periods(documents["date"])
+    if PUBLISHED in documents.columns:  # the map shows each paper's own year or month, not its period
+        published = documents[PUBLISHED].fillna("").astype(str)
+        unit = document_periods(published)[1]
         if unit == "month":
-            dated = periods.str.fullmatch(r"\d{4}-\d{2}")
-            months = periods.where(dated, "0000-01")
+            dated = published.str[:7].str.fullmatch(r"\d{4}-\d{2}")
+            months = published.str[:7].where(dated, "0000-01")
             values = (months.str[:4].astype(int) - MONTH_ORIGIN) * 12 + months.str[5:7].astype(int)
             values = np.where(dated, values, 0).clip(0, 65535).astype(np.uint16)
         elif unit:
-            values = (
-                pd.to_numeric(periods, errors="coerce").fillna(0).clip(0, 65535).to_numpy(dtype=np.uint16)
-            )
+            years = pd.to_numeric(published.str[:4], errors="coerce")
+            values = years.fillna(0).clip(0, 65535).to_numpy(dtype=np.uint16)
     elif "year" in documents.columns:
         unit, values = "year", pd.to_numeric(documents["year"], errors="coerce").fillna(0).clip(0, 65535)
         values = values.to_numpy(dtype=np.uint16)

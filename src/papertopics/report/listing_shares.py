@@ -13,6 +13,8 @@ import plotly.graph_objects as go
 from papertopics.report.colors import OUTLIER_COLOR, listing_colors
 from papertopics.report.inputs import split_listings
 from papertopics.report.text import plotly_text, short_label
+from papertopics.topics.trends import fit_trend, verdicts
+from papertopics.topics.trends import q_values as trend_q
 
 
 def listing_membership(documents: pd.DataFrame, listings: list[str]) -> np.ndarray:
@@ -154,10 +156,12 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     """The newest listing (the last in config order) against all before it, per topic.
 
     One row per topic (not the outliers) with documents and shares on each side, the change in
-    percentage points, a status (new, rising, falling, gone, unchanged), the two-sided p-value of a
-    two-proportion z-test (pooled; it weighs the change by the listings' sizes, so 3 of 40 is weaker
-    evidence than 300 of 4,000) and Benjamini-Hochberg q-values over the topics; sorted by the size
-    of the change. Empty with fewer than two listings.
+    percentage points, a status (new, gone: no papers on one side; rising, falling: q < 0.05;
+    else unchanged), the p-value of topics.trends' model (the binomial GLM of Over time, on the
+    newest listing against the earlier ones: Wald's test, or the likelihood-ratio test where one
+    side has no papers; it weighs the change by the listings' sizes, so 3 of 40 is weaker evidence
+    than 300 of 4,000) and Benjamini-Hochberg q-values over the topics; sorted by the size of the
+    change. Empty with fewer than two listings.
     """
     columns = [
         "topic",
@@ -175,7 +179,6 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     ]
     if len(listings) < 2:
         return pd.DataFrame(columns=columns)
-    from scipy.stats import false_discovery_control, norm  # ~1 s to import: only when comparing
 
     order = [int(t) for t in topics["topic"] if int(t) >= 0]
     counts = listing_counts(documents, listings, order)
@@ -186,24 +189,14 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     n_after, n_before = float(totals[latest]), float(totals[earlier].sum())
     share_after = after / n_after if n_after else np.zeros_like(after)
     share_before = before / n_before if n_before else np.zeros_like(before)
-    pooled = (after + before) / max(n_after + n_before, 1.0)
-    spread = np.sqrt(
-        pooled * (1 - pooled) * ((1 / n_after if n_after else 0) + (1 / n_before if n_before else 0))
-    )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        z = np.where(spread > 0, (share_after - share_before) / spread, 0.0)
-    p_values = 2 * norm.sf(np.abs(z))
-    q_values = false_discovery_control(p_values) if len(p_values) else p_values
+    trends = [fit_trend([b, a], [n_before, n_after], [0.0, 1.0]) for b, a in zip(before, after)]
+    p_values = np.array([1.0 if np.isnan(t.p_value) else t.p_value for t in trends])
+    q_values = trend_q(p_values)
     labels = dict(zip(topics["topic"].astype(int), topics["label"]))
     change = share_after - share_before
+    moved = verdicts(q_values, np.array([t.direction for t in trends]), steady="unchanged")
     status = np.where(
-        (before == 0) & (after > 0),
-        "new",
-        np.where(
-            (after == 0) & (before > 0),
-            "gone",
-            np.where(change > 0, "rising", np.where(change < 0, "falling", "unchanged")),
-        ),
+        (before == 0) & (after > 0), "new", np.where((after == 0) & (before > 0), "gone", moved)
     )
     table = pd.DataFrame(
         {

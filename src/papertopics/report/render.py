@@ -186,9 +186,11 @@ def trend_note(inputs: ReportInputs) -> str:
     latest, earlier = names[inputs.listings[-1]], [names[name] for name in inputs.listings[:-1]]
     return (
         f"{latest} (the last listing in the configuration) against {', '.join(earlier)}: the topics whose "
-        "share of the listing's documents moved most. The p-value (two-proportion z-test) says how "
+        "share of the listing's documents moved most. The p-value (the binomial model of Over time: "
+        "Wald's test, or the likelihood-ratio test for a topic with no papers on one side) says how "
         "likely a change this large is by chance given the listings' sizes; q is the same after "
-        "correcting for testing every topic (Benjamini-Hochberg), and q < 0.05 is marked clear."
+        "correcting for testing every topic (Benjamini-Hochberg), and only q < 0.05 is called rising "
+        "or falling."
     )
 
 

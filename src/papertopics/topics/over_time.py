@@ -1,13 +1,14 @@
 """Topics over time: each topic's share of the papers per period, the topics that rise and fall,
 and each period's own top terms for a topic (BERTopic's topics_over_time).
 
-The periods come from the documents' canonical `date` (ingest.dates): years when the listing
-spans MIN_YEARS or more of them, else months when the dates carry them (a 16-month arXiv
-listing), else none. A topic's trend is the slope of a binomial regression (logit link) of its
-papers per period on time, in years: each period's papers are trials, the topic's papers
-successes. The standard error is scaled by the Pearson dispersion when periods vary more than a
-binomial allows (quasi-binomial), so a topic with bursty years gets a wide interval, not a
-confident slope; p-values are Wald's, q-values Benjamini-Hochberg's over every topic.
+The periods come from the documents' `published` date (ingest.dates): years when MIN_YEARS or
+more years hold MIN_PERIOD_PAPERS papers each, else months when every dated paper's date
+carries one (a 16-month arXiv listing), else years when there are two, else none. Sparse years
+(or months) at either end are joined into one period, "1991-2001" ("2025-01/2025-03" for
+months), as bibliometrix's and VOSviewer's time slices join them: every dated paper is in
+exactly one period, so a topic's counts over the periods add up to its dated papers. A
+period's position in time is its middle. A topic's trend is topics.trends' binomial GLM of its
+papers among each period's papers on time, in years.
 """
 
 from __future__ import annotations
@@ -15,22 +16,21 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.stats import false_discovery_control, norm
 
+from papertopics.ingest.dates import PUBLISHED
 from papertopics.topics.ctfidf import class_tfidf
+from papertopics.topics.trends import fit_trend, q_values, verdicts
 
 # Years needed for yearly periods; below it, months (when the dates have them).
 MIN_YEARS = 3
-# A period with fewer papers than this is left out of the periods (a stray early paper).
+# A year (month) with fewer papers than this at either end is joined with its neighbours.
 MIN_PERIOD_PAPERS = 5
 # Terms kept per topic and period (over_time.csv `terms`).
 PERIOD_TERMS = 5
 # config.yaml representation's defaults, for a caller that passes none
 CTFIDF_DEFAULTS = {"reduce_frequent_words": True, "bm25_weighting": False}
-# A trend with q below this is called rising or falling.
-TREND_Q = 0.05
 
-SHARE_COLUMNS = ["period", "topic", "label", "count", "total", "share", "terms"]
+SHARE_COLUMNS = ["period", "topic", "label", "count", "total", "share", "terms", "formed"]
 TREND_COLUMNS = [
     "topic",
     "label",
@@ -45,7 +45,31 @@ TREND_COLUMNS = [
     "p_value",
     "q_value",
     "status",
+    "undated",
+    "dispersion",
+    "test",
 ]
+
+
+def _joined(counts: pd.Series, separator: str) -> dict[str, str]:
+    """{year (month): its period}: the sparse ones at either end joined into one period each
+    (with the next one when they are still sparse together); the others their own."""
+    keys = list(counts.index)
+    dense = [k for k in keys if counts[k] >= MIN_PERIOD_PAPERS]
+    if not dense:
+        return {k: k for k in keys}
+    head = keys[: keys.index(dense[0])]
+    tail = keys[keys.index(dense[-1]) + 1 :]
+    middle = keys[len(head) : len(keys) - len(tail)]
+    if head and counts[head].sum() < MIN_PERIOD_PAPERS and len(middle) > 1:
+        head, middle = [*head, middle[0]], middle[1:]
+    if tail and counts[tail].sum() < MIN_PERIOD_PAPERS and len(middle) > 1:
+        tail, middle = [middle[-1], *tail], middle[:-1]
+    period = {k: k for k in middle}
+    for group in (head, tail):
+        for k in group:
+            period[k] = group[0] if len(group) == 1 else f"{group[0]}{separator}{group[-1]}"
+    return period
 
 
 def document_periods(dates: pd.Series) -> tuple[pd.Series, str]:
@@ -55,94 +79,101 @@ def document_periods(dates: pd.Series) -> tuple[pd.Series, str]:
     dated = years.str.fullmatch(r"\d{4}")
     if dated.sum() < 2:
         return pd.Series("", index=dates.index), ""
-    counts = years[dated].value_counts()
-    kept = counts[counts >= MIN_PERIOD_PAPERS]
-    if len(kept) >= MIN_YEARS:
-        return years.where(dated & years.isin(kept.index), ""), "year"
+    counts = years[dated].value_counts().sort_index()
+    if (counts >= MIN_PERIOD_PAPERS).sum() >= MIN_YEARS:
+        return years.map(_joined(counts, "-")).where(dated, ""), "year"
     months = text.str[:7]
     monthly = months.str.fullmatch(r"\d{4}-\d{2}")
-    counts = months[monthly].value_counts()
-    kept = counts[counts >= MIN_PERIOD_PAPERS]
-    if len(kept) >= MIN_YEARS:
-        return months.where(monthly & months.isin(kept.index), ""), "month"
-    if len(counts := years[dated].value_counts()) >= 2:
+    by_month = months[monthly].value_counts().sort_index()
+    if (by_month >= MIN_PERIOD_PAPERS).sum() >= MIN_YEARS and monthly.sum() == dated.sum():
+        return months.map(_joined(by_month, "/")).where(monthly, ""), "month"
+    if len(counts) >= 2:
         return years.where(dated, ""), "year"
     return pd.Series("", index=dates.index), ""
 
 
+def _position(label: str) -> float:
+    """A period's middle in years ("2019" -> 2019.0, "2025-10" -> 2025.75, "1991-2001" -> 1996.0)."""
+    if "/" in label:
+        return float(np.mean([_position(part) for part in label.split("/")]))
+    if len(label) == 9 and label[4] == "-":
+        return (int(label[:4]) + int(label[5:])) / 2
+    return int(label[:4]) + ((int(label[5:7]) - 1) / 12 if len(label) >= 7 else 0.0)
+
+
+def _last_year(label: str) -> int:
+    """The last year a period covers ("1991-2001" -> 2001, "2025-11/2026-02" -> 2026)."""
+    last = label.split("/")[-1]
+    return int(last[5:]) if len(last) == 9 and last[4] == "-" else int(last[:4])
+
+
 def period_years(periods: list[str]) -> np.ndarray:
-    """Each period's position in years ("2019" -> 2019.0, "2025-10" -> 2025.75)."""
-    return np.array([int(p[:4]) + ((int(p[5:7]) - 1) / 12 if len(p) >= 7 else 0.0) for p in periods])
+    """Each period's position in years (its middle for a joined period)."""
+    return np.array([_position(p) for p in periods])
 
 
-def binomial_slope(successes: np.ndarray, trials: np.ndarray, t: np.ndarray) -> tuple[float, float]:
-    """(slope, standard error) of logit(p) = a + b t by iteratively reweighted least squares,
-    the error scaled by the Pearson dispersion when it exceeds 1 (quasi-binomial)."""
-    y, n = successes.astype(float), trials.astype(float)
-    x = np.column_stack([np.ones_like(t), t - t.mean()])
-    p0 = np.clip((y.sum() + 0.5) / (n.sum() + 1.0), 1e-6, 1 - 1e-6)
-    beta = np.array([np.log(p0 / (1 - p0)), 0.0])
-    for _ in range(50):
-        mu = np.clip(1 / (1 + np.exp(-(x @ beta))), 1e-9, 1 - 1e-9)
-        w = n * mu * (1 - mu)
-        info = x.T @ (w[:, None] * x)
-        step = np.linalg.solve(info + 1e-12 * np.eye(2), x.T @ (y - n * mu))
-        beta = beta + step
-        if np.abs(step).max() < 1e-10:
-            break
-    mu = np.clip(1 / (1 + np.exp(-(x @ beta))), 1e-9, 1 - 1e-9)
-    w = n * mu * (1 - mu)
-    covariance = np.linalg.inv(x.T @ (w[:, None] * x) + 1e-12 * np.eye(2))
-    dof = len(t) - 2
-    dispersion = float(((y - n * mu) ** 2 / np.maximum(w, 1e-12)).sum() / dof) if dof > 0 else 1.0
-    return float(beta[1]), float(np.sqrt(covariance[1, 1] * max(1.0, dispersion)))
+def _formed(period: str, unit: str) -> str:
+    """How a period was formed, for over_time.csv's `formed` ("" for a plain year or month)."""
+    if "/" not in period and not (len(period) == 9 and period[4] == "-"):
+        return ""
+    return f"{unit}s with fewer than {MIN_PERIOD_PAPERS} papers at this end, joined"
 
 
 def topic_shares(documents: pd.DataFrame, periods: pd.Series) -> pd.DataFrame:
     """One row per (period, topic): the topic's papers in the period, the period's papers, the share."""
     frame = pd.DataFrame({"period": periods.to_numpy(), "topic": documents["topic"].astype(int).to_numpy()})
     frame = frame[frame["period"] != ""]
-    counts = frame.groupby(["period", "topic"]).size().unstack(fill_value=0).sort_index()
+    counts = frame.groupby(["period", "topic"]).size().unstack(fill_value=0)
+    counts = counts.loc[sorted(counts.index, key=_position)]
     long = counts.stack().rename("count").reset_index()
     long["total"] = long["period"].map(counts.sum(axis=1)).astype(int)
     long["share"] = (long["count"] / long["total"]).round(4)
     return long
 
 
-def topic_trends(shares: pd.DataFrame, topics: pd.DataFrame) -> pd.DataFrame:
-    """One row per topic: its slope (log-odds per year), interval, p, q and rising/falling/steady."""
-    periods = sorted(shares["period"].unique())
+def _round(value: float, digits: int = 4):
+    return round(value, digits) if np.isfinite(value) else value
+
+
+def topic_trends(
+    shares: pd.DataFrame, topics: pd.DataFrame, undated: dict[int, int] | None = None
+) -> pd.DataFrame:
+    """One row per topic: its slope (log-odds per year), interval, p, q and rising/falling/steady
+    (topics.trends); `undated`: each topic's papers in no period."""
+    periods = sorted(shares["period"].unique(), key=_position)
     t = period_years(periods)
     labels = dict(zip(topics["topic"].astype(int), topics["label"].astype(str)))
-    rows = []
+    rows, directions = [], []
     for topic, part in shares[shares["topic"] >= 0].groupby("topic"):
         part = part.set_index("period").reindex(periods)
         count, total = part["count"].fillna(0).to_numpy(), part["total"].fillna(0).to_numpy()
         present = [p for p, c in zip(periods, count) if c > 0]
-        slope, error = binomial_slope(count, total, t)
+        trend = fit_trend(count, total, t)
+        directions.append(trend.direction)
         rows.append(
             {
                 "topic": int(topic),
                 "label": labels.get(int(topic), ""),
                 "size": int(count.sum()),
                 "first_year": int(present[0][:4]) if present else None,
-                "last_year": int(present[-1][:4]) if present else None,
-                "slope_per_year": round(slope, 4),
-                "std_error": round(error, 4),
-                "ci_low": round(slope - 1.96 * error, 4),
-                "ci_high": round(slope + 1.96 * error, 4),
-                "odds_ratio_per_year": round(float(np.exp(slope)), 3),
-                "p_value": float(2 * norm.sf(abs(slope) / error)) if error > 0 else 1.0,
+                "last_year": _last_year(present[-1]) if present else None,
+                "slope_per_year": _round(trend.slope),
+                "std_error": _round(trend.std_error),
+                "ci_low": _round(trend.ci_low),
+                "ci_high": _round(trend.ci_high),
+                "odds_ratio_per_year": _round(float(np.exp(trend.slope)), 3),
+                "p_value": trend.p_value,
+                "undated": int((undated or {}).get(int(topic), 0)),
+                "dispersion": round(trend.scale, 3),
+                "test": trend.test,
             }
         )
-    table = pd.DataFrame(rows, columns=TREND_COLUMNS[:-2])
-    if table.empty:
+    if not rows:
         return pd.DataFrame(columns=TREND_COLUMNS)
-    table["q_value"] = false_discovery_control(table["p_value"].to_numpy(), method="bh")
-    clear = table["q_value"] < TREND_Q
-    table["status"] = np.where(clear & (table["slope_per_year"] > 0), "rising", "steady")
-    table.loc[clear & (table["slope_per_year"] < 0), "status"] = "falling"
-    return table.sort_values("p_value", kind="stable").reset_index(drop=True)
+    table = pd.DataFrame(rows)
+    table["q_value"] = q_values(table["p_value"].to_numpy())
+    table["status"] = verdicts(table["q_value"].to_numpy(), np.array(directions))
+    return table[TREND_COLUMNS].sort_values("p_value", kind="stable").reset_index(drop=True)
 
 
 def topic_counts(counts: sp.csr_matrix, topic_of: np.ndarray) -> tuple[list[int], sp.csr_matrix]:
@@ -187,9 +218,9 @@ def over_time_tables(
     documents: pd.DataFrame, topics: pd.DataFrame, counts: sp.csr_matrix | None = None, terms=None, **ctfidf
 ) -> tuple[pd.DataFrame, pd.DataFrame, str]:
     """(over_time.csv, topic_trends.csv, the period unit); empty tables without dates."""
-    if "date" not in documents.columns:
+    if PUBLISHED not in documents.columns:
         return pd.DataFrame(columns=SHARE_COLUMNS), pd.DataFrame(columns=TREND_COLUMNS), ""
-    periods, unit = document_periods(documents["date"])
+    periods, unit = document_periods(documents[PUBLISHED])
     if not unit:
         return pd.DataFrame(columns=SHARE_COLUMNS), pd.DataFrame(columns=TREND_COLUMNS), ""
     shares = topic_shares(documents, periods)
@@ -199,4 +230,7 @@ def over_time_tables(
     if counts is not None:
         words = period_terms(counts, terms, documents["topic"].astype(int).to_numpy(), periods, **ctfidf)
     shares["terms"] = [words.get((p, int(t)), "") for p, t in zip(shares["period"], shares["topic"])]
-    return shares[SHARE_COLUMNS], topic_trends(shares, topics), unit
+    shares["formed"] = shares["period"].map(lambda p: _formed(p, unit))
+    topic_of = documents["topic"].astype(int)
+    undated = topic_of[periods.to_numpy() == ""].value_counts().to_dict()
+    return shares[SHARE_COLUMNS], topic_trends(shares, topics, undated), unit

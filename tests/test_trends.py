@@ -1,0 +1,186 @@
+"""The one trend model (topics.trends): statsmodels' binomial GLM, quasi-binomial where periods
+scatter more than chance, a likelihood-ratio test where a topic is all in one end period; and
+the periods every dated paper falls in (topics.over_time)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.api as sm
+from scipy.stats import chi2
+
+from papertopics.topics.over_time import document_periods, over_time_tables
+from papertopics.topics.trends import fit_trend, verdicts
+
+YEARS = np.arange(2015, 2025, dtype=float)
+TOTALS = np.array([40, 55, 60, 80, 90, 120, 150, 160, 200, 240])
+
+
+def _reference(hits, totals, t, **fit):
+    exog = sm.add_constant(t - t.mean())
+    return sm.GLM(np.column_stack([hits, totals - hits]), exog, family=sm.families.Binomial()).fit(**fit)
+
+
+def test_without_over_dispersion_the_trend_is_statsmodels_binomial_fit_with_z():
+    hits = np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48])  # a smooth rise: X2/df below 1
+    reference = _reference(hits, TOTALS, YEARS)
+    assert reference.pearson_chi2 / reference.df_resid < 1
+    trend = fit_trend(hits, TOTALS, YEARS)
+    assert trend.test == "wald-z" and trend.scale == 1.0
+    assert trend.slope == pytest.approx(reference.params[1], rel=1e-8)
+    assert trend.std_error == pytest.approx(reference.bse[1], rel=1e-8)
+    assert trend.p_value == pytest.approx(reference.pvalues[1], rel=1e-6)
+    assert (trend.ci_low, trend.ci_high) == pytest.approx(tuple(reference.conf_int()[1]), rel=1e-8)
+
+
+def test_with_over_dispersion_the_error_is_scaled_by_pearson_x2_and_tested_with_t_on_n_minus_2():
+    hits = np.array([2, 12, 1, 20, 3, 30, 5, 40, 10, 60])  # bursty years
+    plain = _reference(hits, TOTALS, YEARS)
+    scale = plain.pearson_chi2 / plain.df_resid
+    assert scale > 3
+    reference = _reference(hits, TOTALS, YEARS, scale=scale, use_t=True)
+    trend = fit_trend(hits, TOTALS, YEARS)
+    assert trend.test == "wald-t" and trend.scale == pytest.approx(scale) and trend.df_resid == 8
+    assert trend.slope == pytest.approx(reference.params[1], rel=1e-8)
+    assert trend.std_error == pytest.approx(reference.bse[1], rel=1e-8)
+    assert trend.std_error == pytest.approx(plain.bse[1] * np.sqrt(scale), rel=1e-8)
+    assert trend.p_value == pytest.approx(reference.pvalues[1], rel=1e-6)
+    assert trend.p_value > plain.pvalues[1]  # the t on 8 df and the wider error: weaker evidence
+    assert (trend.ci_low, trend.ci_high) == pytest.approx(tuple(reference.conf_int()[1]), rel=1e-8)
+
+
+def test_three_overdispersed_periods_get_the_t_interval_on_one_df_not_the_normal_one():
+    hits, totals, t = np.array([10, 40, 20]), np.array([100, 100, 100]), np.array([2019.0, 2020, 2021])
+    trend = fit_trend(hits, totals, t)
+    reference = _reference(hits, totals, t, scale=trend.scale, use_t=True)
+    assert trend.df_resid == 1 and trend.test == "wald-t"
+    half = (trend.ci_high - trend.ci_low) / 2
+    assert half == pytest.approx(12.706 * reference.bse[1], rel=1e-3)  # t(1) 97.5%, not 1.96
+
+
+def test_a_scale_below_one_is_never_used():
+    hits = np.array([4, 4, 5, 4, 5, 4])  # steadier than binomial chance: X2/df << 1
+    totals = np.full(6, 100)
+    t = np.arange(2019, 2025, dtype=float)
+    plain = _reference(hits, totals, t)
+    assert plain.pearson_chi2 / plain.df_resid < 0.3
+    trend = fit_trend(hits, totals, t)
+    assert trend.scale == 1.0 and trend.std_error == pytest.approx(plain.bse[1], rel=1e-8)
+
+
+@pytest.mark.parametrize("hits", [[0, 0, 0, 0, 0, 0, 15], [15, 0, 0, 0, 0, 0, 0]])
+def test_a_topic_all_in_the_last_or_first_period_gets_a_finite_likelihood_ratio_verdict(hits):
+    hits, totals, t = np.array(hits), np.full(7, 100), np.arange(2019, 2026, dtype=float)
+    trend = fit_trend(hits, totals, t)
+    flat = sm.GLM(
+        np.column_stack([hits, totals - hits]), np.ones((7, 1)), family=sm.families.Binomial()
+    ).fit()
+    assert trend.test == "lr" and np.isfinite(trend.p_value)
+    assert trend.p_value == pytest.approx(chi2.sf(flat.deviance, 1), rel=1e-6) and trend.p_value < 1e-10
+    rising = hits[-1] > 0
+    assert trend.direction == (1 if rising else -1)
+    bound = trend.ci_low if rising else trend.ci_high
+    assert np.isfinite(bound) and (bound > 0) == rising  # the interval excludes a flat share
+    assert verdicts(np.array([trend.p_value]), np.array([trend.direction]))[0] == (
+        "rising" if rising else "falling"
+    )
+
+
+def test_eight_papers_all_in_the_last_year_are_called_emerging_not_steady():
+    documents = pd.DataFrame(
+        {
+            "topic": [0] * 8 + [1] * 60 + [2] * 60,
+            "published": ["2024"] * 8 + [str(2018 + i % 7) for i in range(60)] * 2,
+        }
+    )
+    topics = pd.DataFrame({"topic": [0, 1, 2], "label": ["new", "a", "b"]})
+    _, trends, _ = over_time_tables(documents, topics)
+    row = trends.set_index("topic").loc[0]
+    assert row["test"] == "lr" and row["status"] == "rising" and row["q_value"] < 0.05
+    assert np.isfinite(row["ci_low"]) and row["ci_low"] > 0
+
+
+def test_sparse_early_years_are_joined_into_one_period_and_every_dated_paper_counted():
+    years = ["1991", "1993", "1995", "1996", "1996", "1998", "2000", "2001"] + [
+        str(2002 + i % 6) for i in range(120)
+    ]
+    documents = pd.DataFrame(
+        {"topic": [i % 3 for i in range(len(years))] + [0, 1], "published": years + ["", ""]}
+    )
+    periods, unit = document_periods(documents["published"])
+    assert unit == "year" and periods.iloc[0] == "1991-2001" and (periods.iloc[:8] == "1991-2001").all()
+    shares, trends, _ = over_time_tables(documents, pd.DataFrame({"topic": [0, 1, 2], "label": list("abc")}))
+    assert shares["period"].iloc[0] == "1991-2001" and "joined" in shares["formed"].iloc[0]
+    dated = documents[documents["published"] != ""].groupby("topic").size()
+    assert shares.groupby("topic")["count"].sum().to_dict() == dated.to_dict()
+    assert trends.set_index("topic")["size"].to_dict() == dated.to_dict()
+    assert trends.set_index("topic")["undated"].to_dict() == {0: 1, 1: 1, 2: 0}
+    assert trends.set_index("topic")["first_year"].min() == 1991
+
+
+def test_the_listings_page_calls_a_change_rising_only_when_the_same_model_finds_q_below_005():
+    from papertopics.report.listing_shares import listing_trends
+
+    plan = {0: (100, 200), 1: (200, 100), 2: (0, 50), 3: (300, 300), 4: (10, 12), 5: (390, 338)}
+    rows = [
+        {"topic": t, "listings": side}
+        for t, (o, n) in plan.items()
+        for side, k in (("old", o), ("new", n))
+        for _ in range(k)
+    ]
+    topics = pd.DataFrame({"topic": range(6), "label": [f"t{k}" for k in range(6)]})
+    table = listing_trends(pd.DataFrame(rows), ["old", "new"], topics).set_index("topic")
+    assert table.loc[4, "status"] == "unchanged" and table.loc[4, "p_value"] > 0.5  # +2 papers: chance
+    assert table.loc[0, "status"] == "rising" and table.loc[1, "status"] == "falling"
+    assert (
+        table.loc[2, "status"] == "new"
+        and np.isfinite(table.loc[2, "p_value"])
+        and table.loc[2, "p_value"] < 1e-6
+    )
+    same = fit_trend([10, 12], [1000, 1000], [0.0, 1.0])
+    assert table.loc[4, "p_value"] == pytest.approx(same.p_value, rel=1e-9)
+
+
+def test_over_time_is_a_heatmap_of_every_topic_with_the_rising_and_falling_marked(tmp_path):
+    import json
+    import re
+
+    from report_sample import dated_inputs
+
+    from papertopics.report.render import render_report
+
+    inputs = dated_inputs(300)
+    inputs.documents.loc[inputs.documents.index[:7], "published"] = ""  # 7 papers without a date
+    render_report(inputs, tmp_path)
+    page = (tmp_path / "timeline.html").read_text(encoding="utf-8")
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', page, re.S).group(1))
+    (trace,) = data["figure"]["data"]  # one picture, not a line per topic
+    assert trace["type"] == "heatmap" and trace["x"][0] == "2015" and len(trace["y"]) == 6
+    assert trace["y"][0].startswith("▲ ") and trace["y"][1].startswith("▼ ")
+    shares = inputs.described["over_time"]
+    first = shares[(shares["topic"].astype(int) == 0) & (shares["period"] == "2015")].iloc[0]
+    assert trace["customdata"][0][0][:2] == [int(first["count"]), int(first["total"])]  # counts on hover
+    assert "Periods: one per year." in page and "7 of 300 papers carry no date" in page
+
+
+def test_months_only_when_every_dated_paper_has_one_so_none_is_left_out():
+    months = [f"2025-{1 + i % 10:02d}-03" for i in range(100)] + [f"2026-{1 + i % 4:02d}" for i in range(100)]
+    assert document_periods(pd.Series(months))[1] == "month"
+    periods, unit = document_periods(pd.Series([*months, "2025", "2026"]))  # two papers with a year only
+    assert unit == "year" and set(periods) == {"2025", "2026"}
+
+
+def test_the_page_shows_an_emerging_topic_by_its_finite_bound_not_an_infinite_factor():
+    from report_sample import dated_inputs
+
+    from papertopics.report.described import trend_rows
+
+    inputs = dated_inputs(120)
+    trends = inputs.described["trends"].copy()
+    trends.loc[0, ["slope_per_year", "std_error", "ci_low", "ci_high", "status", "test"]] = [
+        "", "", "1.4823", "inf", "rising", "lr",
+    ]  # fmt: skip
+    inputs.described["trends"] = trends
+    row = next(r for r in trend_rows(inputs) if r["topic"] == int(trends.loc[0, "topic"]))
+    assert row["change"] == "only the last period" and row["ci"] == "≥ ×4.40" and row["direction"] == "up"
