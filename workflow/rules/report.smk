@@ -51,6 +51,7 @@ rule describe_topics:
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         terms="results/corpus/term_counts.npz",
+        names="results/corpus/name_index.pkl",  # the thematic map folds keywords as the names do
     output:
         over_time="results/topics/over_time.csv",
         trends="results/topics/topic_trends.csv",
