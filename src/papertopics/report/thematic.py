@@ -20,6 +20,7 @@ WIDTH, HEIGHT = 1100, 680
 MARGIN = {"l": 60, "r": 20, "t": 20, "b": 60}
 LABEL_FONT = 11  # px; a character is about 0.6 of it wide, a line 1.35 of it high
 LABEL_CHARS = 30
+CORNER_FONT = 13  # px, the quadrants' names
 
 
 def _table(inputs: ReportInputs) -> pd.DataFrame:
@@ -46,13 +47,14 @@ def _hits_circle(box: tuple, cx: float, cy: float, r: float) -> bool:
     return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
 
 
-def place_labels(px: np.ndarray, py: np.ndarray, radius: np.ndarray, boxes: list, area: tuple) -> list[tuple]:
+def place_labels(px, py, radius, boxes: list, area: tuple, blocked: tuple = ()) -> list[tuple]:
     """Each label's centre (x, y) in pixels (y down), the biggest bubble's first: the first of
     the places around its bubble, nearest first, whose box overlaps no label placed before, no
-    bubble and stays in `area` (width, height); where none does, the one overlapping no label and
-    the fewest bubbles (a label over another label costs more than one over any bubble)."""
+    `blocked` box (x0, y0, x1, y1), no bubble and stays in `area` (width, height); where none
+    does, the one overlapping no label and the fewest bubbles (a label over another label costs
+    more than one over any bubble)."""
     placed: list[tuple] = [()] * len(px)
-    taken: list[tuple] = []
+    taken: list[tuple] = list(blocked)
     # above, below, right, left, then the diagonals and between
     angles = np.deg2rad([90, 270, 0, 180, 45, 135, 315, 225, *np.arange(22.5, 360, 45)])
     for i in np.argsort(-radius, kind="stable"):
@@ -98,7 +100,19 @@ def visualize_thematic_map(thematic: pd.DataFrame) -> go.Figure:
     py = (y_range[1] - y) / (y_range[1] - y_range[0]) * plot_h
     diameter = (10 + 50 * np.sqrt(table["size"] / max(table["size"].max(), 1))).round(1).to_numpy()
     labels = [short_label(int(t), label, LABEL_CHARS) for t, label in zip(table["topic"], table["label"])]
-    centres = place_labels(px, py, diameter / 2, [label_box(t) for t in labels], (plot_w, plot_h))
+    corners = [
+        (1, 1, "right", "top", "Motor themes"),
+        (0, 1, "left", "top", "Niche themes"),
+        (0, 0, "left", "bottom", "Emerging or declining themes"),
+        (1, 0, "right", "bottom", "Basic themes"),
+    ]
+    names = []  # the quadrants' names, in the plot area's corners
+    for cx, cy, _, _, text in corners:
+        w, h = 0.62 * CORNER_FONT * len(text) + 6, 1.35 * CORNER_FONT + 4
+        left, top = cx * (plot_w - w), (1 - cy) * (plot_h - h)
+        names.append((left, top, left + w, top + h))
+    boxes = [label_box(t) for t in labels]
+    centres = place_labels(px, py, diameter / 2, boxes, (plot_w, plot_h), tuple(names))
     figure = go.Figure(
         go.Scatter(
             x=x.tolist(),
@@ -120,8 +134,9 @@ def visualize_thematic_map(thematic: pd.DataFrame) -> go.Figure:
         )
     )
     for k, (cx, cy) in enumerate(centres):
-        reach = diameter[k] / 2 + 2 * LABEL_FONT + label_box(labels[k])[0] / 2
-        far = np.hypot(cx - px[k], cy - py[k]) > reach  # a line from the bubble to its label
+        w, h = label_box(labels[k])
+        nx, ny = min(max(px[k], cx - w / 2), cx + w / 2), min(max(py[k], cy - h / 2), cy + h / 2)
+        far = np.hypot(nx - px[k], ny - py[k]) > diameter[k] / 2 + 5  # not beside it: a line to it
         figure.add_annotation(
             x=x[k], y=y[k], ax=float(cx - px[k]), ay=float(cy - py[k]), text=plotly_text(labels[k]),
             showarrow=True, arrowwidth=0.7 if far else 0.1, arrowhead=0,
@@ -130,16 +145,10 @@ def visualize_thematic_map(thematic: pd.DataFrame) -> go.Figure:
         )  # fmt: skip
     figure.add_vline(x=float(np.median(x)), line={"color": "#999999", "dash": "dot"})
     figure.add_hline(y=float(np.median(y)), line={"color": "#999999", "dash": "dot"})
-    corners = [
-        (1, 1, "right", "top", "Motor themes"),
-        (0, 1, "left", "top", "Niche themes"),
-        (0, 0, "left", "bottom", "Emerging or declining themes"),
-        (1, 0, "right", "bottom", "Basic themes"),
-    ]
     for cx, cy, xanchor, yanchor, text in corners:
         figure.add_annotation(
             x=cx, y=cy, xref="paper", yref="paper", xanchor=xanchor, yanchor=yanchor, text=f"<b>{text}</b>",
-            showarrow=False, font={"size": 13, "color": "#777777"}, opacity=0.8,
+            showarrow=False, font={"size": CORNER_FONT, "color": "#777777"}, opacity=0.8,
         )  # fmt: skip
     figure.update_layout(
         template="plotly_white",
