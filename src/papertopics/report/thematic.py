@@ -13,7 +13,7 @@ from papertopics.report.colors import topic_color
 from papertopics.report.html import page_data, page_footer, render_page
 from papertopics.report.inputs import ReportInputs
 from papertopics.report.text import plotly_text, short_label
-from papertopics.topics.thematic import AUTHOR_KEYWORDS, THEME_KEYWORDS
+from papertopics.topics.thematic import AUTHOR_KEYWORDS
 
 # the figure's size and plot area in pixels: fixed, so that the labels' places hold on the page
 WIDTH, HEIGHT = 1100, 680
@@ -166,6 +166,7 @@ def thematic_page(inputs: ReportInputs) -> str:
     table = _table(inputs)
     shown = has_thematic_map(inputs)
     source = str(table["keywords_from"].iloc[0]) if shown and "keywords_from" in table else ""
+    most = int(pd.to_numeric(table["n_keywords"]).max()) if shown and "n_keywords" in table else 0
     what = (
         "the authors' keywords of its papers (folded as the topic names fold them)"
         if source == AUTHOR_KEYWORDS
@@ -174,18 +175,16 @@ def thematic_page(inputs: ReportInputs) -> str:
     intro = (
         "Callon's strategic diagram (Callon et al. 1991), computed as Cobo et al. (2011) define it and "
         f"as bibliometrix's thematic map draws it, with the topics as the themes. Each topic's keywords are "
-        f"{what}: its {THEME_KEYWORDS} commonest given by two papers or more, each keyword belonging to the "
-        "topic whose papers give it most. Two keywords are linked by their equivalence index "
-        "e = c_ij² / (c_i c_j), c_i the papers giving one and c_ij those giving both. Across, centrality: "
+        f"{what}: its {most} commonest (config thematic.keywords) given by several papers "
+        "(thematic.min_papers), each keyword belonging to the topic whose papers give it most. Two "
+        "keywords are linked by their equivalence index e = c_ij² / (c_i c_j), c_i the papers giving "
+        "one and c_ij those giving both. Across, centrality: "
         "10 × the sum of the topic's links to the other topics' keywords; up, density: 100 × the sum of "
         "the links among its own keywords / their number. Split at the medians: motor themes are central "
         "and dense, niche themes dense but apart, basic themes central but loose, and the rest emerging "
         "or declining. Bubbles by papers; hover one for its keywords."
     )
-    untold = (
-        "This listing has fewer than four topics with keywords of their own (two papers or more): "
-        "no thematic map."
-    )
+    untold = "This listing has fewer than four topics with keywords of their own: no thematic map."
     return render_page(
         "figure.html",
         page="thematic",

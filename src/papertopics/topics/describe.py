@@ -27,7 +27,7 @@ def describe_topics_job(job, log) -> None:
     """Inputs: document_topics.csv, topics.csv, corpus/term_counts.npz (the abstracts' terms, in
     the corpus' order), corpus/name_index.pkl (names: the acronyms the abstracts define, which
     fold the thematic map's keywords as the names fold them). Params: reduce_frequent_words,
-    bm25_weighting (representation.*: the c-TF-IDF of the period terms).
+    bm25_weighting (representation.*: the c-TF-IDF of the period terms), thematic (thematic.*).
     Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv."""
     started = time.perf_counter()
     i, out, p = job.input, job.output, job.params
@@ -49,7 +49,8 @@ def describe_topics_job(job, log) -> None:
     sources = topic_sources(documents)
     names = getattr(i, "names", None)  # the acronyms the abstracts define, as the names fold them
     index = NameIndex.load(names) if names else None
-    thematic = thematic_map(documents, topics, counts, terms.terms, index)
+    settings = dict(getattr(p, "thematic", None) or {})  # keywords, min_papers (config thematic.*)
+    thematic = thematic_map(documents, topics, counts, terms.terms, index, **settings)
     thematic.to_csv(out.thematic, index=False)
     shares.to_csv(out.over_time, index=False)
     trends.to_csv(out.trends, index=False)

@@ -7,7 +7,8 @@ has them (folded as the names fold them: topics.names.keywords.KeywordIndex, so 
 and "Meta learning" are one keyword), else the topics' own top terms (topics.csv `top_terms`,
 counted in the abstracts). Each keyword belongs to one theme, the topic whose papers give it most
 (bibliometrix gives each keyword to one cluster of the keyword network; here the clusters are the
-topics); a theme is its THEME_KEYWORDS commonest keywords given at least MIN_OCCURRENCES times.
+topics); a theme is its `keywords` commonest keywords (config thematic.keywords, 10) given by
+`min_papers` papers or more (thematic.min_papers, 2).
 With c_i the papers giving keyword i and c_ij those giving both i and j, the links are
 Cobo et al.'s equivalence index
 
@@ -47,10 +48,10 @@ THEMATIC_COLUMNS = [
 ]  # fmt: skip
 # keywords_from: what the network's keywords are
 AUTHOR_KEYWORDS, TOP_TERMS = "authors' keywords", "topic terms"
-# a theme's keywords: its commonest (bibliometrix lists a cluster's 10 best words)
-THEME_KEYWORDS = 10
-# a keyword given by fewer papers is left out (bibliometrix's minfreq is at least 2)
-MIN_OCCURRENCES = 2
+# config.yaml's defaults (thematic.*): a theme's keywords, its commonest (bibliometrix lists a
+# cluster's 10 best words); a keyword given by fewer papers is left out (bibliometrix's minfreq
+# is at least 2)
+THEME_KEYWORDS, MIN_PAPERS = 10, 2
 # the least themes a map is drawn for (a median of fewer splits nothing)
 MIN_THEMES = 4
 
@@ -77,10 +78,12 @@ def centrality_density(e: np.ndarray, theme_of: np.ndarray) -> tuple[dict[int, f
     return centrality, density
 
 
-def theme_keywords(incidence: sp.spmatrix, topic_of: np.ndarray, topic_ids: list[int]) -> dict[int, list]:
-    """{topic: its keywords' columns, commonest first}: each keyword given by MIN_OCCURRENCES
+def theme_keywords(
+    incidence: sp.spmatrix, topic_of: np.ndarray, topic_ids: list[int], keywords: int, min_papers: int
+) -> dict[int, list]:
+    """{topic: its keywords' columns, commonest first}: each keyword given by `min_papers`
     papers belongs to the topic whose papers give it most (ties: the lower id), and a topic
-    keeps its THEME_KEYWORDS commonest."""
+    keeps its `keywords` commonest."""
     binary = (sp.csr_matrix(incidence) > 0).astype(np.float64)
     per_topic = np.vstack(
         [np.asarray(binary[np.flatnonzero(topic_of == t)].sum(axis=0)).ravel() for t in topic_ids]
@@ -89,9 +92,9 @@ def theme_keywords(incidence: sp.spmatrix, topic_of: np.ndarray, topic_ids: list
     owner = per_topic.argmax(axis=0)
     out = {}
     for k, topic in enumerate(topic_ids):
-        cols = np.flatnonzero((owner == k) & (total >= MIN_OCCURRENCES) & (per_topic[k] > 0))
+        cols = np.flatnonzero((owner == k) & (total >= min_papers) & (per_topic[k] > 0))
         order = np.lexsort((cols, -total[cols], -per_topic[k, cols]))
-        out[topic] = cols[order][:THEME_KEYWORDS].tolist()
+        out[topic] = cols[order][:keywords].tolist()
     return out
 
 
@@ -116,7 +119,16 @@ def term_incidence(topics: pd.DataFrame, counts: sp.spmatrix, terms) -> tuple[sp
     return sp.csr_matrix(counts)[:, [at[w] for w in chosen]], chosen
 
 
-def thematic_map(documents: pd.DataFrame, topics: pd.DataFrame, counts=None, terms=None, index=None):
+def thematic_map(
+    documents: pd.DataFrame,
+    topics: pd.DataFrame,
+    counts=None,
+    terms=None,
+    index=None,
+    *,
+    keywords: int = THEME_KEYWORDS,
+    min_papers: int = MIN_PAPERS,
+):
     """thematic_map.csv: one row per topic with keywords of its own (the authors' keywords, else
     its top terms); empty with fewer than MIN_THEMES such topics."""
     table = topics.assign(topic=pd.to_numeric(topics["topic"]).astype(int)).set_index("topic")
@@ -128,7 +140,8 @@ def thematic_map(documents: pd.DataFrame, topics: pd.DataFrame, counts=None, ter
         return pd.DataFrame(columns=THEMATIC_COLUMNS)
     incidence, shown = found
     topic_of = pd.to_numeric(documents["topic"]).astype(int).to_numpy()
-    themes = {t: cols for t, cols in theme_keywords(incidence, topic_of, topic_ids).items() if cols}
+    chosen = theme_keywords(incidence, topic_of, topic_ids, keywords, min_papers)
+    themes = {t: cols for t, cols in chosen.items() if cols}
     if len(themes) < MIN_THEMES:
         return pd.DataFrame(columns=THEMATIC_COLUMNS)
     columns = [c for cols in themes.values() for c in cols]
