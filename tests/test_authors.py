@@ -140,3 +140,14 @@ def test_the_scopus_export_keeps_full_names_apart_and_the_authors_are_full_names
     table["topic"] = "0"
     names = topic_sources(table).query("field == 'author'")["name"].tolist()
     assert all("," in name and "(" not in name for name in names), names  # "Surname, Given names"
+
+
+def test_the_quick_split_is_nameparsers_and_particles_go_to_nameparser():
+    from papertopics.topics.authors import _parts
+
+    for name in ("Smith, John Paul", "John Smith", "De-la-Peña, Clelia", "Bench-Capon, T.J.M."):
+        assert _parts(name) == _parts(name, fast=False)
+    assert _parts("Fiol, Guilherme Del") == ("Del Fiol", "Guilherme")  # a particle: nameparser's
+    assert _parts("Bommel, Jasper van") == ("van Bommel", "Jasper")
+    assert author_key("Lacin, Nelisa (Turkoglu)") == "lacin nelisa"  # a maiden name aside
+    assert author_key("\u202aYotam Alexander\u202c\u200f") == "alexander yotam"  # bidi marks
