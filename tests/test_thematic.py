@@ -189,3 +189,10 @@ def test_the_workbook_gives_centrality_density_quadrant_and_keywords(tmp_path):
     assert sheet.loc[2, "density"] == pytest.approx(37.5)
     assert sheet.loc[2, "quadrant"] == "motor themes" and sheet.loc[2, "keywords"] == "g; h"
     assert sheet["n_keywords"].dtype.kind in "iuf"
+
+
+def test_keywords_too_sparse_for_a_map_give_way_to_the_topics_terms():
+    documents = _documents()
+    documents.loc[documents["topic"].isin(["2", "3"]), "keywords"] = ""  # two topics without keywords
+    table = thematic_map(documents, _topics(), *_term_counts())
+    assert set(table["keywords_from"]) == {TOP_TERMS} and len(table) == 4

@@ -129,19 +129,24 @@ def thematic_map(
     keywords: int = THEME_KEYWORDS,
     min_papers: int = MIN_PAPERS,
 ):
-    """thematic_map.csv: one row per topic with keywords of its own (the authors' keywords, else
-    its top terms); empty with fewer than MIN_THEMES such topics."""
+    """thematic_map.csv: one row per topic with keywords of its own: the authors' keywords, or
+    the topics' top terms where the listing has none or too few to place MIN_THEMES topics;
+    empty with fewer than MIN_THEMES such topics."""
     table = topics.assign(topic=pd.to_numeric(topics["topic"]).astype(int)).set_index("topic")
     topic_ids = sorted(t for t in table.index if t >= 0)
-    found, source = keyword_incidence(documents, index), AUTHOR_KEYWORDS
-    if found is None and counts is not None and terms is not None:
-        found, source = term_incidence(topics, counts, terms), TOP_TERMS
-    if found is None or len(topic_ids) < MIN_THEMES:
-        return pd.DataFrame(columns=THEMATIC_COLUMNS)
-    incidence, shown = found
     topic_of = pd.to_numeric(documents["topic"]).astype(int).to_numpy()
-    chosen = theme_keywords(incidence, topic_of, topic_ids, keywords, min_papers)
-    themes = {t: cols for t, cols in chosen.items() if cols}
+    themes: dict[int, list] = {}
+    for source in (AUTHOR_KEYWORDS, TOP_TERMS) if len(topic_ids) >= MIN_THEMES else ():
+        if source == AUTHOR_KEYWORDS:
+            found = keyword_incidence(documents, index)
+        else:  # no authors' keywords, or too few papers give them to place MIN_THEMES topics
+            found = None if counts is None or terms is None else term_incidence(topics, counts, terms)
+        if found is not None:
+            incidence, shown = found
+            chosen = theme_keywords(incidence, topic_of, topic_ids, keywords, min_papers)
+            themes = {t: cols for t, cols in chosen.items() if cols}
+        if len(themes) >= MIN_THEMES:
+            break
     if len(themes) < MIN_THEMES:
         return pd.DataFrame(columns=THEMATIC_COLUMNS)
     columns = [c for cols in themes.values() for c in cols]
