@@ -1,5 +1,5 @@
 """The thematic map: Callon's strategic diagram (Callon, Courtial & Laville 1991), computed as
-Cobo et al. (2011, J. Informetrics 5(1):146-166, section 2.4) define it and bibliometrix's
+Cobo et al. (2011, J. Informetrics 5(1):146-166) define it and bibliometrix's
 `thematicMap()` draws it, with the topics as the themes.
 
 The network is the co-occurrence network of keywords: the authors' keywords where the listing
@@ -15,17 +15,19 @@ Cobo et al.'s equivalence index
     e_ij = c_ij^2 / (c_i c_j)           (bibliometrix R/normalizeSimilarity.R, type "equivalence":
                                           S = (NetMatrix / sqrt(outer(D, D, "*")))^2)
 
-and for a theme T of w keywords (Cobo et al. 2011, eq. 2 and 3)
+and for a theme T of w keywords (Cobo et al. 2011, after Callon et al. 1991)
 
     centrality = 10 * sum of e_kh, k in T, h a keyword of another theme   (each link once)
     density    = 100 * sum of e_ij, i < j both in T, / w                  (each link once)
 
-bibliometrix R/thematicMap.R (massimoaria/bibliometrix, the version with the loop over
-`label_cluster`) computes `centrality = sum(sEij[ind, -ind])` and
-`density = sum(sEij[ind, ind]) / length(ind) * 100` on its network's association strength
-(`networkPlot(normalize = "association")`, c_ij / (c_i c_j)), without the factor 10, and its
-later version sums the upper triangle per first keyword's cluster; the factors change no
-quadrant, the index can. Here the equivalence index, as Cobo et al. and Callon et al. define it.
+bibliometrix's R/thematicMap.R (massimoaria/bibliometrix at 7d918f29, the loop over
+`label_cluster`) has `centrality=c(centrality,sum(sEij[ind,-ind]))` and
+`density=c(density,sum(sEij[ind,ind])/length(ind)*100)`, on its network's association strength
+(`networkPlot(normalize="association")`, c_ij / (c_i c_j); R/normalizeSimilarity.R), without the
+factor 10 and with each internal link twice; at 06ff31f9 it sums the upper triangle grouped by
+the first keyword's cluster (`centrality = sum(eij * ext)`, `density = sum((eij * (1 - ext)) /
+n) * 100`). The factors change no quadrant, the index can: here the equivalence index, as Cobo
+et al. and Callon et al. define it.
 Split at the medians of the themes (bibliometrix: at the mean rank, the same split), the
 quadrants are motor themes (central and dense), niche themes (dense, isolated), emerging or
 declining themes (neither) and basic themes (central, loose).
