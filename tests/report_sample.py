@@ -242,7 +242,7 @@ def dated_inputs(n_documents: int = 300, *, n_topics: int = 6, seed: int = 0) ->
     year by year (2015-2024), topic 1's shrinks, the others stay flat."""
     from sklearn.feature_extraction.text import CountVectorizer
 
-    from papertopics.topics.over_time import over_time_tables, topic_counts
+    from papertopics.topics.over_time import over_time_tables
     from papertopics.topics.sources import topic_sources
     from papertopics.topics.thematic import thematic_map
 
@@ -266,12 +266,11 @@ def dated_inputs(n_documents: int = 300, *, n_topics: int = 6, seed: int = 0) ->
     counts = counter.fit_transform(documents["text"]).tocsr()
     terms = counter.get_feature_names_out()
     shares, trends, _ = over_time_tables(documents, topics, counts, terms)
-    ids, summed = topic_counts(counts, topic)
     described = {
         "over_time": shares,
         "trends": trends,
         "sources": topic_sources(documents),
-        "thematic": thematic_map(ids, summed, topics),
+        "thematic": thematic_map(documents, topics, counts, terms),
     }
     text = {name: table.astype(str).replace({"nan": "", "None": ""}) for name, table in described.items()}
     return ReportInputs(

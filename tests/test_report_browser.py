@@ -508,6 +508,35 @@ def test_over_time_and_thematic_map_of_a_dated_listing_draw_offline(browser, tmp
 
 
 @pytest.mark.browser
+def test_thematic_map_labels_do_not_overlap_as_drawn(browser, tmp_path):
+    """14 themes, most in one corner (test_thematic._crowded, as a WoS phage export's map): the
+    labels as Chromium draws them overlap neither each other nor the quadrant names."""
+    from report_sample import dated_inputs
+    from test_thematic import _crowded
+
+    from papertopics.report import render_report
+
+    inputs = dated_inputs(200)
+    inputs.described["thematic"] = _crowded().astype(str)
+    folder = tmp_path / "report"
+    render_report(inputs, folder)
+    page, _ = open_page(browser, folder, "thematic")
+    try:
+        page.screenshot(SCREENSHOTS / "thematic-crowded.png", full_page=True)
+        boxes = page.evaluate(
+            "Array.from(document.querySelectorAll('#figure g.annotation-text-g text')).map(e => {"
+            " const r = e.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom, e.textContent]; })"
+        )
+        assert len(boxes) == 14 + 4  # a label per theme, a name per quadrant
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1]), (a, b)
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
 def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(browser, tmp_path):
     """Colour by: year (a ramp, its legend from the first to the last year) and journal (a swatch
     per journal); dragging across the years' histogram keeps the papers of those years only, and

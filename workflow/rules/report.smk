@@ -51,6 +51,7 @@ rule describe_topics:
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         terms="results/corpus/term_counts.npz",
+        names="results/corpus/name_index.pkl",  # the thematic map folds keywords as the names do
     output:
         over_time="results/topics/over_time.csv",
         trends="results/topics/topic_trends.csv",
@@ -64,6 +65,7 @@ rule describe_topics:
         # the c-TF-IDF of the period terms and the thematic map's links, as fit_topics weighs terms
         reduce_frequent_words=config["representation"]["reduce_frequent_words"],
         bm25_weighting=config["representation"]["bm25_weighting"],
+        thematic=config["thematic"],  # the thematic map's keywords per topic and least papers
     run:
         from papertopics.topics.describe import describe_topics_job
 

@@ -36,6 +36,8 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     "title": ("title", "document title", "article title", "primary title", "paper title", "ti", "t1"),
     "id": ("id", "uid"),
     "authors": ("authors", "author", "author names", "author full names", "first authors", "creators", "au"),
+    # the full names beside `authors` (Scopus "Author full names", WoS AF): topics.sources' authors
+    "author_full_names": ("author full names", "af", "fau"),
     "year": ("year", "publication year", "pub year", "publication_year", "pubyear", "py"),
     "date": ("date", "publication date", "pubdate", "date published", "da", "dp", "y1"),
     "online_date": ("online date", "early access year", "ey", "early access date", "ea"),  # ingest/dates.py

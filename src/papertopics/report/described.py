@@ -1,6 +1,6 @@
 """What the listing's own columns say of each topic (describe_topics' tables, topics.over_time,
-topics.sources, topics.thematic) on the report: the "Over time" and "Thematic map" pages, and
-the years, venues and authors on each topic card. A listing without dates (the seeds, NeurIPS
+topics.sources) on the report: the "Over time" page, and the years, venues and authors on each
+topic card (the "Thematic map" page: report.thematic). A listing without dates (the seeds, NeurIPS
 2023) has neither page in its navigation bar and no such lines on its cards.
 """
 
@@ -33,10 +33,6 @@ def _table(inputs: ReportInputs, name: str) -> pd.DataFrame:
 def has_over_time(inputs: ReportInputs) -> bool:
     shares = _table(inputs, "over_time")
     return len(shares) > 0 and shares["period"].nunique() >= 2
-
-
-def has_thematic_map(inputs: ReportInputs) -> bool:
-    return len(_table(inputs, "thematic")) > 0
 
 
 def _number(table: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -191,80 +187,6 @@ def over_time_page(inputs: ReportInputs) -> str:
         trends=trend_rows(inputs) if shown else [],
         n_rising=int((trends.get("status", pd.Series(dtype=str)) == "rising").sum()),
         n_falling=int((trends.get("status", pd.Series(dtype=str)) == "falling").sum()),
-    )
-
-
-def visualize_thematic_map(thematic: pd.DataFrame) -> go.Figure:
-    """Topics by centrality (x) and density (y), bubbles by size, the quadrants split at the medians."""
-    table = _number(thematic, "topic", "size", "centrality", "density")
-    x_mid, y_mid = float(table["centrality"].median()), float(table["density"].median())
-    figure = go.Figure(
-        go.Scatter(
-            x=table["centrality"].tolist(),
-            y=table["density"].tolist(),
-            mode="markers+text",
-            text=[
-                plotly_text(short_label(int(t), label, 28))
-                for t, label in zip(table["topic"], table["label"])
-            ],
-            textposition="top center",
-            textfont={"size": 10},
-            marker={
-                "size": (8 + 40 * np.sqrt(table["size"] / max(table["size"].max(), 1))).round(1).tolist(),
-                "color": [topic_color(int(t)) for t in table["topic"]],
-                "opacity": 0.75,
-                "line": {"width": 1, "color": "#ffffff"},
-            },
-            customdata=[[plotly_text(q), int(s)] for q, s in zip(table["quadrant"], table["size"])],
-            hovertemplate="%{text}<br>%{customdata[0]}, %{customdata[1]} papers<br>"
-            "centrality %{x:.2f}, density %{y:.3f}<extra></extra>",
-        )
-    )
-    figure.add_vline(x=x_mid, line={"color": "#999999", "dash": "dot"})
-    figure.add_hline(y=y_mid, line={"color": "#999999", "dash": "dot"})
-    corners = [
-        (1, 1, "right", "top", "Motor themes"),
-        (0, 1, "left", "top", "Niche themes"),
-        (0, 0, "left", "bottom", "Emerging or declining themes"),
-        (1, 0, "right", "bottom", "Basic themes"),
-    ]
-    for x, y, xanchor, yanchor, text in corners:
-        figure.add_annotation(
-            x=x, y=y, xref="paper", yref="paper", xanchor=xanchor, yanchor=yanchor, text=f"<b>{text}</b>",
-            showarrow=False, font={"size": 13, "color": "#555555"},
-        )  # fmt: skip
-    figure.update_layout(
-        template="plotly_white",
-        height=640,
-        margin={"l": 60, "r": 10, "t": 10, "b": 50},
-        xaxis={"title": "centrality: links to the other topics (summed c-TF-IDF cosine)"},
-        yaxis={"title": "density: cohesion of the topic's abstracts"},
-        showlegend=False,
-    )
-    return figure
-
-
-def thematic_page(inputs: ReportInputs) -> str:
-    shown = has_thematic_map(inputs)
-    intro = (
-        "Each topic placed as in bibliometrix's thematic map (Callon's strategic diagram): across, its "
-        "centrality, how much it shares with the other topics (the sum of its c-TF-IDF cosine "
-        "similarities to every other topic); up, its density, how close its own abstracts are to each "
-        "other (cohesion, as on the overview). Split at the medians: motor themes are central and "
-        "dense, niche themes dense but apart, basic themes central but loose, and the rest emerging "
-        "or declining."
-    )
-    return render_page(
-        "figure.html",
-        page="thematic",
-        page_title="Thematic map",
-        report_title=inputs.title,
-        footer=page_footer(inputs),
-        data_json=page_data(visualize_thematic_map(_table(inputs, "thematic"))) if shown else None,
-        uses_plotly=shown,
-        heading="Thematic map",
-        intro=intro if shown else "This listing has fewer than four topics with a cohesion: no thematic map.",
-        note=None,
     )
 
 

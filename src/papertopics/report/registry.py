@@ -117,8 +117,8 @@ PAGES: list[ReportPage] = [
     ReportPage(
         "thematic",
         "Thematic map",
-        "papertopics.report.described:thematic_page",
-        shown="papertopics.report.described:has_thematic_map",
+        "papertopics.report.thematic:thematic_page",
+        shown="papertopics.report.thematic:has_thematic_map",
     ),
 ]
 # the pages render_report leaves out of the navigation bar (ReportPage.shown), while it renders

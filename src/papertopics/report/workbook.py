@@ -50,7 +50,10 @@ DESCRIBED_SHEETS = {
     "sources": "venues and authors",
     "thematic": "thematic map",
 }
-_NUMBERS = ("topic", "count", "total", "share", "size", "first_year", "last_year", "centrality", "density")
+_NUMBERS = (
+    "topic", "count", "total", "share", "size", "first_year", "last_year",
+    "centrality", "density", "n_keywords",
+)  # fmt: skip
 _NUMBERS += ("undated", "dispersion")  # topic_trends.csv: papers in no period, the quasi-binomial scale
 EXCEL_MAX_CELL = 32_767  # characters Excel shows in one cell
 TRUNCATED = " … [truncated: {n} characters]"  # the end of a cell cut to EXCEL_MAX_CELL

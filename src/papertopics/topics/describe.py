@@ -1,9 +1,9 @@
 """Rule describe_topics: what the listing's own columns say of each topic, as tables beside
 topics.csv. results/topics/over_time.csv and topic_trends.csv (topics.over_time: shares per
 period, rising and falling topics, each period's top terms), topic_sources.csv (topics.sources:
-top venues and authors) and thematic_map.csv (topics.thematic: centrality x density). A listing
-without dates, venues or authors gets the tables with their header only, and the report shows
-none of their pages or lines.
+top venues and authors) and thematic_map.csv (topics.thematic: Callon's centrality x density of
+each topic's keyword network). A listing without dates, venues or authors gets the tables with
+their header only, and the report shows none of their pages or lines.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ import time
 
 import pandas as pd
 
-from papertopics.topics.over_time import over_time_tables, topic_counts
+from papertopics.topics.names.index import NameIndex
+from papertopics.topics.over_time import over_time_tables
 from papertopics.topics.sources import topic_sources
 from papertopics.topics.terms import TermCounts
-from papertopics.topics.thematic import THEMATIC_COLUMNS, thematic_map
+from papertopics.topics.thematic import thematic_map
 
 
 def read_text_table(path) -> pd.DataFrame:
@@ -24,8 +25,9 @@ def read_text_table(path) -> pd.DataFrame:
 
 def describe_topics_job(job, log) -> None:
     """Inputs: document_topics.csv, topics.csv, corpus/term_counts.npz (the abstracts' terms, in
-    the corpus' order). Params: reduce_frequent_words, bm25_weighting (representation.*: the
-    c-TF-IDF of the period terms and the thematic map).
+    the corpus' order), corpus/name_index.pkl (names: the acronyms the abstracts define, which
+    fold the thematic map's keywords as the names fold them). Params: reduce_frequent_words,
+    bm25_weighting (representation.*: the c-TF-IDF of the period terms), thematic (thematic.*).
     Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv."""
     started = time.perf_counter()
     i, out, p = job.input, job.output, job.params
@@ -45,10 +47,10 @@ def describe_topics_job(job, log) -> None:
     }
     shares, trends, unit = over_time_tables(documents, topics, counts, terms.terms, **ctfidf)
     sources = topic_sources(documents)
-    thematic = pd.DataFrame(columns=THEMATIC_COLUMNS)
-    if counts is not None:
-        ids, summed = topic_counts(counts, documents["topic"].astype(int).to_numpy())
-        thematic = thematic_map(ids, summed, topics, **ctfidf)
+    names = getattr(i, "names", None)  # the acronyms the abstracts define, as the names fold them
+    index = NameIndex.load(names) if names else None
+    settings = dict(getattr(p, "thematic", None) or {})  # keywords, min_papers (config thematic.*)
+    thematic = thematic_map(documents, topics, counts, terms.terms, index, **settings)
     thematic.to_csv(out.thematic, index=False)
     shares.to_csv(out.over_time, index=False)
     trends.to_csv(out.trends, index=False)

@@ -1,59 +1,38 @@
 """Who and where, per topic: each topic's top venues and authors (topic_sources.csv), with
 counts and their share of the topic's papers.
 
-Venues are the listing's `journal` (exports), else `venue` or `session` (conference listings).
-Authors are split on ";" (every export's separator) and folded by surname and first initial, as
-exports write one person several ways: "Smith, J.", "Smith, John", "J. Smith" and "Smith J."
-are one author, shown as the fullest form written.
+Both come from the corpus's canonical columns (ingest/columns.py maps every export's spellings
+onto them): the venue is `journal` (exports), else `venue` or `session` (conference listings);
+the authors are `author_full_names` where the export keeps the full names apart (Scopus "Author
+full names", a WoS tab-delimited AF), else `authors` (WoS plain text and PubMed give their full
+names there, AF and FAU). Authors are one person per key (topics.authors): "Smith, John",
+"J. Smith" and "Smith J." are one author, shown as the fullest form written; "Wang, Yan" and
+"Wang, Yu" are two.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 
 import pandas as pd
 
-# the venue column: the first of these a listing has (matched case-insensitively)
-VENUE_COLUMNS = ("journal", "venue", "source title", "conference name", "session")
-AUTHOR_COLUMNS = ("authors", "author full names", "author")
+from papertopics.topics.authors import author_keys, comma_lists, split_authors
+
+# the venue column: the first of these canonical columns a listing has values in
+VENUE_COLUMNS = ("journal", "venue", "session")
+AUTHOR_COLUMNS = ("author_full_names", "authors")
 # venues and authors kept per topic
 TOP_SOURCES = 5
 
 SOURCE_COLUMNS = ["topic", "field", "name", "count", "share"]
-_INITIALS = re.compile(r"^(?:[A-Z]\.?-?){1,3}$")
-_SCOPUS_ID = re.compile(r"\s*\(\d+\)\s*$")
 
 
 def find_column(documents: pd.DataFrame, names: tuple[str, ...]) -> str | None:
-    """The first of `names` the table has with a value in some row (any capitals)."""
-    by_name = {str(c).strip().lower(): c for c in documents.columns}
+    """The first of `names` the table has with a value in some row."""
     for name in names:
-        column = by_name.get(name)
-        if column is not None and documents[column].fillna("").astype(str).str.strip().ne("").any():
-            return column
+        if name in documents.columns and documents[name].fillna("").astype(str).str.strip().ne("").any():
+            return name
     return None
-
-
-def author_key(name: str) -> str:
-    """ "smith j" for "Smith, John", "Smith, J.", "J. Smith", "Smith J." and "SMITH J"."""
-    name = _SCOPUS_ID.sub("", name).strip()
-    if "," in name:
-        surname, given = (part.strip() for part in name.split(",", 1))
-    else:
-        parts = name.split()
-        if len(parts) > 1 and _INITIALS.match(parts[-1]):  # "Smith J.", "Hahn W."
-            surname, given = " ".join(parts[:-1]), parts[-1]
-        elif len(parts) > 1:  # "J. Smith", "John Smith"
-            surname, given = parts[-1], " ".join(parts[:-1])
-        else:
-            surname, given = name, ""
-    initial = next((c for c in given if c.isalpha()), "")
-    return f"{surname.lower()} {initial.lower()}".strip()
-
-
-def split_authors(cell: str) -> list[str]:
-    return [_SCOPUS_ID.sub("", part).strip() for part in str(cell).split(";") if part.strip()]
 
 
 def _top(topic_of: pd.Series, values: list[list[str]], keys: list[list[str]], field: str) -> list[dict]:
@@ -84,6 +63,10 @@ def topic_sources(documents: pd.DataFrame) -> pd.DataFrame:
         rows += _top(topic_of, names, [[n.lower() for n in v] for v in names], "venue")
     author = find_column(documents, AUTHOR_COLUMNS)
     if author is not None:
-        names = [split_authors(cell) for cell in documents[author].fillna("")]
-        rows += _top(topic_of, names, [[author_key(n) for n in v] for v in names], "author")
+        cells = documents[author].fillna("").astype(str).tolist()
+        commas = comma_lists(cells)  # "J Smith, A Jones" (Publish or Perish, older Scopus)
+        written = [split_authors(cell, commas) for cell in cells]
+        key = author_keys(n for v in written for n in v)
+        names = [[n for n in v if n in key] for v in written]
+        rows += _top(topic_of, names, [[key[n] for n in v] for v in names], "author")
     return pd.DataFrame(rows, columns=SOURCE_COLUMNS)

@@ -1,0 +1,153 @@
+"""Authors as the export names them (topics.authors, topics.sources): one person per key."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from papertopics.topics.authors import author_key, author_keys, comma_lists, split_authors
+from papertopics.topics.sources import topic_sources
+
+EXPORTS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "exports"
+if not EXPORTS.is_dir():
+    EXPORTS = Path("/work/shared/data/exports")
+
+# 27 name forms as the shared exports write them, and each one's key within the listing
+# (author_keys over all of them): full names where given, surname + all initials otherwise.
+REAL_FORMS = {
+    # Web of Science plain text (wos-plain-capture-recapture-500): AF, then AU of the same person
+    "Yip, Paul S. F.": "yip paul sf",
+    "Yip, PSF": "yip paul sf",
+    "Anderson, Charles R., Jr.": "anderson charles r",  # suffix never an initial
+    "Anderson, CR": "anderson charles r",
+    "Campa, Henry, III": "campa henry",
+    "Erdmann, Mark, V": "erdmann mark v",  # WoS's middle initial after a comma
+    "Erdmann, MV": "erdmann mark v",
+    # wos-plain-tr-wok-500 (AF): a particle surname, written with an initial and in full
+    "Garcia de la Torre, J.": "garcia de la torre jose",
+    "Garcia de la Torre, Jose": "garcia de la torre jose",
+    "Chung, Clive Yik-Sham": "chung clive ys",
+    "Chung, CYS": "chung clive ys",  # its AU
+    # Web of Science RIS (wos-ris-polcomm): initials only
+    "van Driel, II": "van driel ii",  # "II" is her initials, not a suffix
+    "Kleinen-von Konigslow, K": "kleinen-von konigslow k",
+    "de Vreese, C": "de vreese c",  # two forms of initials alone stay apart (bibliometrix)
+    "de Vreese, CH": "de vreese ch",
+    # PubMed MEDLINE: FAU, and an AU
+    "Garrison, Louis P Jr": "garrison louis p",
+    "Wójcik, Anna Maria": "wojcik anna m",
+    "Wójcik AM": "wojcik anna m",
+    "De-la-Peña, Clelia": "de-la-pena clelia",
+    # Scopus CSV: Authors, and Author full names with the Scopus id
+    "Eckardt J.-N.": "eckardt jan-niklas",
+    "Eckardt, Jan-Niklas (57221053738)": "eckardt jan-niklas",
+    "Baumgartner W.A., Jr.": "baumgartner wa",
+    "Bommel, Jasper van (55256056000)": "van bommel jasper",
+    # IEEE Xplore CSV, given first
+    "A. C. dos Santos Neto": "dos santos neto ac",
+    "Chih-Min Lin": "lin chih-min",
+    # ScienceDirect BibTeX, given first
+    "Lisette van Gemert-Pijnen": "van gemert-pijnen lisette",
+    "Francisco J. García-Peñalvo": "garcia-penalvo francisco j",
+}
+
+
+def test_real_name_forms_of_the_shared_exports_get_one_key_per_person():
+    assert author_keys(REAL_FORMS) == REAL_FORMS
+
+
+def test_the_issues_cases():
+    assert author_key("J LEE") == "lee j"  # the surname is LEE, not J
+    assert author_key("van der Berg, J.") == author_key("J. van der Berg") == "van der berg j"
+    assert author_key("Smith, John") == author_key("John Smith") == "smith john"
+    keys = author_keys(["Wang, Yan", "Wang, Yu", "Wang, Y."])
+    assert len(set(keys.values())) == 3  # "Wang, Y." may be either: it stays apart
+    assert len({author_key(n) for n in ("John Smith Jr.", "James Brown Jr.", "Jack Miller Jr.")}) == 3
+    keys = author_keys(["Trevor Bench\u2010Capon", "Trevor J. M. Bench-Capon", "Bench-Capon, T.J.M."])
+    assert set(keys.values()) == {"bench-capon trevor jm"}
+    assert author_key("Dean Smith") == "smith dean"  # a given name, not a title
+
+
+def test_top_authors_count_one_person_once_and_show_the_fullest_form():
+    documents = pd.DataFrame(
+        {
+            "topic": ["0", "0", "0", "1", "1"],
+            "authors": [
+                "Trevor Bench\u2010Capon; Wang, Yan",
+                "Trevor J. M. Bench-Capon; Wang, Yu",
+                "Bench-Capon, T.J.M.",
+                "John Smith Jr.; James Brown Jr.",
+                "Jack Miller Jr.",
+            ],
+        }
+    )
+    authors = topic_sources(documents).set_index("name")["count"].to_dict()
+    assert authors["Trevor J. M. Bench-Capon"] == 3
+    assert "Wang, Yan" in authors or "Wang, Yu" in authors  # five shown; never one "Wang"
+    assert not any(
+        "jr" in name.lower() and "smith" not in name.lower() for name in authors if " " not in name
+    )
+
+
+def test_comma_separated_author_cells_are_split_where_the_column_writes_lists_so():
+    pop = ["J Smith, A Jones, B Lee", "A Jones, C Wu", "J Smith"]  # Publish or Perish
+    assert comma_lists(pop) and split_authors(pop[0], True) == ["J Smith", "A Jones", "B Lee"]
+    scopus_old = ["Smith J., Jones A.B.", "Lee B."]
+    assert comma_lists(scopus_old) and split_authors(scopus_old[0], True) == ["Smith J.", "Jones A.B."]
+    assert not comma_lists(["Smith, John; Doe, A.", "Lee, B."])  # ";" lists
+    assert not comma_lists(["Smith, John", "van der Berg, J."])  # one surname-first name each
+    documents = pd.DataFrame({"topic": ["0", "0", "1"], "authors": pop})
+    authors = topic_sources(documents).query("topic == 0").set_index("name")["count"].to_dict()
+    assert authors == {"A Jones": 2, "J Smith": 1, "B Lee": 1, "C Wu": 1}
+
+
+def test_authors_and_venues_come_from_the_canonical_columns():
+    documents = pd.DataFrame(
+        {
+            "topic": ["0", "0"],
+            "authors": ["Hahn W.; Wolfien M.", "Hahn W."],
+            "author_full_names": [
+                "Hahn, Waldemar (57255281800); Wolfien, Markus (1)",
+                "Hahn, Waldemar (57255281800)",
+            ],
+            "Source title": ["JAMIA", "JAMIA"],  # a raw spelling the readers map to `journal`
+        }
+    )
+    sources = topic_sources(documents)
+    assert sources.query("field == 'author'")["name"].tolist() == ["Hahn, Waldemar", "Wolfien, Markus"]
+    assert sources.query("field == 'venue'").empty
+    sources = topic_sources(documents.rename(columns={"Source title": "journal"}))
+    assert sources.query("field == 'venue'")["name"].tolist() == ["JAMIA"]
+
+
+def test_the_scopus_export_keeps_full_names_apart_and_the_authors_are_full_names(tmp_path):
+    source = EXPORTS / "scopus-csv-smart-on-fhir-701.csv.gz"
+    if not source.exists():
+        pytest.skip(f"{source} not found")
+    path = tmp_path / "scopus.csv"
+    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
+        shutil.copyfileobj(handle, out)
+    from papertopics.ingest.listings import read_listing
+    from papertopics.ingest.specs import ListingSpec
+
+    table = read_listing(ListingSpec(name="scopus", path=path))
+    assert table["authors"].iloc[0].startswith("Hahn W.; Ahmadi N.")
+    assert table["author_full_names"].iloc[0].startswith("Hahn, Waldemar (57255281800); Ahmadi, Naj")
+    table["topic"] = "0"
+    names = topic_sources(table).query("field == 'author'")["name"].tolist()
+    assert all("," in name and "(" not in name for name in names), names  # "Surname, Given names"
+
+
+def test_the_quick_split_is_nameparsers_and_particles_go_to_nameparser():
+    from papertopics.topics.authors import _parts
+
+    for name in ("Smith, John Paul", "John Smith", "De-la-Peña, Clelia", "Bench-Capon, T.J.M."):
+        assert _parts(name) == _parts(name, fast=False)
+    assert _parts("Fiol, Guilherme Del") == ("Del Fiol", "Guilherme")  # a particle: nameparser's
+    assert _parts("Bommel, Jasper van") == ("van Bommel", "Jasper")
+    assert author_key("Lacin, Nelisa (Turkoglu)") == "lacin nelisa"  # a maiden name aside
+    assert author_key("\u202aYotam Alexander\u202c\u200f") == "alexander yotam"  # bidi marks

@@ -1,0 +1,198 @@
+"""Callon's thematic map (topics.thematic, report.thematic): centrality and density of each
+topic's keyword network as Cobo et al. (2011) define them, checked on a network worked by hand."""
+
+from __future__ import annotations
+
+import json
+import re
+from html import unescape
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from papertopics.report.thematic import label_box, place_labels, thematic_page, visualize_thematic_map
+from papertopics.topics.thematic import AUTHOR_KEYWORDS, TOP_TERMS, thematic_map
+
+# 13 papers of 4 topics; keywords a, b, c (topic 0), d, e, f (topic 1), g, h (topic 2), x, y
+# (topic 3, linked to nothing). "Topic Models"/"topic model" is one keyword (a), as the names fold it.
+PAPERS = [
+    (0, "Topic Models; b"),
+    (0, "topic model; b; c"),
+    (1, "b; d"),
+    (1, "d; e"),
+    (1, "d; e; f"),
+    (1, "e; f"),
+    (1, "f; g"),
+    (2, "g; h"),
+    (2, "c; g; h"),
+    (2, "g; h"),
+    (3, "x; y"),
+    (3, "x; y"),
+]
+# By hand. Papers giving each keyword: a 2, b 3, c 2, d 3, e 3, f 3, g 4, h 3 (x 2, y 2).
+# Pairs (papers giving both -> e = c_ij^2 / (c_i c_j)):
+#   inside topic 0: a-b 2 -> 4/6, a-c 1 -> 1/4, b-c 1 -> 1/6      sum 13/12
+#   inside topic 1: d-e 2 -> 4/9, d-f 1 -> 1/9, e-f 2 -> 4/9      sum 1
+#   inside topic 2: g-h 3 -> 9/12                                 sum 3/4
+#   inside topic 3: x-y 2 -> 4/4                                  sum 1
+#   between topics: b-d 1 -> 1/9 (0-1), c-g 1 -> 1/8, c-h 1 -> 1/6 (0-2), f-g 1 -> 1/12 (1-2)
+# centrality = 10 x external links; density = 100 x internal links / keywords
+HAND = {
+    0: (10 * (1 / 9 + 1 / 8 + 1 / 6), 100 * (13 / 12) / 3),  # 4.0278, 36.1111
+    1: (10 * (1 / 9 + 1 / 12), 100 * 1 / 3),  # 1.9444, 33.3333
+    2: (10 * (1 / 8 + 1 / 6 + 1 / 12), 100 * (3 / 4) / 2),  # 3.75, 37.5
+    3: (0.0, 100 * 1 / 2),  # 0, 50
+}
+
+
+def _documents(keywords: bool = True) -> pd.DataFrame:
+    table = pd.DataFrame({"topic": [str(t) for t, _ in PAPERS], "text": ["."] * len(PAPERS)})
+    if keywords:
+        table["keywords"] = [k for _, k in PAPERS]
+    return table
+
+
+def _topics() -> pd.DataFrame:
+    sizes = pd.Series([t for t, _ in PAPERS]).value_counts()
+    return pd.DataFrame(
+        {
+            "topic": ["0", "1", "2", "3"],
+            "label": ["alpha", "delta", "gamma", "xray"],
+            "size": [str(sizes[t]) for t in range(4)],
+            "top_terms": ["a; b; c", "d; e; f", "g; h", "x; y"],
+        }
+    )
+
+
+def test_centrality_and_density_are_cobo_et_al_s_on_a_network_worked_by_hand():
+    table = thematic_map(_documents(), _topics()).set_index("topic")
+    assert table.index.tolist() == [0, 1, 2, 3]
+    for topic, (centrality, density) in HAND.items():
+        assert table.loc[topic, "centrality"] == pytest.approx(centrality, abs=1e-4)
+        assert table.loc[topic, "density"] == pytest.approx(density, abs=1e-4)
+    # medians: centrality 2.85, density 36.81
+    assert table["quadrant"].to_dict() == {
+        0: "basic themes",
+        1: "emerging or declining themes",
+        2: "motor themes",
+        3: "niche themes",
+    }
+    assert table.loc[0, "keywords"].split("; ") == ["b", "topic model", "c"]  # commonest in the topic first
+    assert table["n_keywords"].tolist() == [3, 3, 2, 2]
+    assert set(table["keywords_from"]) == {AUTHOR_KEYWORDS}
+
+
+def _term_counts():
+    """Each paper's keywords as the words of its abstract (one count each)."""
+    from scipy import sparse
+
+    terms = np.array(["a", "b", "c", "d", "e", "f", "g", "h", "x", "y"], dtype=object)
+    at = {t: i for i, t in enumerate(terms)}
+    counts = np.zeros((len(PAPERS), len(terms)))
+    for row, (_, kws) in enumerate(PAPERS):
+        for kw in kws.split(";"):
+            counts[row, at[{"topic models": "a", "topic model": "a"}.get(kw.strip().lower(), kw.strip())]] = 1
+    return sparse.csr_matrix(counts), terms
+
+
+def test_without_authors_keywords_the_topics_terms_make_the_network():
+    documents = _documents(keywords=False)
+    table = thematic_map(documents, _topics(), *_term_counts()).set_index("topic")
+    assert set(table["keywords_from"]) == {TOP_TERMS}
+    for topic, (centrality, density) in HAND.items():
+        assert table.loc[topic, "centrality"] == pytest.approx(centrality, abs=1e-4)
+        assert table.loc[topic, "density"] == pytest.approx(density, abs=1e-4)
+
+
+def test_fewer_than_four_themes_is_no_map():
+    documents = _documents()
+    documents = documents[documents["topic"] != "3"]
+    assert thematic_map(documents, _topics()[lambda t: t["topic"] != "3"]).empty
+    assert thematic_map(_documents(keywords=False), _topics()).empty  # no keywords, no terms
+
+
+def _crowded(n: int = 14, seed: int = 3) -> pd.DataFrame:
+    """14 themes, most of them in one corner (as a WoS phage export's map)."""
+    rng = np.random.RandomState(seed)
+    words = ["phage therapy", "biofilm", "CRISPR", "lysin", "prophage", "receptor", "host range"]
+    return pd.DataFrame(
+        {
+            "topic": range(n),
+            "label": [f"{words[i % 7]} and {words[(i + 3) % 7]}" for i in range(n)],
+            "size": rng.randint(5, 60, n),
+            "centrality": np.r_[rng.uniform(0.5, 1.5, n - 3), [4.0, 6.0, 9.0]],
+            "density": np.r_[rng.uniform(10, 14, n - 3), [30.0, 12.0, 50.0]],
+            "quadrant": "motor themes",
+            "keywords": "phage; lysin",
+        }
+    )
+
+
+def _boxes(figure) -> list[tuple]:
+    """The labels' boxes in pixels, where the figure draws them (its axes' ranges, fixed size)."""
+    layout = figure.layout
+    (x0, x1), (y0, y1) = layout.xaxis.range, layout.yaxis.range
+    w = layout.width - layout.margin.l - layout.margin.r
+    h = layout.height - layout.margin.t - layout.margin.b
+    out = []
+    for note in figure.layout.annotations:
+        if note.xref == "paper":
+            continue
+        cx = (note.x - x0) / (x1 - x0) * w + note.ax
+        cy = (y1 - note.y) / (y1 - y0) * h + note.ay
+        bw, bh = label_box(note.text)
+        out.append((cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2))
+    return out
+
+
+def test_labels_of_a_crowded_map_do_not_overlap():
+    boxes = _boxes(visualize_thematic_map(_crowded()))
+    assert len(boxes) == 14
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert min(a[2], b[2]) <= max(a[0], b[0]) or min(a[3], b[3]) <= max(a[1], b[1]), (a, b)
+
+
+def test_place_labels_keeps_labels_off_the_bubbles():
+    px, py, r = np.array([100.0, 110.0, 300.0]), np.array([100.0, 105.0, 300.0]), np.array([20.0, 20.0, 30.0])
+    boxes = [label_box("0 · one"), label_box("1 · two"), label_box("2 · three")]
+    centres = place_labels(px, py, r, boxes, (600, 400))
+    for (cx, cy), (w, h) in zip(centres, boxes):
+        box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        for j in range(3):
+            nx, ny = min(max(px[j], box[0]), box[2]), min(max(py[j], box[1]), box[3])
+            assert (nx - px[j]) ** 2 + (ny - py[j]) ** 2 >= r[j] ** 2
+
+
+def test_the_page_names_its_method_and_where_its_keywords_come_from():
+    from report_sample import sample_inputs
+
+    inputs = sample_inputs(60, n_topics=4)
+    cases = ((_documents(), "the authors' keywords"), (_documents(False), "no authors' keywords"))
+    for documents, source in cases:
+        inputs.described["thematic"] = thematic_map(documents, _topics(), *_term_counts()).astype(str)
+        html = unescape(thematic_page(inputs))
+        assert "Callon" in html and "Cobo et al. (2011)" in html and "equivalence index" in html
+        assert source in html
+        data = json.loads(unescape(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1)))
+        assert len(data["figure"]["data"][0]["x"]) == 4
+
+
+def test_the_workbook_gives_centrality_density_quadrant_and_keywords(tmp_path):
+    from papertopics.report.workbook import described_sheets
+
+    path = tmp_path / "thematic_map.csv"
+    thematic_map(_documents(), _topics()).to_csv(path, index=False)
+    sheet = described_sheets({"thematic": path})["thematic map"].set_index("topic")
+    assert sheet.loc[2, "centrality"] == pytest.approx(3.75)
+    assert sheet.loc[2, "density"] == pytest.approx(37.5)
+    assert sheet.loc[2, "quadrant"] == "motor themes" and sheet.loc[2, "keywords"] == "g; h"
+    assert sheet["n_keywords"].dtype.kind in "iuf"
+
+
+def test_keywords_too_sparse_for_a_map_give_way_to_the_topics_terms():
+    documents = _documents()
+    documents.loc[documents["topic"].isin(["2", "3"]), "keywords"] = ""  # two topics without keywords
+    table = thematic_map(documents, _topics(), *_term_counts())
+    assert set(table["keywords_from"]) == {TOP_TERMS} and len(table) == 4
