@@ -1,8 +1,9 @@
 """What the names benchmarks share: the labelled set, the hit rule, plain BERTopic's words, naming.
 
-The labelled set is seven real listings with their authors' keywords, one per field: the ICLR
-2026 sample (ML) and the six exports of ../shared/data/exports (ecology, biophysics,
-pharmacology, plant biology, health informatics, software engineering), gunzipped into a temp
+The labelled set is eight real listings with their authors' keywords, one per field: the ICLR
+2026 sample (ML) and the exports of ../shared/data/exports (ecology, biophysics, pharmacology,
+plant biology, health informatics, software engineering, political communication, cross-cultural
+design), gunzipped into a temp
 folder and read by papertopics' own readers, as a user would. Each is embedded and clustered once
 as the workflow would (default config) and cached under --cache (not in git).
 
@@ -37,6 +38,8 @@ FIELDS = {
     "plant biology": EXPORTS / "pubmed-medline-mapofscience-252.txt.gz",
     "health informatics": EXPORTS / "scopus-csv-smart-on-fhir-701.csv.gz",
     "software engineering": EXPORTS / "ieee-csv-legal-re-492.csv.gz",
+    "political communication": EXPORTS / "wos-ris-polcomm.ris.gz",
+    "cross-cultural design": EXPORTS / "sciencedirect-bibtex-multicultural-100.bib.gz",
 }
 # keywords that say a whole field, never a topic of it
 GENERIC = ("deep learning", "machine learning", "artificial intelligence", "neural networks", "AI", "ML")
