@@ -181,6 +181,8 @@ def fit(data: dict, corpus, **options):
 
     index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
     config = default_config()
+    if "naming" in options:  # a registered name source (bench/names_fit.py's "bench-fitted")
+        config["representation"]["name_source"] = options.pop("naming")
     return fit_topic_tables(
         corpus,
         data["vectors"],

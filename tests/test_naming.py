@@ -890,3 +890,51 @@ def test_a_card_says_its_name_came_from_the_authors_keywords(tmp_path):
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert page.count("name from the authors' keywords, given by 50% of its papers") == 1
     assert page.count("name used by 50% of its abstracts") == 1
+
+
+def test_a_keyword_card_counts_the_papers_that_give_it_and_a_config_name_says_only_so(tmp_path):
+    """Issue 58: a keyword name's figure is the share of the topic's papers whose authors give it,
+    and of those that carry keywords ("given by 30% of its papers (60% of those with keywords)");
+    a topic renamed in config.yaml says only that, not where a name it no longer has came from."""
+    from report_sample import sample_inputs
+
+    from papertopics.report import render_report
+
+    report = sample_inputs(40, n_topics=2)
+    topics = report.topics
+    topics["coverage"] = np.where(topics["topic"] >= 0, 0.3, np.nan)
+    topics["name_source"] = np.where(topics["topic"] >= 0, "keywords", "abstracts")
+    topics["keyworded"] = np.where(topics["topic"] >= 0, 0.5, np.nan)
+    topics["named_by"] = np.where(topics["topic"] == 1, "config.yaml", "papertopics")
+    render_report(report, tmp_path / "report")
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    said = "name from the authors' keywords, given by 30% of its papers (60% of those with keywords)"
+    assert page.count(said) == 1  # topic 0; topic 1 is the reader's name
+    assert page.count("your name (config.yaml)") == 1
+
+
+def test_keywords_are_cleaned_split_as_the_listing_writes_them_and_keep_the_authors_acronyms():
+    """Issue 58: "R&amp;D" is one keyword "R&D"; "nature&#8208; based solution" is
+    "nature-based solution"; "FHIR<sup>®</sup>" is FHIR; a listing that separates keywords by "|"
+    is split there; a 33-word "keyword" names nothing; acronyms keep the case authors write
+    ("low-rank adaptation (LoRA)", "large language models (LLMs)"), not "LORA", "LLMS"."""
+    from papertopics.topics.names.keywords import KeywordIndex
+
+    sentence = " ".join(["word"] * 33)
+    index = KeywordIndex.build(
+        [
+            "R&amp;D | nature&#8208; based solution | FHIR<sup>®</sup>",
+            "R&D | FHIR | low-rank adaptation (LoRA)",
+            f"Low-Rank Adaptation (LoRA) | LoRA | {sentence}",
+            "large language models (LLMs) | LLMs | nature-based solutions",
+            "Large Language Models (LLMs) | fine-tuning, pruning",
+        ]
+    )
+    shown = set(index.display)
+    assert "R&D" in shown and not {"R&amp", "D", "based solution"} & shown, shown
+    assert index.incidence[:, index.group_of("R&D")].sum() == 2
+    assert index.incidence[:, index.group_of("nature-based solution")].sum() == 2
+    assert index.incidence[:, index.group_of("FHIR")].sum() == 2 and "FHIR®" not in shown
+    assert "low-rank adaptation (LoRA)" in shown and "large language models (LLMs)" in shown, shown
+    assert not any(len(k.split()) > 6 for k in shown)
+    assert "fine-tuning, pruning" in shown  # "|" is this listing's separator, not ","
