@@ -938,3 +938,29 @@ def test_keywords_are_cleaned_split_as_the_listing_writes_them_and_keep_the_auth
     assert "low-rank adaptation (LoRA)" in shown and "large language models (LLMs)" in shown, shown
     assert not any(len(k.split()) > 6 for k in shown)
     assert "fine-tuning, pruning" in shown  # "|" is this listing's separator, not ","
+
+
+def test_keyword_names_of_a_large_topic_need_no_papers_by_keywords_matrix():
+    """Issue 60: naming a 3,000-paper topic among 20,000 distinct keywords reads only its
+    shortlist's columns (96b150c made a dense papers x keywords array: over 100 MB here)."""
+    import tracemalloc
+
+    from papertopics.topics.names.keywords import KeywordNames
+    from papertopics.topics.names.registry import Listing
+
+    rng = np.random.default_rng(0)
+    rare = [f"keyword {i}" for i in range(20_000)]
+    column = [
+        "; ".join([*rng.choice(rare, 3), *(["topic modelling"] if i < 3_000 else [])]) for i in range(3_600)
+    ]
+    corpus = pd.DataFrame({"keywords": column})
+    source = KeywordNames.for_listing(Listing(corpus))
+    topic = np.arange(3_000)
+    tracemalloc.start()
+    try:
+        named = source.name_groups({0: topic}, taken=set(), second=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert named.names[0].startswith("topic modelling"), named.names
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB"
