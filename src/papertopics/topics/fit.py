@@ -96,7 +96,9 @@ def fit_topic_tables(
     namer = Names.for_listing(
         Listing(
             corpus,
-            index,
+            index
+            if index is not None
+            else NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist()),
             vectors,
             phrase_vectors,
             # the user's own stop words stay out of the names too (naming has its own phrase index)

@@ -183,8 +183,8 @@ class KeywordNames(NamingMethod):
     """Keyword names for the groups whose papers carry enough keywords; the next source names
     the others."""
 
-    def __init__(self, keywords: KeywordIndex, weights: Weights):
-        self.kw, self.weights = keywords, weights
+    def __init__(self, keywords: KeywordIndex, weights: Weights, phrases: NameIndex | None = None):
+        self.kw, self.weights, self.phrases = keywords, weights, phrases
         inc = keywords.incidence
         self.keyworded = np.asarray(inc.sum(axis=1)).ravel() > 0
         self.total = np.asarray(inc.sum(axis=0)).ravel()
@@ -199,7 +199,7 @@ class KeywordNames(NamingMethod):
         weights = listing.weights
         if listing.source == KEYWORDS:
             weights = dataclasses.replace(weights, keyword_docs=1, keyword_share=0.0)
-        return None if keywords is None else cls(keywords, weights)
+        return None if keywords is None else cls(keywords, weights, listing.index)
 
     def shortlists(self, groups: dict[int, np.ndarray]) -> dict[int, list[tuple[int, float]]]:
         """Per group with enough keyworded papers, its keyword groups by score, best first."""
@@ -233,13 +233,43 @@ class KeywordNames(NamingMethod):
             second = False
         chosen = distinct(short, self.kw.display.__getitem__, set(taken))
         names = {g: self.kw.display[c] for g, c in chosen.items()}
+        given = self._given(names, groups)
+        chosen = {g: c for g, c in chosen.items() if given[g] >= self.weights.keyword_floor}
+        names = {g: names[g] for g in chosen}
         used = {normal(n) for n in [*taken, *names.values()]}
         for g, col in sorted(chosen.items()) if second else ():
             other = self._second(groups[g], col, short[g], used)
             if other is not None:
                 names[g] = f"{names[g]} & {self.kw.display[other]}"
                 used.add(normal(self.kw.display[other]))
-        return TopicNames(names, {g: [names[g], *(self.kw.display[c] for c, _ in short[g])] for g in names})
+        candidates = {g: [names[g], *(self.kw.display[c] for c, _ in short[g])] for g in names}
+        return TopicNames(names, candidates, support=self._said(names, groups))
+
+    def _given(self, names: dict[int, str], groups) -> dict[int, float]:
+        """Group -> share of its keyworded papers that give its name's keyword(s)."""
+        out = {}
+        for g, name in names.items():
+            cols = [self.kw.group_of(part) for part in name_phrases(name)]
+            docs = np.asarray(groups[g], dtype=int)
+            docs = docs[self.keyworded[docs]]
+            ok = None not in cols and len(docs)
+            out[g] = float((self.kw.incidence[docs][:, cols].sum(axis=1) > 0).mean()) if ok else 0.0
+        return out
+
+    def _said(self, names: dict[int, str], groups) -> dict[int, float]:
+        """Group -> share of its papers whose keywords give its name or whose abstract or title
+        uses it: how well it covers the group, counted as an abstract name's coverage is."""
+        out = {}
+        for g, name in names.items():
+            docs = np.asarray(groups[g], dtype=int)
+            cols = [self.kw.group_of(part) for part in name_phrases(name)]
+            said = np.asarray(self.kw.incidence[docs][:, cols].sum(axis=1)).ravel() > 0
+            phrases = [self.phrases.group_of(p) for p in name_phrases(name)] if self.phrases else []
+            phrases = [c for c in phrases if c is not None]
+            if phrases:
+                said |= np.asarray(self.phrases.incidence[docs][:, phrases].sum(axis=1)).ravel() > 0
+            out[g] = float(said.mean()) if len(docs) else 0.0
+        return out
 
     def _second(self, docs, first: int, short: list[tuple[int, float]], used: set[str]) -> int | None:
         """A second keyword where under `second_cover` of the keyworded papers give the first

@@ -70,6 +70,12 @@ class Weights:
     keyword_share: float = 0.25  # ... and this share of them (else the abstract namer names it)
     field_share: float = 0.2  # a keyword this share of the listing gives is the field itself ...
     field_hold: float = 0.5  # ... and names only a group holding this share of its papers
+    # a keyword names a group only where this share of its keyworded papers give it (issue 58:
+    # "interpretability" from 4 of 51 papers over "large language models (LLMs)" used by 82%)
+    keyword_floor: float = 0.2
+    # a name whose last word ends as keywords' words almost never end (log odds of the keyphrase
+    # table below this: "-ive", "-ial", "-ted", "-ual": "collaborative", "bodily") is a fragment
+    fragment: float = -2.0
 
 
 WEIGHTS = Weights()
