@@ -86,6 +86,42 @@ def top_keywords(keywords: list[list[str]], docs, skip: set) -> list[tuple[str, 
     return [k for k, v in ranked if v >= cut]
 
 
+# a fragment: a phrase ending in an adjective, adverb or participle ("sporting", "bodily",
+# "collaborative") or an evaluative/generic word (issue 58's misses), by the shape of its last word
+FRAGMENT_ENDINGS = ("ive", "ial", "ual", "ous", "ful", "ted", "sed", "ized", "ised", "ally")
+EVALUATIVE = ("benefits", "drawbacks", "users", "research", "design process", "challenges", "approaches")
+
+
+def is_generic(name: str, skip: set[tuple[str, ...]]) -> bool:
+    """Does a phrase of the name say the field itself (a GENERIC keyword or one a fifth of the
+    listing's keyworded papers give)?"""
+    return any(p in skip for p in parts(name))
+
+
+def is_fragment(name: str) -> bool:
+    """Does a phrase of the name end in an adjective, adverb or participle, or is it evaluative?"""
+    for part in re.sub(r"^Mixed: ", "", name).split(" & "):
+        words = re.sub(r"\s*\([^)]*\)$", "", part.strip()).lower().split()
+        if not words:
+            continue
+        last = words[-1]
+        one_word_ing = len(words) == 1 and last in {
+            "sporting",
+            "bodily",
+            "working",
+            "employers",
+            "economists",
+        }
+        if (
+            last.endswith(FRAGMENT_ENDINGS)
+            or one_word_ing
+            or " ".join(words) in EVALUATIVE
+            or last in EVALUATIVE
+        ):
+            return True
+    return False
+
+
 def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
     return any(long[i : i + len(short)] == short for i in range(len(long) - len(short) + 1))
 

@@ -64,6 +64,9 @@ def tally(fields: dict, results: dict, plain: bool) -> dict[str, tuple[int, int]
             if plain:
                 name, terms = words[t["topic"]][0], words[t["topic"]][:3]
             add(f"{field}|{kind}|names", nm.hits(name, top))
+            small = (assigned == t["topic"]).sum() < len(assigned) / 2
+            add(f"{field}|{kind}|generic names", small and nm.is_generic(name, skip))
+            add(f"{field}|{kind}|fragment names", nm.is_fragment(name))
             add(f"{field}|{kind}|names or 3 terms", nm.hits(name, top) or any(nm.hits(w, top) for w in terms))
             regions.setdefault(t["region"], []).append(t)
         for members in regions.values():
@@ -89,7 +92,7 @@ def show(columns: dict[str, dict[str, tuple[int, int]]]) -> None:
             total[0], total[1] = total[0] + h, total[1] + n
         print("| " + " | ".join(key.split("|")) + " | " + " | ".join(cells) + " |")
     for kind in VARIANTS:
-        for figure in ("names", "names or 3 terms", "regions"):
+        for figure in ("names", "names or 3 terms", "regions", "generic names", "fragment names"):
             cells = []
             for name in columns:
                 h, n = sums.get((kind, figure, name), (0, 0))
