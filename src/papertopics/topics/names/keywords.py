@@ -183,8 +183,8 @@ class KeywordNames(NamingMethod):
     """Keyword names for the groups whose papers carry enough keywords; the next source names
     the others."""
 
-    def __init__(self, keywords: KeywordIndex, weights: Weights, phrases: NameIndex | None = None):
-        self.kw, self.weights, self.phrases = keywords, weights, phrases
+    def __init__(self, keywords: KeywordIndex, weights: Weights):
+        self.kw, self.weights = keywords, weights
         inc = keywords.incidence
         self.keyworded = np.asarray(inc.sum(axis=1)).ravel() > 0
         self.total = np.asarray(inc.sum(axis=0)).ravel()
@@ -199,7 +199,7 @@ class KeywordNames(NamingMethod):
         weights = listing.weights
         if listing.source == KEYWORDS:
             weights = dataclasses.replace(weights, keyword_docs=1, keyword_share=0.0)
-        return None if keywords is None else cls(keywords, weights, listing.index)
+        return None if keywords is None else cls(keywords, weights)
 
     def shortlists(self, groups: dict[int, np.ndarray]) -> dict[int, list[tuple[int, float]]]:
         """Per group with enough keyworded papers, its keyword groups by score, best first."""
@@ -243,7 +243,7 @@ class KeywordNames(NamingMethod):
                 names[g] = f"{names[g]} & {self.kw.display[other]}"
                 used.add(normal(self.kw.display[other]))
         candidates = {g: [names[g], *(self.kw.display[c] for c, _ in short[g])] for g in names}
-        return TopicNames(names, candidates, support=self._said(names, groups))
+        return TopicNames(names, candidates)
 
     def _given(self, names: dict[int, str], groups) -> dict[int, float]:
         """Group -> share of its keyworded papers that give its name's keyword(s)."""
@@ -254,21 +254,6 @@ class KeywordNames(NamingMethod):
             docs = docs[self.keyworded[docs]]
             ok = None not in cols and len(docs)
             out[g] = float((self.kw.incidence[docs][:, cols].sum(axis=1) > 0).mean()) if ok else 0.0
-        return out
-
-    def _said(self, names: dict[int, str], groups) -> dict[int, float]:
-        """Group -> share of its papers whose keywords give its name or whose abstract or title
-        uses it: how well it covers the group, counted as an abstract name's coverage is."""
-        out = {}
-        for g, name in names.items():
-            docs = np.asarray(groups[g], dtype=int)
-            cols = [self.kw.group_of(part) for part in name_phrases(name)]
-            said = np.asarray(self.kw.incidence[docs][:, cols].sum(axis=1)).ravel() > 0
-            phrases = [self.phrases.group_of(p) for p in name_phrases(name)] if self.phrases else []
-            phrases = [c for c in phrases if c is not None]
-            if phrases:
-                said |= np.asarray(self.phrases.incidence[docs][:, phrases].sum(axis=1)).ravel() > 0
-            out[g] = float(said.mean()) if len(docs) else 0.0
         return out
 
     def _second(self, docs, first: int, short: list[tuple[int, float]], used: set[str]) -> int | None:

@@ -26,7 +26,7 @@ from papertopics.topics.names.registry import (
     normal,
     register_naming,
 )
-from papertopics.topics.names.score import TITLE_USE, WEIGHTS, Candidates, Weights, static_features
+from papertopics.topics.names.score import TITLE_USE, WEIGHTS, Candidates, Weights
 from papertopics.topics.names.select import distinct, gather, pair_name, ranked, second
 from papertopics.topics.names.text import collect_acronyms, letters_fit
 
@@ -121,11 +121,7 @@ class PhraseNames(NamingMethod):
                 g: c.where(np.array([self._allowed(col) for col in c.cols], dtype=bool))
                 for g, c in found.items()
             }
-        return {g: c.where(self._nameable(c)) for g, c in found.items()}
-
-    def _nameable(self, c: Candidates) -> np.ndarray:
-        """Not a fragment: a last word ending as keywords' words almost never end (`fragment`)."""
-        return static_features(self.index)["keyphrase"][c.cols] >= self.weights.fragment
+        return found
 
     def _allowed(self, col: int) -> bool:
         return self.exclude.isdisjoint(re.findall(r"\w[\w'-]*", self.index.name(col).casefold()))
@@ -146,10 +142,9 @@ class PhraseNames(NamingMethod):
         if within is not None:
             found = {g: self._shared(c, within[g]) for g, c in found.items()}
         named = self._choose(groups, ranked(found, self.weights), set(taken), second)
-        named.support = self.index.coverage(named.names, groups)
         if within is not None:
-            floor = self.weights.region_cover
-            named.names = {g: n for g, n in named.names.items() if named.support.get(g, 0.0) >= floor}
+            cover, floor = self.index.coverage(named.names, groups), self.weights.region_cover
+            named.names = {g: n for g, n in named.names.items() if cover.get(g, 0.0) >= floor}
         return named
 
     def _shared(self, c: Candidates, topics: list[np.ndarray]) -> Candidates:

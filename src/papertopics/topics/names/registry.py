@@ -43,9 +43,6 @@ class TopicNames:
     names: dict[int, str]
     candidates: dict[int, list[str]]
     sources: dict[int, str] = field(default_factory=dict)  # group -> the source that named it
-    # group -> share of its papers (its keyworded papers, for keywords) its name says something
-    # of: an earlier source's name stands only where it says as much as a later one's would
-    support: dict[int, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
