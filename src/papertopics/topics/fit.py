@@ -93,19 +93,7 @@ def fit_topic_tables(
         else np.where(np.asarray(assignment) == ASSIGNED_NEAREST, OUTLIER, clusters),
     )
     top_n = representation["top_n_words"]
-    namer = Names.for_listing(
-        Listing(
-            corpus,
-            index
-            if index is not None
-            else NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist()),
-            vectors,
-            phrase_vectors,
-            # the user's own stop words stay out of the names too (naming has its own phrase index)
-            frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or []),
-            source=representation.get("name_source", "auto"),
-        )
-    )
+    namer = _namer(corpus, index, vectors, phrase_vectors, vectorizer, representation)
     # Names from the name sources (default: phrases of the abstracts and titles); keywords are the fallback.
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
     named = namer.name_topics(assigned, fallback=keywords)
@@ -137,17 +125,32 @@ def fit_topic_tables(
     representatives = representative_doc_ids(vectors, stable, doc_ids, topics["representative_docs"])
     table = topics_table(model, assigned, labels, {t: representatives[mapping[t]] for t in labels}, top_n)
     table = _topic_rows(table, mapping, cohesion, coverage, hierarchy, region_of)
-    sources = table["model_topic"].map(lambda t: named.sources.get(t, DEFAULT_NAMING))  # or keywords
-    table.insert(table.columns.get_loc("coverage") + 1, "name_source", sources)
-    if "keywords" in corpus:  # the card's "... of those with keywords"
-        given = corpus["keywords"].fillna("").astype(str).str.strip().ne("").to_numpy()
-        keyworded = {t: round(float(given[assigned == t].mean()), 4) for t in set(assigned.tolist())}
-        table.insert(
-            table.columns.get_loc("name_source") + 1, "keyworded", table["model_topic"].map(keyworded)
-        )
+    table = _name_sources(table, named.sources, corpus, assigned)
     changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
     documents = _document_rows(corpus, stable, stable_labels, assignment, confidence)
     return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)
+
+
+def _namer(corpus, index, vectors, phrase_vectors, vectorizer, representation) -> Names:
+    """The name sources representation.name_source chooses, chained (topics.names.chain)."""
+    if index is None:
+        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    # the user's own stop words stay out of the names too (naming has its own phrase index)
+    exclude = frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
+    source = representation.get("name_source", "auto")
+    return Names.for_listing(Listing(corpus, index, vectors, phrase_vectors, exclude, source=source))
+
+
+def _name_sources(table, sources, corpus, assigned) -> pd.DataFrame:
+    """topics.csv's name_source after coverage, and where the listing has keywords, `keyworded`:
+    the share of each topic's papers that carry some (the card's "... of those with keywords")."""
+    at = table.columns.get_loc("coverage") + 1
+    table.insert(at, "name_source", table["model_topic"].map(lambda t: sources.get(t, DEFAULT_NAMING)))
+    if "keywords" in corpus:
+        given = corpus["keywords"].fillna("").astype(str).str.strip().ne("").to_numpy()
+        keyworded = {t: round(float(given[assigned == t].mean()), 4) for t in set(assigned.tolist())}
+        table.insert(at + 1, "keyworded", table["model_topic"].map(keyworded))
+    return table
 
 
 def _final_labels(namer, named, labels, mapping, stable, assigned, vectors, cohesion, mixed_cohesion):

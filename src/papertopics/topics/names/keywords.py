@@ -8,9 +8,9 @@ Resources (FHIR)", or the abstracts' own definition). A group of papers is named
 that characterises it against the rest of the listing: the commonest among its keyworded papers of
 those its papers give more often than the rest of the listing does (ties: the more distinctive;
 `keyword_lift` weighs the lift in, 0 as bench/names_fields.py chose), with a second one ("A & B")
-where the first covers few of its papers. A keyword that a `field_share` of the listing gives is
-the field itself: it names only a group holding most of its papers. Groups with too few keyworded
-papers, and regions no keyword names, are named by the abstract namer this one wraps.
+where the first covers few of its papers, and only where `keyword_floor` of them give it. A
+keyword a `field_share` of the listing gives is the field: it names only a group holding most of
+its papers. The next source (abstracts) names every other group.
 """
 
 from __future__ import annotations
@@ -284,9 +284,7 @@ class KeywordNames(NamingMethod):
 
     def _uses(self, docs: np.ndarray) -> np.ndarray:
         mine = docs[self.keyworded[docs]]
-        if not len(mine):
-            return np.zeros(len(self.kw.display), dtype=int)
-        share = np.asarray(self.kw.incidence[mine].sum(axis=0)).ravel() / len(mine)
+        share = np.asarray(self.kw.incidence[mine].sum(axis=0)).ravel() / max(len(mine), 1)
         return (share >= self.weights.region_use).astype(int)
 
     def coverage(self, names, groups) -> dict[int, float]:
