@@ -1,7 +1,7 @@
 """What the names benchmarks share: the labelled set, the hit rule, plain BERTopic's words, naming.
 
-The labelled set is eight real listings with their authors' keywords, one per field: the ICLR
-2026 sample (ML) and the exports of ../shared/data/exports (ecology, biophysics, pharmacology,
+The labelled set is nine real listings with their authors' keywords, one per field: the ICLR
+2026 sample (ML) and the eight exports of ../shared/data/exports (ecology, biophysics, pharmacology,
 plant biology, health informatics, software engineering, political communication, cross-cultural
 design), gunzipped into a temp
 folder and read by papertopics' own readers, as a user would. Each is embedded and clustered once
