@@ -6,7 +6,7 @@ the listing; scored on the other half's, so a keyword name cannot hit by being r
 (every paper's keywords in the listing, as the export has them, and scored on). Every field
 is named on the same embeddings and clusters (cached) by each checkout:
 
-    # embed and cluster the seven listings (minutes, once), name them with this checkout
+    # embed and cluster the nine listings (minutes, once), name them with this checkout
     PYTHONPATH=src .venv/bin/python bench/names_fields.py --names /tmp/i48/after.json
     # the same listings named by another checkout (git archive 2788dce | tar -x -C /tmp/base)
     PYTHONPATH=/tmp/base/src .venv/bin/python bench/names_fields.py --names /tmp/i48/before.json
