@@ -6,7 +6,7 @@ the listing; scored on the other half's, so a keyword name cannot hit by being r
 (every paper's keywords in the listing, as the export has them, and scored on). Every field
 is named on the same embeddings and clusters (cached) by each checkout:
 
-    # embed and cluster the seven listings (minutes, once), name them with this checkout
+    # embed and cluster the nine listings (minutes, once), name them with this checkout
     PYTHONPATH=src .venv/bin/python bench/names_fields.py --names /tmp/i48/after.json
     # the same listings named by another checkout (git archive 2788dce | tar -x -C /tmp/base)
     PYTHONPATH=/tmp/base/src .venv/bin/python bench/names_fields.py --names /tmp/i48/before.json
@@ -64,6 +64,9 @@ def tally(fields: dict, results: dict, plain: bool) -> dict[str, tuple[int, int]
             if plain:
                 name, terms = words[t["topic"]][0], words[t["topic"]][:3]
             add(f"{field}|{kind}|names", nm.hits(name, top))
+            small = (assigned == t["topic"]).sum() < len(assigned) / 2
+            add(f"{field}|{kind}|generic names", small and nm.is_generic(name, skip))
+            add(f"{field}|{kind}|fragment names", nm.is_fragment(name))
             add(f"{field}|{kind}|names or 3 terms", nm.hits(name, top) or any(nm.hits(w, top) for w in terms))
             regions.setdefault(t["region"], []).append(t)
         for members in regions.values():
@@ -89,7 +92,7 @@ def show(columns: dict[str, dict[str, tuple[int, int]]]) -> None:
             total[0], total[1] = total[0] + h, total[1] + n
         print("| " + " | ".join(key.split("|")) + " | " + " | ".join(cells) + " |")
     for kind in VARIANTS:
-        for figure in ("names", "names or 3 terms", "regions"):
+        for figure in ("names", "names or 3 terms", "regions", "generic names", "fragment names"):
             cells = []
             for name in columns:
                 h, n = sums.get((kind, figure, name), (0, 0))

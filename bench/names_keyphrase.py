@@ -67,11 +67,13 @@ def prepared(fields: dict, cache: Path) -> dict:
 
 def hits(prep: tuple, table: dict, weight: float) -> tuple[int, int]:
     """Topic names (first phrase) hitting a top-3 keyword, with `table` and `weight`."""
+    from papertopics.topics.names.chain import names_for
     from papertopics.topics.names.score import keyphraseness, static_features
 
     namer, groups, top = prep
     static_features(namer.index)["keyphrase"] = keyphraseness(namer.index.keys, table)
-    ranked = namer.with_weights(dataclasses.replace(namer.weights, keyphrase=weight)).name_groups(groups)
+    source = namer.with_weights(dataclasses.replace(namer.weights, keyphrase=weight))
+    ranked = names_for(source, source.weights).name_groups(groups)  # every group named, as fit_topics does
     return sum(nm.hits(ranked.names[g], top[g]) for g in groups), len(groups)
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from papertopics.ingest.text import strip_markup
+from papertopics.topics.names.chain import names_for
 from papertopics.topics.names.hierarchy import topic_hierarchy
 from papertopics.topics.names.phrases import NameIndex, PhraseNames, collect_acronyms
 from papertopics.topics.names.score import (
@@ -79,7 +80,7 @@ def beside_speech(sentences: list[str], seed: int) -> tuple[list[str], np.ndarra
 def name_beside_speech(sentences: list[str], seed: int) -> str:
     """The name `sentences` get as one topic beside SPEECH (no vectors: the counts alone)."""
     texts, assigned = beside_speech(sentences, seed)
-    return PhraseNames(NameIndex.build(texts)).name_topics(assigned).names[0]
+    return names_for(PhraseNames(NameIndex.build(texts))).name_topics(assigned).names[0]
 
 
 def corpus(seed: int = 0):
@@ -88,8 +89,11 @@ def corpus(seed: int = 0):
     return texts, np.array(assigned)
 
 
-def fit_texts(texts: list[str], vectors: list, clusters: list[int], **options):
-    """fit_topic_tables with the default settings on a corpus of bare texts (no titles, no history)."""
+def fit_texts(
+    texts: list[str], vectors: list, clusters: list[int], name_source: str = "auto", keywords=None, **options
+):
+    """fit_topic_tables with the default settings on a corpus of bare texts (no titles, no history;
+    `keywords`: the listing's keywords column)."""
     from papertopics.config import default_config
     from papertopics.topics.fit import fit_topic_tables
 
@@ -102,15 +106,18 @@ def fit_texts(texts: list[str], vectors: list, clusters: list[int], **options):
             "text_raw": texts,
         }
     )
+    if keywords is not None:
+        corpus["keywords"] = keywords
     config = default_config()
     settings = {key: config[key] for key in ("vectorizer", "representation", "topics")}
+    settings["representation"] = {**settings["representation"], "name_source": name_source}
     return fit_topic_tables(corpus, np.array(vectors), np.array(clusters), None, **settings, **options)
 
 
 @pytest.fixture(scope="module")
 def named():
     texts, assigned = corpus()
-    return PhraseNames(NameIndex.build(texts)).name_topics(assigned).names
+    return names_for(PhraseNames(NameIndex.build(texts))).name_topics(assigned).names
 
 
 def test_names_are_short_distinct_phrases(named):
@@ -126,7 +133,7 @@ def test_extra_stop_words_stay_out_of_names(named):
     texts, assigned = corpus()
     assert any("graph" in name.casefold() for name in named.values()), named
     exclude = frozenset({"graph", "gnns", "federated"})
-    namer = PhraseNames(NameIndex.build(texts)).excluding(exclude)
+    namer = names_for(PhraseNames(NameIndex.build(texts)).excluding(exclude))
     names = namer.name_topics(assigned).names
     assert not any(word in name.casefold() for name in names.values() for word in exclude), names
     vectors = np.random.default_rng(0).normal(size=(len(texts), 8))
@@ -171,10 +178,10 @@ def test_outliers_keep_their_label_and_a_topic_without_phrases_falls_back():
     texts, assigned = corpus()
     assigned = assigned.copy()
     assigned[0] = -1
-    names = PhraseNames(NameIndex.build(texts)).name_topics(assigned, fallback={0: "x, y"}).names
+    names = names_for(PhraseNames(NameIndex.build(texts))).name_topics(assigned, fallback={0: "x, y"}).names
     assert names[-1] == "Outliers (no topic)"
     lonely = (
-        PhraseNames(NameIndex.build(["Zebra.", "Quokka."]))
+        names_for(PhraseNames(NameIndex.build(["Zebra.", "Quokka."])))
         .name_topics(np.array([0, 1]), fallback={0: "zebra", 1: "quokka"})
         .names
     )
@@ -200,7 +207,11 @@ def test_chinese_text_gives_short_names_not_clauses():
     texts = ["联邦学习是一种分布式机器学习方法，客户端不共享数据。"] * 3 + [
         "图神经网络在节点分类任务上表现出色，图神经网络的表达能力有限。"
     ] * 3
-    names = PhraseNames(NameIndex.build(texts, min_df=2)).name_topics(np.array([0, 0, 0, 1, 1, 1])).names
+    names = (
+        names_for(PhraseNames(NameIndex.build(texts, min_df=2)))
+        .name_topics(np.array([0, 0, 0, 1, 1, 1]))
+        .names
+    )
     assert len(set(names.values())) == 2
     assert all(1 <= len(n) <= 4 for n in names.values()), names
     assert names[0] in texts[0] and names[1] in texts[3], "a name is a run of the topic's own text"
@@ -208,7 +219,7 @@ def test_chinese_text_gives_short_names_not_clauses():
 
 def test_make_distinct_keeps_kept_names_and_moves_the_other():
     labels = {0: "federated learning (FL)", 1: "federated learning (FL)", -1: "Outliers (no topic)"}
-    out = PhraseNames(NameIndex.build(FILLER)).make_distinct(
+    out = names_for(PhraseNames(NameIndex.build(FILLER))).make_distinct(
         labels, {1: ["federated learning (FL)", "client drift"]}, keep={0}
     )
     assert out == {0: "federated learning (FL)", 1: "client drift", -1: "Outliers (no topic)"}
@@ -223,7 +234,9 @@ def test_make_distinct_numbers_a_name_no_free_candidate_can_replace():
     signal.signal(signal.SIGALRM, lambda *_: pytest.fail("make_distinct did not end"))
     signal.alarm(5)
     try:
-        out = PhraseNames(NameIndex.build(FILLER)).make_distinct(labels, {1: ["client drift"]}, keep={0})
+        out = names_for(PhraseNames(NameIndex.build(FILLER))).make_distinct(
+            labels, {1: ["client drift"]}, keep={0}
+        )
     finally:
         signal.alarm(0)
     assert out == {0: "client drift", 1: "client drift (2)", 2: "client drift (3)"}
@@ -253,8 +266,8 @@ def test_hierarchy_names_every_merge_and_cuts_regions():
             vectors.append(centres[topic] + 0.05 * rng.normal(size=16))
     assigned = np.array(assigned)
     index = NameIndex.build(texts)
-    leaves = PhraseNames(index).name_topics(assigned).names
-    tree, region_of = topic_hierarchy(PhraseNames(index), assigned, np.array(vectors), leaves)
+    leaves = names_for(PhraseNames(index)).name_topics(assigned).names
+    tree, region_of = topic_hierarchy(names_for(PhraseNames(index)), assigned, np.array(vectors), leaves)
     assert list(tree.columns) == ["node", "parent", "level", "topics", "size", "label"]
     assert len(tree) == 2 * len(words) - 1 and (tree["parent"] == -1).sum() == 1
     by_node = tree.set_index("node")
@@ -351,7 +364,7 @@ def test_groups_without_a_free_name_get_numbered_names_and_naming_ends():
     signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("name_groups hangs")))
     signal.alarm(10)
     try:
-        named = PhraseNames(index).name_groups(groups, taken={"unnamed topic"})
+        named = names_for(PhraseNames(index)).name_groups(groups, taken={"unnamed topic"})
     finally:
         signal.alarm(0)
     assert sorted(named.names.values()) == ["unnamed topic (2)", "unnamed topic (3)", "unnamed topic (4)"]
@@ -411,8 +424,8 @@ def _region_fixture(n_topics: int = 30, seed: int = 4):
 def test_regions_divide_the_map_and_are_named_apart_from_their_topics():
     texts, assigned, vectors = _region_fixture()
     index = NameIndex.build(texts)
-    leaves = PhraseNames(index).name_topics(assigned).names
-    tree, region_of = topic_hierarchy(PhraseNames(index), assigned, vectors, leaves)
+    leaves = names_for(PhraseNames(index)).name_topics(assigned).names
+    tree, region_of = topic_hierarchy(names_for(PhraseNames(index)), assigned, vectors, leaves)
     regions = sorted(set(region_of.values()))
     assert 6 <= len(regions) <= 15
     label = dict(zip(tree["node"], tree["label"]))
@@ -447,8 +460,8 @@ def test_hierarchy_page_names_the_regions_of_the_map():
 
     texts, assigned, vectors = _region_fixture()
     index = NameIndex.build(texts)
-    leaves = PhraseNames(index).name_topics(assigned).names
-    tree, region_of = topic_hierarchy(PhraseNames(index), assigned, vectors, leaves)
+    leaves = names_for(PhraseNames(index)).name_topics(assigned).names
+    tree, region_of = topic_hierarchy(names_for(PhraseNames(index)), assigned, vectors, leaves)
     ids = sorted(leaves)
     label = dict(zip(tree["node"], tree["label"]))
     topics = pd.DataFrame(
@@ -469,10 +482,10 @@ def test_hierarchy_page_names_the_regions_of_the_map():
     assert shared and all(label[r] in hover for r in shared), [label[r] for r in shared]
 
 
-def test_a_registered_naming_method_names_topics_regions_and_merges():
-    """One class registered under a name is all a new naming method takes: fit_topic_tables uses
-    it for every name in topics.csv (label, region_label) and hierarchy.csv; an unknown name is a
-    one-line config error."""
+def test_a_registered_name_source_names_topics_regions_and_merges():
+    """One class of two methods registered under a key is all a new name source takes:
+    representation.name_source picks it and it gives every name in topics.csv (label,
+    region_label) and hierarchy.csv; an unknown key is a one-line config error."""
     from papertopics.errors import ConfigError
     from papertopics.topics.names.registry import NAMING_METHODS, NamingMethod, TopicNames, register_naming
 
@@ -484,10 +497,10 @@ def test_a_registered_naming_method_names_topics_regions_and_merges():
             self.texts = texts
 
         @classmethod
-        def for_corpus(cls, corpus, prepared=None):
-            return cls(corpus["text"].tolist())
+        def for_listing(cls, listing):
+            return cls(listing.corpus["text"].tolist())
 
-        def name_groups(self, groups, *, taken=None, fallback=None, keywords=None):
+        def name_groups(self, groups, *, taken, within=None, second=False):
             names = {g: f"{' '.join(self.texts[rows[0]].split()[2:4])} #{g}" for g, rows in groups.items()}
             return TopicNames(names, {g: [name] for g, name in names.items()})
 
@@ -514,15 +527,18 @@ def test_a_registered_naming_method_names_topics_regions_and_merges():
         # the default, phrases: each topic named by its own phrase (or a part of it), all apart
         defaults = fitted.topics["label"].str.lower().tolist()
         assert len(set(defaults)) == len(words) and all(any(d in w for w in words) for d in defaults)
-        mine = fit_texts(texts, vectors, clusters, naming="first-words")
+        mine = fit_texts(texts, vectors, clusters, name_source="first-words")
         labels = mine.topics["label"].tolist()
         assert sorted(label.rsplit(" #", 1)[0] for label in labels) == sorted(words)
+        assert set(mine.topics["name_source"]) == {"first-words"}
         shared = mine.topics[mine.topics.duplicated("region", keep=False)]
-        assert len(shared) and all("#" in label for label in shared["region_label"])  # the method's
+        assert len(shared) and all("#" in label for label in shared["region_label"])  # the source's
         merges = mine.hierarchy[mine.hierarchy["level"] > 0]
         assert len(merges) == len(words) - 1 and all("#" in label for label in merges["label"])
-        with pytest.raises(ConfigError, match="naming method 'nope' is not one of .*phrases"):
-            fit_texts(texts, vectors, clusters, naming="nope")
+        with pytest.raises(
+            ConfigError, match="name_source 'nope' is not one of auto, abstracts, first-words"
+        ):
+            fit_texts(texts, vectors, clusters, name_source="nope")
     finally:
         NAMING_METHODS.pop("first-words", None)
 
@@ -537,7 +553,7 @@ def test_a_piece_of_a_phrase_is_never_a_name():
     ]
     texts = with_filler(antennas + channels + SPEECH, 5)
     assigned = np.array([0] * 6 + [1] * 6 + [2] * 6)
-    namer = PhraseNames(NameIndex.build(texts))
+    namer = names_for(PhraseNames(NameIndex.build(texts)))
     leaves = {0: "multiple-input multiple-output", 1: "channel estimation", 2: "speech recognition"}
     regions = namer.name_regions(assigned, {0: 10, 1: 10, 2: 2}, leaves)
     assert regions[2] == "speech recognition"
@@ -712,8 +728,8 @@ def test_meaning_and_counts_weigh_in():
     assert features["share"][at[index.group_of("federated learning")]] == pytest.approx(0.0)  # all five
     # "federated learning" is in every FL abstract and no other: far above the rest of the corpus
     assert features["lift"][at[index.group_of("federated learning")]] > np.log(2)
-    assert namer.name_groups({0: fl}).names[0] == "clients"
-    assert PhraseNames(index).name_groups({0: fl}).names[0] == "federated learning (FL)"
+    assert names_for(namer).name_groups({0: fl}).names[0] == "clients"
+    assert names_for(PhraseNames(index)).name_groups({0: fl}).names[0] == "federated learning (FL)"
 
 
 def _iclr_fixture() -> list[dict]:
@@ -760,7 +776,7 @@ def test_names_say_what_authors_call_their_papers():
     areas = sorted({r["primary_area"] for r in records})
     assigned = np.array([areas.index(r["primary_area"]) for r in records])
     texts = [r["abstract"] for r in records]
-    names = PhraseNames(NameIndex.build(texts)).name_topics(assigned).names
+    names = names_for(PhraseNames(NameIndex.build(texts))).name_topics(assigned).names
     keywords = {t: [r["keywords"] for r, a in zip(records, assigned) if a == t] for t in range(len(areas))}
     hits = sum(_names_a_keyword(names[t], keywords[t]) for t in keywords)
     joined = [" ".join(t for t, a in zip(texts, assigned) if a == k) for k in range(len(areas))]
@@ -879,3 +895,98 @@ def test_a_card_says_its_name_came_from_the_authors_keywords(tmp_path):
     page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
     assert page.count("name from the authors' keywords, given by 50% of its papers") == 1
     assert page.count("name used by 50% of its abstracts") == 1
+
+
+def test_a_keyword_card_counts_the_papers_that_give_it_and_a_config_name_says_only_so(tmp_path):
+    """Issue 58: a keyword name's figure is the share of the topic's papers whose authors give it,
+    and of those that carry keywords ("given by 30% of its papers (60% of those with keywords)");
+    a topic renamed in config.yaml says only that, not where a name it no longer has came from."""
+    from report_sample import sample_inputs
+
+    from papertopics.report import render_report
+
+    report = sample_inputs(40, n_topics=2)
+    topics = report.topics
+    topics["coverage"] = np.where(topics["topic"] >= 0, 0.3, np.nan)
+    topics["name_source"] = np.where(topics["topic"] >= 0, "keywords", "abstracts")
+    topics["keyworded"] = np.where(topics["topic"] >= 0, 0.5, np.nan)
+    topics["named_by"] = np.where(topics["topic"] == 1, "config.yaml", "papertopics")
+    render_report(report, tmp_path / "report")
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    said = "name from the authors' keywords, given by 30% of its papers (60% of those with keywords)"
+    assert page.count(said) == 1  # topic 0; topic 1 is the reader's name
+    assert page.count("your name (config.yaml)") == 1
+
+
+def test_keywords_are_cleaned_split_as_the_listing_writes_them_and_keep_the_authors_acronyms():
+    """Issue 58: "R&amp;D" is one keyword "R&D"; "nature&#8208; based solution" is
+    "nature-based solution"; "FHIR<sup>®</sup>" is FHIR; a listing that separates keywords by "|"
+    is split there; a 33-word "keyword" names nothing; acronyms keep the case authors write
+    ("low-rank adaptation (LoRA)", "large language models (LLMs)"), not "LORA", "LLMS"."""
+    from papertopics.topics.names.keywords import KeywordIndex
+
+    sentence = " ".join(["word"] * 33)
+    index = KeywordIndex.build(
+        [
+            "R&amp;D | nature&#8208; based solution | FHIR<sup>®</sup>",
+            "R&D | FHIR | low-rank adaptation (LoRA)",
+            f"Low-Rank Adaptation (LoRA) | LoRA | {sentence}",
+            "large language models (LLMs) | LLMs | nature-based solutions",
+            "Large Language Models (LLMs) | fine-tuning, pruning",
+        ]
+    )
+    shown = set(index.display)
+    assert "R&D" in shown and not {"R&amp", "D", "based solution"} & shown, shown
+    assert index.incidence[:, index.group_of("R&D")].sum() == 2
+    assert index.incidence[:, index.group_of("nature-based solution")].sum() == 2
+    assert index.incidence[:, index.group_of("FHIR")].sum() == 2 and "FHIR®" not in shown
+    assert "low-rank adaptation (LoRA)" in shown and "large language models (LLMs)" in shown, shown
+    assert not any(len(k.split()) > 6 for k in shown)
+    assert "fine-tuning, pruning" in shown  # "|" is this listing's separator, not ","
+
+
+def test_keyword_names_of_a_large_topic_need_no_papers_by_keywords_matrix():
+    """Issue 60: naming a 3,000-paper topic among 20,000 distinct keywords reads only its
+    shortlist's columns (96b150c made a dense papers x keywords array: over 100 MB here)."""
+    import tracemalloc
+
+    from papertopics.topics.names.keywords import KeywordNames
+    from papertopics.topics.names.registry import Listing
+
+    rng = np.random.default_rng(0)
+    rare = [f"keyword {i}" for i in range(20_000)]
+    column = [
+        "; ".join([*rng.choice(rare, 3), *(["topic modelling"] if i < 3_000 else [])]) for i in range(3_600)
+    ]
+    corpus = pd.DataFrame({"keywords": column})
+    source = KeywordNames.for_listing(Listing(corpus))
+    topic = np.arange(3_000)
+    tracemalloc.start()
+    try:
+        named = source.name_groups({0: topic}, taken=set(), second=True)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert named.names[0].startswith("topic modelling"), named.names
+    assert peak < 20 * 2**20, f"{peak / 2**20:.0f} MiB"
+
+
+def test_a_keyword_two_papers_give_does_not_name_a_thirty_paper_topic():
+    """Issue 58: "interpretability" from 2 of a topic's 30 keyworded papers (each of the others
+    gives keywords of its own) is no name for it: under `keyword_floor` of its keyworded papers
+    give it, so its abstracts name it; a keyword 12 of the other topic's 30 give names that one."""
+    texts, keywords, clusters = [], [], []
+    for k in range(30):
+        texts.append(f"We study federated learning with clients in round {k}. Federated learning scales.")
+        keywords.append("interpretability" if k < 2 else f"private topic {k}; own idea {k}")
+        clusters.append(0)
+    for k in range(30):
+        texts.append(f"Speech recognition of accent {k} with acoustic models. Speech recognition works.")
+        keywords.append("automatic speech recognition" if k < 12 else f"speech idea {k}")
+        clusters.append(1)
+    rng = np.random.default_rng(0)
+    vectors = [rng.normal(size=8) + (5 if c else -5) for c in clusters]
+    table = fit_texts(texts, vectors, clusters, keywords=keywords).topics.set_index("topic")
+    labels = dict(zip(table["label"], table["name_source"]))
+    assert "interpretability" not in labels and "abstracts" in labels.values(), labels
+    assert labels.get("automatic speech recognition") == "keywords", labels

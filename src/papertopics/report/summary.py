@@ -295,6 +295,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
                 "percent": percent(int(row["size"]) / n_docs),
                 "coverage": _coverage(row, topic),
                 "from_keywords": str(row.get("name_source", "")) == "keywords",  # topics.csv name_source
+                "of_keyworded": _of_keyworded(row, topic),
                 "terms": [term.strip() for term in row["top_terms"].split(";") if term.strip()],
                 "representatives": _representatives(
                     inputs, int(topic), row["representative_doc_ids"], by_id, known
@@ -319,6 +320,15 @@ def _coverage(row: pd.Series, topic: int) -> str | None:
     """topics.csv's coverage as "73%": the share of the topic's abstracts using its name."""
     value = pd.to_numeric(pd.Series([row.get("coverage")]), errors="coerce").iloc[0]
     return None if topic < 0 or pd.isna(value) else percent(float(value), 0)
+
+
+def _of_keyworded(row: pd.Series, topic: int) -> str | None:
+    """A keyword name's coverage among the topic's papers that carry keywords (topics.csv
+    coverage / keyworded) as "60%"."""
+    values = pd.to_numeric(pd.Series([row.get("coverage"), row.get("keyworded")]), errors="coerce")
+    if topic < 0 or values.isna().any() or values.iloc[1] <= 0:
+        return None
+    return percent(min(float(values.iloc[0] / values.iloc[1]), 1.0), 0)
 
 
 def listing_rows(inputs: ReportInputs) -> list[dict]:

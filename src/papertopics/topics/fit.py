@@ -24,11 +24,10 @@ from papertopics.embed.model import resolve_model_path
 from papertopics.topics.history import load_snapshot, save_snapshot, stable_topic_ids
 from papertopics.topics.identity import TopicSnapshot
 from papertopics.topics.merge import merge_changes, merge_clusters, pin_previous, pinned_ids
+from papertopics.topics.names.chain import Names
 from papertopics.topics.names.hierarchy import topic_hierarchy
-from papertopics.topics.names.keywords import ABSTRACTS, with_keywords
 from papertopics.topics.names.phrases import NameIndex
-from papertopics.topics.names.registry import DEFAULT_NAMING, naming_method
-from papertopics.topics.names.score import WEIGHTS
+from papertopics.topics.names.registry import DEFAULT_NAMING, Listing
 from papertopics.topics.representation import (
     document_table,
     fit_topic_model,
@@ -69,16 +68,16 @@ def fit_topic_tables(
     mixed_cohesion: float | None = None,
     terms=None,
     index=None,
-    naming: str = DEFAULT_NAMING,
     phrase_vectors: Mapping[str, np.ndarray] | None = None,
 ) -> FittedTopics:
     """corpus (doc_id, text, ...) and vectors in the same order, clusters from cluster_documents,
     previous: history.load_snapshot's answer (None on a first run); assignment and confidence
     (clusters.parquet) go to document_topics.csv; topics below mixed_cohesion are named "Mixed: ...".
     terms (rule count_terms) and index (rule index_phrases) are per-corpus precomputations,
-    computed here when not given; naming: the registered naming method (topics.names.registry)
-    that names the topics, the regions and the hierarchy's merges; phrase_vectors (rule
-    embed_phrases: phrase -> unit vector, the documents' model) let it weigh names by meaning."""
+    computed here when not given; representation.name_source chooses the name sources
+    (topics.names.registry) that name the topics, the regions and the hierarchy's merges;
+    phrase_vectors (rule embed_phrases: phrase -> unit vector, the documents' model) let them
+    weigh names by meaning."""
     doc_ids = corpus["doc_id"].tolist()
     model, assigned = fit_topic_model(
         corpus["text"].tolist(),
@@ -94,8 +93,8 @@ def fit_topic_tables(
         else np.where(np.asarray(assignment) == ASSIGNED_NEAREST, OUTLIER, clusters),
     )
     top_n = representation["top_n_words"]
-    namer = _namer(naming, corpus, index, vectorizer, representation, vectors, phrase_vectors)
-    # Names from the naming method (default: phrases of the abstracts and titles); keywords are the fallback.
+    namer = _namer(corpus, index, vectors, phrase_vectors, vectorizer, representation)
+    # Names from the name sources (default: phrases of the abstracts and titles); keywords are the fallback.
     keywords = topic_labels(model, assigned, representation["label_terms"], top_n)
     named = namer.name_topics(assigned, fallback=keywords)
     cohesion = topic_cohesion(vectors, assigned)
@@ -126,22 +125,32 @@ def fit_topic_tables(
     representatives = representative_doc_ids(vectors, stable, doc_ids, topics["representative_docs"])
     table = topics_table(model, assigned, labels, {t: representatives[mapping[t]] for t in labels}, top_n)
     table = _topic_rows(table, mapping, cohesion, coverage, hierarchy, region_of)
-    sources = table["model_topic"].map(lambda t: named.sources.get(t, ABSTRACTS))  # or keywords
-    table.insert(table.columns.get_loc("coverage") + 1, "name_source", sources)
+    table = _name_sources(table, named.sources, corpus, assigned)
     changes["label"] = changes["topic"].map(stable_labels).fillna(changes["label"])  # current labels
     documents = _document_rows(corpus, stable, stable_labels, assignment, confidence)
     return FittedTopics(model, table.sort_values("topic"), documents, changes, snapshot, meta, hierarchy)
 
 
-def _namer(naming, corpus, index, vectorizer, representation, vectors, phrase_vectors):
-    """The registered naming method for this corpus; the authors' keywords first where the
-    listing has them (representation.name_source)."""
-    namer = naming_method(naming, corpus, index).excluding(
-        # the user's own stop words stay out of the names too (naming has its own phrase index)
-        frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
-    )
-    namer = with_keywords(namer, corpus, representation.get("name_source", "auto"), index, WEIGHTS)
-    return namer.with_vectors(vectors, phrase_vectors) if phrase_vectors else namer
+def _namer(corpus, index, vectors, phrase_vectors, vectorizer, representation) -> Names:
+    """The name sources representation.name_source chooses, chained (topics.names.chain)."""
+    if index is None:
+        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    # the user's own stop words stay out of the names too (naming has its own phrase index)
+    exclude = frozenset(w.casefold() for w in vectorizer.get("extra_stop_words") or [])
+    source = representation.get("name_source", "auto")
+    return Names.for_listing(Listing(corpus, index, vectors, phrase_vectors, exclude, source=source))
+
+
+def _name_sources(table, sources, corpus, assigned) -> pd.DataFrame:
+    """topics.csv's name_source after coverage, and where the listing has keywords, `keyworded`:
+    the share of each topic's papers that carry some (the card's "... of those with keywords")."""
+    at = table.columns.get_loc("coverage") + 1
+    table.insert(at, "name_source", table["model_topic"].map(lambda t: sources.get(t, DEFAULT_NAMING)))
+    if "keywords" in corpus:
+        given = corpus["keywords"].fillna("").astype(str).str.strip().ne("").to_numpy()
+        keyworded = {t: round(float(given[assigned == t].mean()), 4) for t in set(assigned.tolist())}
+        table.insert(at + 1, "keyworded", table["model_topic"].map(keyworded))
+    return table
 
 
 def _final_labels(namer, named, labels, mapping, stable, assigned, vectors, cohesion, mixed_cohesion):
@@ -156,7 +165,7 @@ def _final_labels(namer, named, labels, mapping, stable, assigned, vectors, cohe
     leaf_label = dict(zip(leaves["node"].astype(int), leaves["label"]))
     labels = {t: leaf_label.get(mapping[t], label) if t != OUTLIER else label for t, label in labels.items()}
     members = {t: np.flatnonzero(assigned == t) for t in labels if t != OUTLIER}
-    coverage = namer.coverage({t: n for t, n in labels.items() if t != OUTLIER}, members)
+    coverage = namer.coverage({t: n for t, n in labels.items() if t != OUTLIER}, members, named.sources)
     if mixed_cohesion is not None:  # after naming, whatever names the topics
         labels = mark_mixed(labels, mixed_topics(cohesion, mixed_cohesion, coverage))
     return labels, hierarchy, region_of, coverage

@@ -5,13 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from papertopics.topics.names.registry import NamingMethod, name_phrases
+from papertopics.topics.names.chain import Names
+from papertopics.topics.names.registry import name_phrases
 from papertopics.topics.tree import MAX_REGION_SHARE, balanced_regions, region_count, regions, topic_tree
 from papertopics.vectors import normalise, topic_ids
 
 
 def name_hierarchy(
-    namer: NamingMethod,
+    namer: Names,
     assigned: np.ndarray,
     tree: pd.DataFrame,
     leaf_names: dict[int, str],
@@ -61,7 +62,7 @@ def name_hierarchy(
 
 
 def topic_hierarchy(
-    namer: NamingMethod,
+    namer: Names,
     assigned: np.ndarray,
     embeddings: np.ndarray,
     leaf_names: dict[int, str],

@@ -8,9 +8,9 @@ Resources (FHIR)", or the abstracts' own definition). A group of papers is named
 that characterises it against the rest of the listing: the commonest among its keyworded papers of
 those its papers give more often than the rest of the listing does (ties: the more distinctive;
 `keyword_lift` weighs the lift in, 0 as bench/names_fields.py chose), with a second one ("A & B")
-where the first covers few of its papers. A keyword that a `field_share` of the listing gives is
-the field itself: it names only a group holding most of its papers. Groups with too few keyworded
-papers, and regions no keyword names, are named by the abstract namer this one wraps.
+where the first covers few of its papers, and only where `keyword_floor` of them give it. A
+keyword a `field_share` of the listing gives is the field: it names only a group holding most of
+its papers. The next source (abstracts) names every other group.
 """
 
 from __future__ import annotations
@@ -23,22 +23,46 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from papertopics.ingest.text import clean_text
 from papertopics.topics.names.index import MAX_NAME_WORDS, NameIndex
-from papertopics.topics.names.registry import NamingMethod, TopicNames, name_phrases, normal
+from papertopics.topics.names.registry import (
+    Listing,
+    NamingMethod,
+    TopicNames,
+    name_phrases,
+    normal,
+    register_naming,
+)
 from papertopics.topics.names.score import Weights
 from papertopics.topics.names.select import distinct
 from papertopics.topics.names.text import acronym_key, akin, fold_text, is_acronym
 
-NAME_SOURCES = ("auto", "keywords", "abstracts")
-KEYWORDS, ABSTRACTS = "keywords", "abstracts"  # topics.csv name_source
+KEYWORDS = "keywords"  # topics.csv name_source of a name this source gave
+SEPARATORS = (";", "|", ",")  # how listings separate a paper's keywords, the likelier first
+KEYWORD_WORDS = 6  # a longer "keyword" is a sentence, not a name
 _RE_ACRONYM_AFTER = re.compile(r"(.*?)\s*\(([^()]*)\)$")
+_RE_MARKS = re.compile(r"[\u00ae\u2122\u00a9]")  # (R), TM, (C): "FHIR(R)" is FHIR
+_RE_BROKEN_HYPHEN = re.compile(r"(\w)- (?=\w)")  # "nature&#8208; based" -> "nature- based"
 
 
-def split_keywords(value: str) -> list[str]:
-    """One paper's keywords as the column has them: ";"-separated, or ","-separated when no ";"
-    (PubMed's major-topic "*" dropped)."""
-    text = str(value or "")
-    return [k.strip(" *") for k in re.split(";" if ";" in text else ",", text) if k.strip(" *")]
+def separator(column) -> str:
+    """The separator a listing writes between a paper's keywords: of ";", "|" and ",", the one
+    most of its keyworded papers use (the first on a tie)."""
+    values = [str(v) for v in column if str(v or "").strip()]
+    counts = [sum(sep in v for v in values) for sep in SEPARATORS]
+    return SEPARATORS[int(np.argmax(counts))] if any(counts) else ";"
+
+
+def split_keywords(value: str, sep: str | None = None) -> list[str]:
+    """One paper's keywords, cleaned like titles (HTML entities and markup, LaTeX, (R) marks),
+    split on `sep` (the listing's, `separator`; by default ";", else "|", else ","), PubMed's
+    major-topic "*" dropped, none over KEYWORD_WORDS words."""
+    text = clean_text(str(value or ""))
+    text = _RE_BROKEN_HYPHEN.sub(r"\1-", _RE_MARKS.sub("", text))
+    if sep is None:
+        sep = next((s for s in SEPARATORS if s in text), ";")
+    out = [" ".join(k.strip(" *").split()) for k in text.split(sep)]
+    return [k for k in out if k and len(k.split()) <= KEYWORD_WORDS]
 
 
 @dataclass
@@ -54,12 +78,15 @@ class KeywordIndex:
     def build(cls, column, index: NameIndex | None = None) -> KeywordIndex | None:
         """From the corpus's `keywords` column; None when no paper has one. `index`: the
         abstracts' acronym definitions, which join an acronym keyword to its long form."""
-        papers = [split_keywords(v) for v in column]
+        column = list(column)
+        sep = separator(column)
+        papers = [split_keywords(v, sep) for v in column]
         if not any(papers):
             return None
         defined = {k: form for k, (form, _) in (index.acronyms if index else {}).items()}
         alias: dict[str, str] = {}  # acronym's key -> long form's key
         written: dict[str, Counter] = {}
+        acronyms: dict[str, Counter] = {}  # acronym's key -> how the papers write it ("LoRA")
         keyed = []
         for kws in papers:
             mine = set()
@@ -68,6 +95,7 @@ class KeywordIndex:
                 key = _key(long)
                 if key and short:
                     alias[_key(short)] = key
+                    acronyms.setdefault(_key(short), Counter())[_written_acronym(kw)] += 1
                 if key:
                     written.setdefault(key, Counter())[long] += 1
                     mine.add(key)
@@ -84,7 +112,7 @@ class KeywordIndex:
         for key, counts in written.items():
             forms[alias.get(key, key)].update(counts)
         shorts = {long: short for short, long in sorted(alias.items(), reverse=True)}
-        display = [_shown(forms[g], _acronym(forms[g], shorts.get(g)), index) for g in groups]
+        display = [_shown(forms[g], _acronym(acronyms, shorts.get(g)), index) for g in groups]
         at.update({short: at[long] for short, long in alias.items() if long in at})
         keys = [tuple(_long_short(d, {})[0].lower().split()) for d in display]
         return cls(incidence, display, keys, at)
@@ -100,11 +128,20 @@ def _key(text: str) -> str:
     return "".join(fold_text(text))
 
 
-def _acronym(forms: Counter, short_key: str | None) -> str:
-    """The acronym as the papers write it, for a long form that has one."""
+def _written_acronym(keyword: str) -> str:
+    """The acronym as a keyword writes it: "LoRA" of "low-rank adaptation (LoRA)" or of "LoRA"."""
+    m = _RE_ACRONYM_AFTER.match(keyword.strip())
+    return m.group(2).strip() if m and m.group(1) else keyword.strip()
+
+
+def _acronym(acronyms: dict[str, Counter], short_key: str | None) -> str:
+    """The acronym as most papers write it ("LoRA", "LLMs", "IoT"), for a long form that has one."""
     if not short_key:
         return ""
-    return next((f for f in forms if is_acronym(f) and _key(f) == short_key), short_key.upper())
+    forms = acronyms.get(short_key)
+    if not forms:
+        return short_key.upper()
+    return sorted(forms.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
 
 
 def _long_short(keyword: str, defined: dict[str, tuple[str, ...]]) -> tuple[str, str]:
@@ -141,24 +178,28 @@ def _shown(forms: Counter, short: str, index: NameIndex | None) -> str:
     return f"{text} ({short})" if short and short.lower() != text.lower() else text
 
 
+@register_naming(KEYWORDS, rank=10)
 class KeywordNames(NamingMethod):
-    """Keyword names where a group's papers carry enough keywords; the wrapped namer elsewhere."""
+    """Keyword names for the groups whose papers carry enough keywords; the next source names
+    the others."""
 
-    def __init__(self, keywords: KeywordIndex, inner: NamingMethod, weights: Weights):
-        self.kw, self.inner, self.weights = keywords, inner, weights
+    def __init__(self, keywords: KeywordIndex, weights: Weights):
+        self.kw, self.weights = keywords, weights
         inc = keywords.incidence
         self.keyworded = np.asarray(inc.sum(axis=1)).ravel() > 0
         self.total = np.asarray(inc.sum(axis=0)).ravel()
 
     @classmethod
-    def for_corpus(cls, corpus, prepared=None):  # built by with_keywords, around another method
-        raise NotImplementedError("KeywordNames wraps another method: see with_keywords")
-
-    def excluding(self, words: frozenset[str]) -> KeywordNames:
-        return KeywordNames(self.kw, self.inner.excluding(words), self.weights)
-
-    def with_vectors(self, vectors, phrase_vectors) -> KeywordNames:
-        return KeywordNames(self.kw, self.inner.with_vectors(vectors, phrase_vectors), self.weights)
+    def for_listing(cls, listing: Listing) -> KeywordNames | None:
+        """None when the listing has no keywords column or no paper gives one; with
+        `name_source: keywords`, every group with a keyworded paper or two is named by them."""
+        if "keywords" not in listing.corpus:
+            return None
+        keywords = KeywordIndex.build(listing.corpus["keywords"].fillna("").tolist(), listing.index)
+        weights = listing.weights
+        if listing.source == KEYWORDS:
+            weights = dataclasses.replace(weights, keyword_docs=1, keyword_share=0.0)
+        return None if keywords is None else cls(keywords, weights)
 
     def shortlists(self, groups: dict[int, np.ndarray]) -> dict[int, list[tuple[int, float]]]:
         """Per group with enough keyworded papers, its keyword groups by score, best first."""
@@ -181,39 +222,51 @@ class KeywordNames(NamingMethod):
             out[g] = [(int(cols[k]), float(value[k])) for k in order]
         return out
 
-    def name_groups(self, groups, *, taken=None, fallback=None, second=False) -> TopicNames:
-        taken = set(taken or ())
+    def name_groups(self, groups, *, taken, within=None, second=False) -> TopicNames:
+        """Keyword names; for a region (`within`), a keyword `region_topics` of its topics give
+        (`region_use` of their keyworded papers), said once."""
         short = self.shortlists(groups)
-        chosen = distinct(short, self.kw.display.__getitem__, taken)
+        if within is not None:
+            for g, cands in short.items():
+                users = sum(self._uses(np.asarray(rows, dtype=int)) for rows in within[g])
+                short[g] = [(c, v) for c, v in cands if users[c] >= self.weights.region_topics]
+            second = False
+        chosen = distinct(short, self.kw.display.__getitem__, set(taken))
         names = {g: self.kw.display[c] for g, c in chosen.items()}
+        given = self._given(names, groups)
+        chosen = {g: c for g, c in chosen.items() if given[g] >= self.weights.keyword_floor}
+        names = {g: names[g] for g in chosen}
         used = {normal(n) for n in [*taken, *names.values()]}
         for g, col in sorted(chosen.items()) if second else ():
             other = self._second(groups[g], col, short[g], used)
             if other is not None:
                 names[g] = f"{names[g]} & {self.kw.display[other]}"
                 used.add(normal(self.kw.display[other]))
-        rest = {g: docs for g, docs in groups.items() if g not in names}
-        inner = (
-            self.inner.name_groups(
-                rest,
-                taken=taken | set(names.values()),
-                fallback=fallback,
-                **({"second": True} if second else {}),
-            )
-            if rest
-            else TopicNames({}, {})
-        )
         candidates = {g: [names[g], *(self.kw.display[c] for c, _ in short[g])] for g in names}
-        sources = {g: KEYWORDS for g in names} | {g: ABSTRACTS for g in rest}
-        return TopicNames({**inner.names, **names}, {**inner.candidates, **candidates}, sources)
+        return TopicNames(names, candidates)
+
+    def _given(self, names: dict[int, str], groups) -> dict[int, float]:
+        """Group -> share of its keyworded papers that give its name's keyword(s)."""
+        out = {}
+        for g, name in names.items():
+            cols = [self.kw.group_of(part) for part in name_phrases(name)]
+            docs = np.asarray(groups[g], dtype=int)
+            docs = docs[self.keyworded[docs]]
+            ok = None not in cols and len(docs)
+            out[g] = float((self.kw.incidence[docs][:, cols].sum(axis=1) > 0).mean()) if ok else 0.0
+        return out
 
     def _second(self, docs, first: int, short: list[tuple[int, float]], used: set[str]) -> int | None:
-        """A second keyword where under `second_cover` of the keyworded papers give the first."""
+        """A second keyword where under `second_cover` of the keyworded papers give the first
+        (only the shortlist's columns are read: no papers x keywords matrix)."""
         w = self.weights
         mine = np.asarray(docs, dtype=int)
         mine = mine[self.keyworded[mine]]
-        rows = self.kw.incidence[mine].toarray() > 0
-        if rows[:, first].mean() >= w.second_cover:
+        cols = [c for c, _ in short]
+        rows = self.kw.incidence[mine][:, cols].toarray() > 0  # papers x shortlist (<= `candidates`)
+        at = {c: k for k, c in enumerate(cols)}
+        gives_first = rows[:, at[first]]
+        if gives_first.mean() >= w.second_cover:
             return None
         top = dict(short)[first]
         for col, value in short:
@@ -224,64 +277,24 @@ class KeywordNames(NamingMethod):
                 and not akin(self.kw.keys[first], self.kw.keys[col])
                 and normal(self.kw.display[col]) not in used
                 and len(name.split()) <= MAX_NAME_WORDS
-                and (rows[:, col] & ~rows[:, first]).mean() >= w.second_gain
+                and (rows[:, at[col]] & ~gives_first).mean() >= w.second_gain
             ):
                 return col
         return None
 
-    def name_regions(self, assigned, region_of, topic_names) -> dict[int, str]:
-        """The wrapped namer's regions, each renamed by a keyword two of its topics give
-        (`region_use` of their keyworded papers) where one does, apart from every topic name."""
-        regions = self.inner.name_regions(assigned, region_of, topic_names)
-        assigned = np.asarray(assigned)
-        members: dict[int, list[int]] = {}
-        for t, node in sorted(region_of.items()):
-            members.setdefault(node, []).append(t)
-        multi = {n: ts for n, ts in members.items() if len(ts) > 1}
-        groups = {n: np.flatnonzero(np.isin(assigned, ts)) for n, ts in multi.items()}
-        short = self.shortlists(groups)
-        for n, cands in short.items():
-            users = sum(self._uses(np.flatnonzero(assigned == t)) for t in multi[n])
-            short[n] = [(c, v) for c, v in cands if users[c] >= self.weights.region_topics]
-        taken = {part for name in topic_names.values() for part in name_phrases(name)}
-        for n, col in distinct(short, self.kw.display.__getitem__, taken).items():
-            regions[n] = self.kw.display[col]
-        return regions
-
     def _uses(self, docs: np.ndarray) -> np.ndarray:
         mine = docs[self.keyworded[docs]]
-        if not len(mine):
-            return np.zeros(len(self.kw.display), dtype=int)
-        share = np.asarray(self.kw.incidence[mine].sum(axis=0)).ravel() / len(mine)
+        share = np.asarray(self.kw.incidence[mine].sum(axis=0)).ravel() / max(len(mine), 1)
         return (share >= self.weights.region_use).astype(int)
 
     def coverage(self, names, groups) -> dict[int, float]:
-        """For a keyword name, the share of the group's papers that give its keyword(s) or whose
-        abstract or title uses its phrase(s); the abstracts' coverage for the others."""
-        out = dict(self.inner.coverage(names, groups))
-        index = getattr(self.inner, "index", None)
+        """For a keyword name, the share of the group's papers whose authors give its keyword(s)
+        (the card's figure; `keyworded` says how many carry keywords at all)."""
+        out = {}
         for g, name in names.items():
             cols = [self.kw.group_of(part) for part in name_phrases(name)]
             docs = np.asarray(groups.get(g, []), dtype=int)
             if None in cols or not len(docs):
                 continue
-            said = (self.kw.incidence[docs][:, cols].toarray() > 0).any(axis=1)
-            phrases = [index.group_of(part) for part in name_phrases(name)] if index is not None else []
-            phrases = [c for c in phrases if c is not None]
-            if phrases:
-                said |= (index.incidence[docs][:, phrases].toarray() > 0).any(axis=1)
-            out[g] = round(float(said.mean()), 4)
+            out[g] = round(float((self.kw.incidence[docs][:, cols].sum(axis=1) > 0).mean()), 4)
         return out
-
-    def make_distinct(self, labels, candidates, keep):
-        return self.inner.make_distinct(labels, candidates, keep)
-
-
-def with_keywords(namer: NamingMethod, corpus, source: str, index: NameIndex | None, weights: Weights):
-    """`namer` wrapped by keyword names where `source` allows and the corpus has keywords."""
-    if source == ABSTRACTS or "keywords" not in corpus:
-        return namer
-    keywords = KeywordIndex.build(corpus["keywords"].fillna("").tolist(), index)
-    if source == KEYWORDS:  # every group with a keyworded paper or two
-        weights = dataclasses.replace(weights, keyword_docs=1, keyword_share=0.0)
-    return namer if keywords is None else KeywordNames(keywords, namer, weights)

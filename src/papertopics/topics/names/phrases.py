@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from papertopics.topics.names.index import MAX_NAME_WORDS, NameIndex
 from papertopics.topics.names.registry import (
+    DEFAULT_NAMING,
+    Listing,
     NamingMethod,
     TopicNames,
     name_phrases,
     normal,
-    numbered,
     register_naming,
 )
 from papertopics.topics.names.score import TITLE_USE, WEIGHTS, Candidates, Weights
@@ -40,11 +40,9 @@ __all__ = [
 ]
 
 
-@register_naming("phrases")
+@register_naming(DEFAULT_NAMING)
 class PhraseNames(NamingMethod):
     """Names are phrases of the groups' own abstracts, scored against the corpus (NameIndex)."""
-
-    topic_options: ClassVar[dict[str, Any]] = {"second": True}  # a topic's name may say two phrases
 
     def __init__(
         self,
@@ -61,7 +59,17 @@ class PhraseNames(NamingMethod):
         self._units: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
+    def for_listing(cls, listing: Listing) -> PhraseNames:
+        made = cls.for_corpus(listing.corpus, listing.index).excluding(listing.exclude)
+        if listing.weights is not WEIGHTS:
+            made = made.with_weights(listing.weights)
+        if listing.vectors is not None and listing.phrase_vectors:
+            made = made.with_vectors(listing.vectors, listing.phrase_vectors)
+        return made
+
+    @classmethod
     def for_corpus(cls, corpus: pd.DataFrame, prepared: NameIndex | None = None) -> PhraseNames:
+        """The source on a corpus table (text_raw, title), its NameIndex built when not given."""
         if prepared is None:
             prepared = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
         return cls(prepared)
@@ -122,26 +130,38 @@ class PhraseNames(NamingMethod):
         self,
         groups: dict[int, np.ndarray],
         *,
-        taken: set[str] | None = None,
-        fallback: dict[int, str] | None = None,
+        taken: set[str],
+        within: dict[int, list[np.ndarray]] | None = None,
         second: bool = False,
     ) -> TopicNames:
-        """Distinct names for groups of documents (topics, or unions of topics); with `second`,
-        a name few of its group's documents use may take a second phrase ("A & B")."""
-        shortlists = ranked(self.candidates(groups), self.weights)
-        return self._choose(groups, shortlists, taken or set(), fallback, second)
+        """Distinct names for the groups a free candidate names; with `second`, a name few of
+        its group's documents use may take a second phrase ("A & B"). With `within` (a region's
+        topics' rows): among the phrases at least two of its topics use (`region_use` of their
+        documents), and only a name `region_cover` of the region's documents use."""
+        found = self.candidates(groups)
+        if within is not None:
+            found = {g: self._shared(c, within[g]) for g, c in found.items()}
+        named = self._choose(groups, ranked(found, self.weights), set(taken), second)
+        if within is not None:
+            cover, floor = self.index.coverage(named.names, groups), self.weights.region_cover
+            named.names = {g: n for g, n in named.names.items() if cover.get(g, 0.0) >= floor}
+        return named
+
+    def _shared(self, c: Candidates, topics: list[np.ndarray]) -> Candidates:
+        """A region's candidates that `region_topics` of its topics use (`region_use` of theirs)."""
+        per_topic = self.index.counts(topics)[:, c.cols]
+        sizes = np.array([max(len(rows), 1) for rows in topics], dtype=np.float64)
+        users = (per_topic.toarray() / sizes[:, None] >= self.weights.region_use).sum(axis=0)
+        return c.where(users >= self.weights.region_topics)
 
     def _choose(
         self,
         groups: dict[int, np.ndarray],
         shortlists: dict[int, list[tuple[int, float]]],
         taken: set[str],
-        fallback: dict[int, str] | None,
         with_second: bool,
-        number: bool = True,
     ) -> TopicNames:
-        """Names from the shortlists; a group none of whose candidates is free takes its
-        `fallback` or its first candidate, numbered ("(2)"), or with `number` False, ""."""
+        """Names from the shortlists (a group none of whose candidates is free is left out)."""
         name = self.index.name
         candidates = {g: [name(col) for col, _ in shortlists[g]] for g in sorted(groups)}
         chosen = distinct(shortlists, name, taken)
@@ -153,66 +173,32 @@ class PhraseNames(NamingMethod):
                 names[g] = pair_name(self.index, col, col2)
                 used.add(normal(name(col2)))
                 candidates[g] = [names[g], *candidates[g]]
-        exact = {n.lower() for n in [*names.values(), *taken]}
-        for g in sorted(groups):
-            if g in names or not number:
-                names.setdefault(g, "")
-                continue
-            base = (fallback or {}).get(g) or (candidates[g][0] if candidates[g] else "unnamed topic")
-            label = numbered(base, exact | ({base.lower()} if normal(base) in used else set()))
-            names[g] = label
-            used.add(normal(label))
-            exact.add(label.lower())
         return TopicNames(names, candidates)
 
-    def name_regions(
-        self,
-        assigned: np.ndarray,
-        region_of: dict[int, int],
-        topic_names: dict[int, str],
-    ) -> dict[int, str]:
-        """Region node -> name: scored as a topic is, on the region's documents, among the
-        phrases at least two of its topics use (`region_use` of their documents), apart from
-        every topic's name (either phrase of one), with a second phrase as for topics. A name
-        that under `region_cover` of the region's documents use gives way to its two largest
-        topics' names ("speech & vision-language models"); a one-topic region is its topic."""
-        assigned = np.asarray(assigned)
-        members: dict[int, list[int]] = {}
-        for t, node in sorted(region_of.items()):
-            members.setdefault(node, []).append(t)
-        names = {n: topic_names.get(ts[0], "") for n, ts in members.items() if len(ts) == 1}
-        multi = {n: ts for n, ts in members.items() if len(ts) > 1}
-        found = self.region_candidates(assigned, multi)
-        names.update(self.region_names(assigned, multi, found, topic_names))
-        return names
+    # -- the pieces of region naming apart, for bench/names_fit.py's fast path (features once)
 
     def region_candidates(self, assigned: np.ndarray, multi: dict[int, list[int]]) -> dict[int, Candidates]:
-        """Per region of several topics, its candidates that two of its topics use at least."""
+        """Per region of several topics (`multi`: node -> topics), its candidates that two of
+        its topics use at least."""
+        assigned = np.asarray(assigned)
         groups = {n: np.flatnonzero(np.isin(assigned, ts)) for n, ts in multi.items()}
-        found = self.candidates(groups)
-        for n, c in found.items():
-            per_topic = self.index.counts([np.flatnonzero(assigned == t) for t in multi[n]])[:, c.cols]
-            sizes = np.array([max((assigned == t).sum(), 1) for t in multi[n]], dtype=np.float64)
-            users = (per_topic.toarray() / sizes[:, None] >= self.weights.region_use).sum(axis=0)
-            found[n] = c.where(users >= self.weights.region_topics)
-        return found
+        return {
+            n: self._shared(c, [np.flatnonzero(assigned == t) for t in multi[n]])
+            for n, c in self.candidates(groups).items()
+        }
 
-    def region_names(
-        self,
-        assigned: np.ndarray,
-        multi: dict[int, list[int]],
-        found: dict[int, Candidates],
-        topic_names: dict[int, str],
-    ) -> dict[int, str]:
-        """Names of the regions of several topics from their candidates (region_candidates)."""
+    def region_names(self, assigned, multi, found, topic_names) -> dict[int, str]:
+        """Names of the regions of several topics from their candidates (region_candidates),
+        as topics.names.chain.Names.name_regions gives them with this source alone."""
+        assigned = np.asarray(assigned)
         groups = {n: np.flatnonzero(np.isin(assigned, ts)) for n, ts in multi.items()}
         taken = {part for n in topic_names.values() for part in name_phrases(n)}
-        named = self._choose(groups, ranked(found, self.weights), taken, None, True, number=False).names
-        cover = self.index.coverage({n: name for n, name in named.items() if name}, groups)
+        named = self._choose(groups, ranked(found, self.weights), taken, True).names
+        cover = self.index.coverage(named, groups)
         out = {}
         for n, ts in multi.items():
-            out[n] = named[n]
-            if not named[n] or cover.get(n, 0.0) < self.weights.region_cover:
+            out[n] = named.get(n, "")
+            if not out[n] or cover.get(n, 0.0) < self.weights.region_cover:
                 largest = sorted(ts, key=lambda t: (-(assigned == t).sum(), t))[: self.weights.region_shown]
                 out[n] = " & ".join(name_phrases(topic_names.get(t, ""))[0] for t in largest)
         return out

@@ -1,17 +1,19 @@
-"""The naming methods: the one place a new way of naming topics plugs in.
+"""Name sources: the one place a new way of naming topics plugs in.
 
-A method names groups of documents of one corpus (`name_groups`). The same method names the
-topics (`name_topics`), the regions of the zoomed-out map and every merge of the hierarchy
-(topics.names.hierarchy), so one new subclass changes every name a user reads:
+A name source names groups of papers of one listing, given the names already taken. It is one
+class with two methods, registered under the key `representation.name_source` chooses it by:
 
     @register_naming("keywords")
     class KeywordNames(NamingMethod):
         @classmethod
-        def for_corpus(cls, corpus, prepared=None): ...
-        def name_groups(self, groups, *, taken=None, fallback=None): ...
+        def for_listing(cls, listing: Listing) -> KeywordNames | None: ...  # None: nothing to read
+        def name_groups(self, groups, *, taken, within=None, second=False) -> TopicNames: ...
 
-and `fit_topic_tables(..., naming="keywords")`. The default, "phrases", is
-topics.names.phrases.PhraseNames.
+`name_groups` names the groups it can and leaves out the others; `within` (a region's topics'
+papers) asks for a name several of them share. topics.names.chain strings the sources together,
+as BERTopic chains its representation models: `auto` asks every registered source in `rank`
+order, each naming what the earlier left, the last ("abstracts", topics.names.phrases) naming
+every group; the chain names the topics, the regions and every merge of the hierarchy.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ import numpy as np
 import pandas as pd
 
 from papertopics.cluster.cohesion import MIXED_PREFIX
-from papertopics.constants import OUTLIER, OUTLIER_LABEL
 from papertopics.errors import ConfigError
+from papertopics.topics.names.score import WEIGHTS, Weights
 from papertopics.topics.stopwords import singular
 
-DEFAULT_NAMING = "phrases"
+DEFAULT_NAMING = "abstracts"  # the source that names every group
+AUTO = "auto"  # representation.name_source: every registered source, in rank order
 
 
 @dataclass
@@ -39,7 +42,20 @@ class TopicNames:
 
     names: dict[int, str]
     candidates: dict[int, list[str]]
-    sources: dict[int, str] = field(default_factory=dict)  # group -> "keywords" where they named it
+    sources: dict[int, str] = field(default_factory=dict)  # group -> the source that named it
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What every name source may read of one listing."""
+
+    corpus: pd.DataFrame  # doc_id, text, text_raw, title, keywords (when the listing has them), ...
+    index: Any = None  # rule index_phrases' NameIndex (topics.names.index), or None
+    vectors: np.ndarray | None = None  # the documents' embeddings, rows as the corpus
+    phrase_vectors: Mapping[str, np.ndarray] | None = None  # rule embed_phrases: phrase -> unit vector
+    exclude: frozenset[str] = frozenset()  # vectorizer.extra_stop_words (lower case): in no name
+    weights: Weights = WEIGHTS
+    source: str = AUTO  # representation.name_source as configured
 
 
 def normal(name: str) -> str:
@@ -52,110 +68,6 @@ def name_phrases(name: str) -> list[str]:
     return [part.strip() for part in name.removeprefix(MIXED_PREFIX).split(" & ")]
 
 
-class NamingMethod(ABC):
-    """Names groups of documents (topics, or unions of topics) of one corpus."""
-
-    key: ClassVar[str] = ""
-    # what name_topics adds to name_groups' arguments for topics (PhraseNames: {"second": True})
-    topic_options: ClassVar[dict[str, Any]] = {}
-
-    @classmethod
-    @abstractmethod
-    def for_corpus(cls, corpus: pd.DataFrame, prepared: Any = None) -> NamingMethod:
-        """The method for a corpus table (doc_id, text_raw, title, ...); `prepared` is what a
-        per-corpus rule computed beforehand (phrases: rule index_phrases' NameIndex), or None."""
-
-    def excluding(self, words: frozenset[str]) -> NamingMethod:
-        """The method with no name holding any of `words` (lower case:
-        vectorizer.extra_stop_words); a method whose names cannot hold them returns itself."""
-        return self
-
-    def with_vectors(self, vectors: np.ndarray, phrase_vectors: Mapping[str, np.ndarray]) -> NamingMethod:
-        """The method with the documents' embeddings (rows follow the corpus) and unit embeddings
-        of short phrases in the same space (rule embed_phrases); a method that names by counts
-        alone returns itself."""
-        return self
-
-    @abstractmethod
-    def name_groups(
-        self,
-        groups: dict[int, np.ndarray],
-        *,
-        taken: set[str] | None = None,
-        fallback: dict[int, str] | None = None,
-    ) -> TopicNames:
-        """A distinct name per group (document row indices), none of them in `taken`;
-        `fallback`: the name of a group the method finds nothing for."""
-
-    def name_topics(
-        self,
-        assigned: np.ndarray,
-        *,
-        fallback: dict[int, str] | None = None,
-        outlier_label: str = OUTLIER_LABEL,
-    ) -> TopicNames:
-        """One distinct name per topic of `assigned`; the outliers keep their label.
-
-        Names depend only on the texts and the assignments, so a later step (marking mixed
-        topics) can rewrite them afterwards.
-        """
-        assigned = np.asarray(assigned)
-        groups = {
-            int(t): np.flatnonzero(assigned == t) for t in sorted(set(assigned.tolist())) if t != OUTLIER
-        }
-        result = self.name_groups(groups, fallback=fallback, **self.topic_options)
-        if (assigned == OUTLIER).any():
-            result.names[OUTLIER] = outlier_label
-            result.candidates[OUTLIER] = [outlier_label]
-        return result
-
-    def coverage(self, names: dict[int, str], groups: dict[int, np.ndarray]) -> dict[int, float]:
-        """Group -> share of its documents that use its name (topics.csv's `coverage`); a
-        method that cannot tell returns nothing and the column stays empty."""
-        return {}
-
-    def name_regions(
-        self,
-        assigned: np.ndarray,
-        region_of: dict[int, int],
-        topic_names: dict[int, str],
-    ) -> dict[int, str]:
-        """Region node -> name, for the zoomed-out map and hierarchy.csv (`region_of`: topic ->
-        region node). A one-topic region keeps its topic's name; the others are named as groups
-        of their documents, apart from every topic name. A method may name them better."""
-        assigned = np.asarray(assigned)
-        members: dict[int, list[int]] = {}
-        for t, node in region_of.items():
-            members.setdefault(node, []).append(t)
-        names = {n: topic_names.get(ts[0], "") for n, ts in members.items() if len(ts) == 1}
-        groups = {n: np.flatnonzero(np.isin(assigned, ts)) for n, ts in members.items() if len(ts) > 1}
-        if groups:
-            named = self.name_groups(
-                groups, taken=set(topic_names.values()), fallback={n: "" for n in groups}
-            )
-            names.update(named.names)
-        return names
-
-    def make_distinct(
-        self, labels: dict[int, str], candidates: dict[int, list[str]], keep: set[int]
-    ) -> dict[int, str]:
-        """Labels with duplicates resolved: topics in `keep` hold theirs, the others take their
-        next candidate, or their own numbered (after a rerun a kept name may equal a freshly
-        chosen one)."""
-        out = dict(labels)
-        used = {normal(out[t]) for t in keep if t in out}
-        exact = {out[t].lower() for t in keep if t in out}
-        for t in sorted(out, key=lambda t: (t not in keep, t)):
-            if t in keep or t == OUTLIER:
-                continue
-            if normal(out[t]) in used:
-                free = [c for c in candidates.get(t, []) if normal(c) not in used]
-                out[t] = free[0] if free else numbered(out[t], exact)
-            used.add(normal(out[t]))
-            exact.add(out[t].lower())
-        return out
-
-
 def numbered(base: str, exact: set[str]) -> str:
     """`base`, or "base (2)", "base (3)", ...: the first not in `exact` (lower case; normal()
     strips "(2)", so numbered names are told apart as written)."""
@@ -165,22 +77,64 @@ def numbered(base: str, exact: set[str]) -> str:
     return label
 
 
+class NamingMethod(ABC):
+    """A name source: names groups of papers (topics, regions, merges) of one listing."""
+
+    key: ClassVar[str] = ""
+    rank: ClassVar[int | None] = None  # `auto` asks the ranked sources in rank order, the default last
+
+    @classmethod
+    @abstractmethod
+    def for_listing(cls, listing: Listing) -> NamingMethod | None:
+        """The source ready for `listing`, or None when the listing gives it nothing to read."""
+
+    @abstractmethod
+    def name_groups(
+        self,
+        groups: dict[int, np.ndarray],
+        *,
+        taken: set[str],
+        within: dict[int, list[np.ndarray]] | None = None,
+        second: bool = False,
+    ) -> TopicNames:
+        """Distinct names for the groups it can name (document rows), none in `taken`; candidates
+        for every group. `within`: per group (a region) its topics' rows, a name two of them use;
+        `second`: a name may say two phrases ("A & B")."""
+
+    def coverage(self, names: dict[int, str], groups: dict[int, np.ndarray]) -> dict[int, float]:
+        """Group -> share of its papers that its name says something of (topics.csv's
+        `coverage`, the card's figure); a source that cannot tell returns nothing."""
+        return {}
+
+
 NAMING_METHODS: dict[str, type[NamingMethod]] = {}
 
 
-def register_naming(key: str) -> Callable[[type[NamingMethod]], type[NamingMethod]]:
-    """Class decorator: make a NamingMethod subclass available as `naming=key`."""
+def register_naming(key: str, rank: int | None = None) -> Callable[[type[NamingMethod]], type[NamingMethod]]:
+    """Class decorator: make a name source available as `representation.name_source: key`;
+    with a `rank`, `auto` asks it too (lower first)."""
 
     def register(cls: type[NamingMethod]) -> type[NamingMethod]:
-        cls.key = key
+        cls.key, cls.rank = key, rank
         NAMING_METHODS[key] = cls
         return cls
 
     return register
 
 
-def naming_method(key: str, corpus: pd.DataFrame, prepared: Any = None) -> NamingMethod:
-    """The registered method `key`, ready for `corpus`."""
-    if key not in NAMING_METHODS:
-        raise ConfigError(f"naming method {key!r} is not one of {', '.join(sorted(NAMING_METHODS))}")
-    return NAMING_METHODS[key].for_corpus(corpus, prepared)
+def source_keys(source: str) -> list[str]:
+    """The sources `representation.name_source` asks, first to last: `auto`, every ranked one
+    by rank, then the default; a key, that one, then the default for the groups it leaves."""
+    if source == AUTO:
+        ranked = [k for k, m in NAMING_METHODS.items() if m.rank is not None and k != DEFAULT_NAMING]
+        return [*sorted(ranked, key=lambda k: (NAMING_METHODS[k].rank, k)), DEFAULT_NAMING]
+    if source not in NAMING_METHODS:
+        known = ", ".join([AUTO, *sorted(NAMING_METHODS)])
+        raise ConfigError(f"representation.name_source {source!r} is not one of {known}")
+    return [source] if source == DEFAULT_NAMING else [source, DEFAULT_NAMING]
+
+
+def name_sources(listing: Listing) -> list[NamingMethod]:
+    """The ready sources for `listing`, first to last (those with nothing to read left out)."""
+    made = (NAMING_METHODS[key].for_listing(listing) for key in source_keys(listing.source))
+    return [method for method in made if method is not None]
