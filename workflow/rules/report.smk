@@ -56,6 +56,8 @@ rule describe_topics:
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
         thematic="results/topics/thematic_map.csv",
+        citations="results/topics/topic_citations.csv",  # topics.citations: header only without cited_by
+        most_cited="results/topics/most_cited.csv",
     log:
         "results/logs/describe_topics.log",
     benchmark:
@@ -95,6 +97,8 @@ rule render_report:
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
         thematic="results/topics/thematic_map.csv",
+        citations="results/topics/topic_citations.csv",
+        most_cited="results/topics/most_cited.csv",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",

@@ -18,7 +18,7 @@ from papertopics.report.inputs import ReportInputs
 from papertopics.report.text import plotly_text, short_label
 
 # describe_topics' tables, as render_report's inputs name them
-DESCRIBED = ("over_time", "trends", "sources", "thematic")
+DESCRIBED = ("over_time", "trends", "sources", "thematic", "citations", "most_cited")
 # lines drawn on the Over time figure: the rising and falling topics first, then the largest
 OVER_TIME_LINES = 12
 # venues and authors on a topic card

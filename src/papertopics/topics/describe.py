@@ -1,9 +1,10 @@
 """Rule describe_topics: what the listing's own columns say of each topic, as tables beside
 topics.csv. results/topics/over_time.csv and topic_trends.csv (topics.over_time: shares per
 period, rising and falling topics, each period's top terms), topic_sources.csv (topics.sources:
-top venues and authors) and thematic_map.csv (topics.thematic: centrality x density). A listing
-without dates, venues or authors gets the tables with their header only, and the report shows
-none of their pages or lines.
+top venues and authors), thematic_map.csv (topics.thematic: centrality x density),
+topic_citations.csv and most_cited.csv (topics.citations: citations and most-cited papers). A
+listing without dates, venues, authors or citations gets the tables with their header only, and
+the report shows none of their pages or lines.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 
 import pandas as pd
 
+from papertopics.topics.citations import topic_citations
 from papertopics.topics.over_time import over_time_tables, topic_counts
 from papertopics.topics.sources import topic_sources
 from papertopics.topics.terms import TermCounts
@@ -26,7 +28,8 @@ def describe_topics_job(job, log) -> None:
     """Inputs: document_topics.csv, topics.csv, corpus/term_counts.npz (the abstracts' terms, in
     the corpus' order). Params: reduce_frequent_words, bm25_weighting (representation.*: the
     c-TF-IDF of the period terms and the thematic map).
-    Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv."""
+    Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv,
+    topic_citations.csv, most_cited.csv (topics.citations)."""
     started = time.perf_counter()
     i, out, p = job.input, job.output, job.params
     documents, topics = read_text_table(i.documents), read_text_table(i.topics)
@@ -53,6 +56,9 @@ def describe_topics_job(job, log) -> None:
     shares.to_csv(out.over_time, index=False)
     trends.to_csv(out.trends, index=False)
     sources.to_csv(out.sources, index=False)
+    citations, most_cited = topic_citations(documents, str(i.documents))
+    citations.to_csv(out.citations, index=False)
+    most_cited.to_csv(out.most_cited, index=False)
     log.info(
         "over time: %d periods (%s), %d rising, %d falling; %d venue and %d author rows; %.1f s",
         shares["period"].nunique(),
