@@ -6,8 +6,8 @@ import math
 
 import pandas as pd
 
-from papertopics.report.colors import topic_color
 from papertopics.report.citations import card_citations
+from papertopics.report.colors import topic_color
 from papertopics.report.described import card_sources
 from papertopics.report.inputs import ReportInputs, split_listings
 from papertopics.report.listing_shares import listing_counts, listing_totals, single_listing_topics
