@@ -6,9 +6,14 @@ alone. A listing without a citation column shows no such lines.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from papertopics.report.inputs import ReportInputs
+from papertopics.topics.citations import citation_counts
+
+# the map's `citations` field: count + 1 (0: no count) in a u2, so counts above this are capped
+FIELD_MAX = 65_535
 
 
 def _numbers(table: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -57,3 +62,14 @@ def card_citations(inputs: ReportInputs) -> dict[int, dict]:
                 }
             )
     return cards
+
+
+def citation_field(documents: pd.DataFrame) -> dict | None:
+    """The document map's "citations" field (Colour by, on a log scale; the search's
+    `cited:>100`): each document's count + 1, 0 where it has none; None without citations."""
+    cited = citation_counts(documents, warn=False)  # describe_topics has warned already
+    if cited is None or not cited.notna().any():
+        return None
+    values = (cited.fillna(-1).clip(upper=FIELD_MAX - 1) + 1).to_numpy(dtype=np.uint16)
+    return {"name": "citations", "kind": "numeric", "scale": "log", "values": values, "min": 1,
+            "max": max(int(values.max()), 2)}  # fmt: skip

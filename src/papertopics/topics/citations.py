@@ -32,9 +32,11 @@ MOST_CITED_COLUMNS = ["topic", "rank", "doc_id", "title", "year", "venue", "cite
 _COUNT = re.compile(r"^\d{1,3}(?:[ ,\u00a0\u202f]\d{3})+$|^\d+(?:\.0+)?$")
 
 
-def citation_counts(documents: pd.DataFrame, where: str = "document_topics.csv") -> pd.Series | None:
+def citation_counts(
+    documents: pd.DataFrame, where: str = "document_topics.csv", warn: bool = True
+) -> pd.Series | None:
     """The `cited_by` column as numbers (NaN: no count), None when the listing has none. Cells
-    that are not counts are NaN too, and one warning line says how many and names the first."""
+    that are not counts are NaN too, and one warning line (`warn`) says how many, naming the first."""
     if "cited_by" not in documents.columns:
         return None
     cells = documents["cited_by"].fillna("").astype(str).str.strip()
@@ -42,7 +44,7 @@ def citation_counts(documents: pd.DataFrame, where: str = "document_topics.csv")
         return None
     valid = cells.str.match(_COUNT)
     bad = cells.ne("") & ~valid
-    if bad.any():
+    if bad.any() and warn:
         first = int(np.flatnonzero(bad.to_numpy())[0])
         title = str(documents["title"].iloc[first]) if "title" in documents.columns else ""
         _LOG.warning(
