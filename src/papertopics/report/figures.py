@@ -117,7 +117,7 @@ def place_names(ax, texts: list, fixed: tuple = ()) -> list:
 
 def document_map(map2d: pd.DataFrame, documents: pd.DataFrame, topics: pd.DataFrame, title: str):
     """Every document at its map position in its topic's colour (outliers grey, beneath), the
-    regions' names in capitals and the largest topics' names; -> (figure, names drawn)."""
+    regions' names in bold and the largest topics' names; -> (figure, names drawn)."""
     topic_of = dict(zip(documents["doc_id"], pd.to_numeric(documents["topic"]).astype(int)))
     points = map2d.assign(topic=map2d["doc_id"].map(topic_of).fillna(-1).astype(int))
     topics = _numbers(topics, "topic", "size")
@@ -162,8 +162,8 @@ def document_map(map2d: pd.DataFrame, documents: pd.DataFrame, topics: pd.DataFr
                     ax.text(
                         x,
                         y,
-                        textwrap.fill(str(name).upper(), _WRAP),
-                        fontsize=9,
+                        textwrap.fill(str(name), _WRAP),
+                        fontsize=9.5,
                         fontweight="bold",
                         color="#444444",
                         ha="center",
@@ -269,7 +269,7 @@ def over_time_figure(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.Data
         part = part.set_index("period").reindex(periods)
         name = textwrap.shorten(labels.get(topic, str(topic)), 40, placeholder="…")
         ax.plot(
-            periods,
+            np.arange(len(periods)),  # positions, the periods as tick labels
             100 * part["share"].fillna(0),
             marker="o",
             markersize=3,
@@ -282,9 +282,8 @@ def over_time_figure(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.Data
     ax.set_xlabel("period", fontsize=9)
     ax.set_ylabel("share of the period's papers (%)", fontsize=9)
     ax.tick_params(labelsize=8)
-    if len(periods) > 12:
-        for k, tick in enumerate(ax.get_xticklabels()):
-            tick.set_visible(k % max(len(periods) // 12, 1) == 0)
+    every = max(-(-len(periods) // 12), 1)  # 12 labels at most
+    ax.set_xticks(np.arange(0, len(periods), every), periods[::every])
     ax.legend(fontsize=6.5, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title(title, fontsize=11, loc="left")
     return figure, names
