@@ -98,12 +98,15 @@ def test_a_text_citation_column_is_one_warning_line_not_a_crash(tmp_path, caplog
             "topic": ["0", "0", "1", "1"],
             "title": ["A", "B", "C", "D"],
             "cited_by": ["many", "1,234", "n/a", "7"],
+            "listings": ["pop", "pop", "pop", "pop"],
         }
     )
     with caplog.at_level(logging.WARNING):
         summary, most = topic_citations(documents, "listing.csv")
     lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert lines == ["listing.csv: 2 cited_by value(s) are not counts, read as no citations: 'many' ('A')"]
+    assert lines == [
+        "listing.csv: 2 cited_by value(s) are not counts, read as no citations: 'many' (listing pop, 'A')"
+    ]
     assert summary.set_index("topic")["citations_total"].to_dict() == {0: 1234, 1: 7}
     assert most["doc_id"].tolist() == ["b", "d"]
 

@@ -47,11 +47,13 @@ def citation_counts(
     if bad.any() and warn:
         first = int(np.flatnonzero(bad.to_numpy())[0])
         title = str(documents["title"].iloc[first]) if "title" in documents.columns else ""
+        listing = str(documents["listings"].iloc[first]) if "listings" in documents.columns else ""
         _LOG.warning(
-            "%s: %d cited_by value(s) are not counts, read as no citations: %r (%s)",
+            "%s: %d cited_by value(s) are not counts, read as no citations: %r (%s%s)",
             where,
             int(bad.sum()),
             cells.iloc[first][:40],
+            f"listing {listing}, " if listing else "",
             f"{title[:60]!r}" if title else f"row {first + 2}",
         )
     numbers = cells.where(valid, "").str.replace(r"[ ,\u00a0\u202f]", "", regex=True)
