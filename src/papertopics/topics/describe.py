@@ -60,12 +60,14 @@ def describe_topics_job(job, log) -> None:
     citations.to_csv(out.citations, index=False)
     most_cited.to_csv(out.most_cited, index=False)
     log.info(
-        "over time: %d periods (%s), %d rising, %d falling; %d venue and %d author rows; %.1f s",
+        "over time: %d periods (%s), %d rising, %d falling; %d venue and %d author rows; "
+        "%d papers with a citation count; %.1f s",
         shares["period"].nunique(),
         unit or "no dates",
         int((trends["status"] == "rising").sum()),
         int((trends["status"] == "falling").sum()),
         int((sources["field"] == "venue").sum()),
         int((sources["field"] == "author").sum()),
+        int(citations["papers_counted"].sum()) if len(citations) else 0,
         time.perf_counter() - started,
     )
