@@ -29,6 +29,7 @@ rule all:
         "results/topics/topics.xlsx",
         "results/metrics.json",
         REPORT_PAGES,
+        "results/report/figures",  # draw_figures (report.smk)
         "results/topics/history/advanced.json",
 
 

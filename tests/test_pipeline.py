@@ -136,6 +136,7 @@ def test_every_rule_logs_and_benchmarks(seed_run):
         "render_report",
         "write_workbook",
         "describe_topics",
+        "draw_figures",
     ):
         assert (seed_run / f"results/logs/{rule}.log").exists(), rule
         assert (seed_run / f"results/benchmarks/{rule}.tsv").exists(), rule
@@ -167,6 +168,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "advance_history",
             "write_workbook",
             "describe_topics",
+            "draw_figures",
         }
         config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
         assert planned_rules(seed_run) == {
@@ -179,8 +181,10 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "advance_history",
             "write_workbook",
             "describe_topics",
+            "draw_figures",
         }
-        # the history's marker follows every report; it finds the history at this run already
+        # the history's marker follows every report; it finds the history at this run already;
+        # the figures (draw_figures) read no report.* setting but the title: not redrawn
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
         assert planned_rules(seed_run) == {"render_report", "advance_history"}
         # a rename (topics.names) puts the name on the fitted tables: no refit, no metrics
@@ -191,6 +195,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "advance_history",
             "write_workbook",
             "describe_topics",
+            "draw_figures",
         }
         # min_df counts topics: the per-corpus term counts stay; a tokenising change recounts them
         fit_and_after = {
@@ -201,6 +206,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "advance_history",
             "write_workbook",
             "describe_topics",
+            "draw_figures",
         }
         config.write_text(original + "vectorizer:\n  min_df: 2\n")
         assert planned_rules(seed_run) == fit_and_after

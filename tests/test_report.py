@@ -1088,7 +1088,7 @@ def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
         sheets["trends"]["slope_per_year"].dtype.kind == "f"
         and sheets["over time"]["count"].dtype.kind in "iuf"
     )
-    assert set(DESCRIBED_SHEETS) == {"over_time", "trends", "sources", "thematic"}
+    assert set(DESCRIBED_SHEETS) == {"over_time", "trends", "sources", "thematic", "citations", "most_cited"}
 
 
 def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_venue_by_name():

@@ -170,6 +170,7 @@ def test_an_edited_helper_of_fit_topics_reruns_fit_topics(seed_run, tmp_path):
         "write_workbook",
         "describe_topics",
         "advance_history",
+        "draw_figures",
     }
     assert planned == fit_and_after
     changed = module.relative_to(checkout / "src/papertopics").as_posix()

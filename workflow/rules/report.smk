@@ -57,6 +57,8 @@ rule describe_topics:
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
         thematic="results/topics/thematic_map.csv",
+        citations="results/topics/topic_citations.csv",  # topics.citations: header only without cited_by
+        most_cited="results/topics/most_cited.csv",
     log:
         "results/logs/describe_topics.log",
     benchmark:
@@ -70,6 +72,34 @@ rule describe_topics:
         from papertopics.topics.describe import describe_topics_job
 
         run_job(describe_topics_job, input, output, params, threads, log)
+
+
+rule draw_figures:
+    """Figures for a paper: the document map, the thematic map and the topics over time (where
+    the listing has them), SVG and PNG at 300 dpi, from the tables the pages read.
+
+    Its own job with only those tables: a report.* tweak other than the title redraws nothing.
+    """
+    input:
+        code=script_code("draw_figures"),  # the package modules it runs: an edit reruns the job
+        map2d="results/reduce/map2d.parquet",
+        documents="results/topics/document_topics.csv",
+        topics="results/topics/topics.csv",
+        thematic="results/topics/thematic_map.csv",
+        over_time="results/topics/over_time.csv",
+        trends="results/topics/topic_trends.csv",
+        corpus_stats="results/corpus/corpus_stats.json",
+    output:
+        figures=directory("results/report/figures"),
+    log:
+        "results/logs/draw_figures.log",
+    benchmark:
+        "results/benchmarks/draw_figures.tsv"
+    params:
+        title=config["report"]["title"],  # null: the listings' headers, as the pages' title
+        listings=list(LISTINGS),
+    script:
+        "../scripts/draw_figures.py"
 
 
 rule render_report:
@@ -97,6 +127,8 @@ rule render_report:
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
         thematic="results/topics/thematic_map.csv",
+        citations="results/topics/topic_citations.csv",
+        most_cited="results/topics/most_cited.csv",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",

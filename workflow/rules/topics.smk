@@ -84,6 +84,8 @@ rule write_workbook:
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
         thematic="results/topics/thematic_map.csv",
+        citations="results/topics/topic_citations.csv",
+        most_cited="results/topics/most_cited.csv",
         code=script_code("write_workbook"),  # the package modules it runs: an edit reruns the job
     output:
         workbook="results/topics/topics.xlsx",

@@ -53,6 +53,14 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     ),
     "doi": ("doi", "do", "di"),
     "url": ("url", "urls", "link", "ur"),
+    # times cited (topics/citations.py): Scopus, OpenAlex, WoS tab-delimited/Excel (Core
+    # Collection, as bibliometrix's TC) and plain text (rispy's name for TC), Publish or Perish,
+    # Lens, Dimensions, IEEE Xplore
+    "cited_by": (
+        "cited by", "cited by count", "times cited, wos core", "times cited wos core",
+        "wos core collection cited count", "times cited", "cites", "scholarly citation count",
+        "article citation count", "citation count", "tc",
+    ),
 }  # fmt: skip
 
 
@@ -128,6 +136,7 @@ TAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "id": ("UT",), "type": ("DT", "PT"), "title": ("TI",), "authors": ("AF", "AU"), "year": ("PY",),
         "doi": ("DI",), "journal": ("SO",), "keywords": ("DE",),
         "index_keywords": ("ID",),  # Keywords Plus
+        "cited_by": ("TC",),  # Web of Science Core Collection times cited, as bibliometrix (not Z9)
         "abstract": ("AB",),
     },
     "endnote": {

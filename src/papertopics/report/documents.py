@@ -20,6 +20,7 @@ import pandas as pd
 
 from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST
 from papertopics.ingest.dates import PUBLISHED
+from papertopics.report.citations import citation_field
 from papertopics.report.colors import topic_color
 from papertopics.report.document_data import CHUNK_DOCUMENTS, CHUNK_FOLDER, HEADLINES_FILE, chunk_rows
 from papertopics.report.inputs import split_listings
@@ -243,6 +244,9 @@ def document_fields(documents: pd.DataFrame) -> list[dict]:
                 "other": rest,  # the last label gathers the rest
             }
         )
+    cited = citation_field(documents)  # report.citations: colour by citations (log), `cited:>100`
+    if cited is not None:
+        fields.append({**cited, "values": packed(cited["values"], "u2")})
     return fields
 
 

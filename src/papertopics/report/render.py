@@ -16,6 +16,7 @@ from papertopics.report.described import DESCRIBED
 from papertopics.report.document_data import CHUNK_FOLDER
 from papertopics.report.document_figure import visualize_documents
 from papertopics.report.documents import document_payload, topic_download_payload
+from papertopics.report.figures import FIGURES, figure_names
 from papertopics.report.html import page_data, page_footer, render_page
 from papertopics.report.inputs import ReportInputs, read_inputs
 from papertopics.report.listing_shares import (
@@ -81,6 +82,10 @@ def index_page(inputs: ReportInputs) -> str:
         listing_rows=listing_rows(inputs),
         cards=topic_cards(inputs),
         metrics=flatten_metrics(inputs.metrics),
+        # draw_figures' files (results/report/figures/), the same tables deciding which
+        figures=[
+            {"name": FIGURES[name], "file": f"figures/{name}"} for name in figure_names(inputs.described)
+        ],
     )
 
 

@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 
+from papertopics.report.citations import card_citations
 from papertopics.report.colors import topic_color
 from papertopics.report.described import card_sources
 from papertopics.report.inputs import ReportInputs, split_listings
@@ -267,6 +268,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
     rows = topics.set_index("topic")
     scores = per_topic_metrics(inputs.metrics)
     sources = card_sources(inputs)  # years, venues, authors (report.described)
+    citations = card_citations(inputs)  # total, median, most-cited papers (report.citations)
     cards = []
     for topic in order:
         row = rows.loc[topic]
@@ -302,6 +304,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
                 ),
                 "listing_shares": shares,
                 "sources": sources.get(int(topic), {}),
+                "citations": citations.get(int(topic)),  # topics.citations: None without cited_by
                 "only_in": only_in.get(topic),
                 # the reader named it (config.yaml topics.names; topics.csv named_by)
                 "named_by_you": str(row.get("named_by", "")) == "config.yaml",

@@ -3,7 +3,8 @@
 Sheets written by XlsxWriter: `topics` (id, name, size, share, terms, cohesion, region, coverage where
 topics.csv has it) and `documents` (title, authors, topic, name, assignment, confidence, url,
 listings, doc_id; columns the listings lack are left out), and where the listing has dates,
-venues or authors `over time`, `trends`, `venues and authors` and `thematic map`
+venues, authors or citations `over time`, `trends`, `venues and authors`, `thematic map`,
+`citations` and `most cited`
 (described_sheets; topics.describe's tables). Every text cell is text: a title
 starting with `=` is never a formula (written as a string, formulas off), and characters a
 workbook cannot hold (control characters such as the form feed of a JSON-mangled
@@ -40,6 +41,7 @@ DOCUMENT_COLUMNS = {
     "assignment": "assignment",
     "confidence": "confidence",
     "url": "url",
+    "cited_by": "cited_by",  # topics.citations: a number, empty where the cell held none
     "listings": "listings",
     "doc_id": "doc_id",
 }
@@ -49,12 +51,16 @@ DESCRIBED_SHEETS = {
     "trends": "trends",
     "sources": "venues and authors",
     "thematic": "thematic map",
+    "citations": "citations",  # topics.citations: where the listing has cited_by
+    "most_cited": "most cited",
 }
 _NUMBERS = (
     "topic", "count", "total", "share", "size", "first_year", "last_year",
     "centrality", "density", "n_keywords",
 )  # fmt: skip
 _NUMBERS += ("undated", "dispersion")  # topic_trends.csv: papers in no period, the quasi-binomial scale
+_NUMBERS += ("rank", "papers_counted", "citations_total", "citations_median", "per_year_median")
+_NUMBERS += ("cited_by", "per_year")  # topic_citations.csv, most_cited.csv
 EXCEL_MAX_CELL = 32_767  # characters Excel shows in one cell
 TRUNCATED = " … [truncated: {n} characters]"  # the end of a cell cut to EXCEL_MAX_CELL
 log = logging.getLogger(__name__)
@@ -84,8 +90,9 @@ def workbook_sheets(topics: pd.DataFrame, documents: pd.DataFrame) -> dict[str, 
         sheet["terms"] = sheet["terms"].str.replace(";", ",", regex=False)
     docs = pd.DataFrame({out: documents[src] for out, src in DOCUMENT_COLUMNS.items() if src in documents})
     docs["topic"] = pd.to_numeric(docs["topic"]).astype(int)
-    if "confidence" in docs.columns:
-        docs["confidence"] = pd.to_numeric(docs["confidence"].replace("", None), errors="coerce")
+    for col in ("confidence", "cited_by"):
+        if col in docs.columns:
+            docs[col] = pd.to_numeric(docs[col].replace("", None), errors="coerce")
     return {"topics": sheet, "documents": docs}
 
 

@@ -1,9 +1,10 @@
 """Rule describe_topics: what the listing's own columns say of each topic, as tables beside
 topics.csv. results/topics/over_time.csv and topic_trends.csv (topics.over_time: shares per
 period, rising and falling topics, each period's top terms), topic_sources.csv (topics.sources:
-top venues and authors) and thematic_map.csv (topics.thematic: Callon's centrality x density of
-each topic's keyword network). A listing without dates, venues or authors gets the tables with
-their header only, and the report shows none of their pages or lines.
+top venues and authors), thematic_map.csv (topics.thematic: Callon's centrality x density of
+each topic's keyword network), topic_citations.csv and most_cited.csv (topics.citations:
+citations and most-cited papers). A listing without dates, venues, authors or citations gets
+the tables with their header only, and the report shows none of their pages or lines.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import time
 
 import pandas as pd
 
+from papertopics.topics.citations import topic_citations
 from papertopics.topics.names.index import NameIndex
 from papertopics.topics.over_time import over_time_tables
 from papertopics.topics.sources import topic_sources
@@ -28,7 +30,8 @@ def describe_topics_job(job, log) -> None:
     the corpus' order), corpus/name_index.pkl (names: the acronyms the abstracts define, which
     fold the thematic map's keywords as the names fold them). Params: reduce_frequent_words,
     bm25_weighting (representation.*: the c-TF-IDF of the period terms), thematic (thematic.*).
-    Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv."""
+    Outputs: over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv,
+    topic_citations.csv, most_cited.csv (topics.citations)."""
     started = time.perf_counter()
     i, out, p = job.input, job.output, job.params
     documents, topics = read_text_table(i.documents), read_text_table(i.topics)
@@ -55,13 +58,18 @@ def describe_topics_job(job, log) -> None:
     shares.to_csv(out.over_time, index=False)
     trends.to_csv(out.trends, index=False)
     sources.to_csv(out.sources, index=False)
+    citations, most_cited = topic_citations(documents, str(i.documents))
+    citations.to_csv(out.citations, index=False)
+    most_cited.to_csv(out.most_cited, index=False)
     log.info(
-        "over time: %d periods (%s), %d rising, %d falling; %d venue and %d author rows; %.1f s",
+        "over time: %d periods (%s), %d rising, %d falling; %d venue and %d author rows; "
+        "%d papers with a citation count; %.1f s",
         shares["period"].nunique(),
         unit or "no dates",
         int((trends["status"] == "rising").sum()),
         int((trends["status"] == "falling").sum()),
         int((sources["field"] == "venue").sum()),
         int((sources["field"] == "author").sum()),
+        int(citations["papers_counted"].sum()) if len(citations) else 0,
         time.perf_counter() - started,
     )

@@ -16,8 +16,10 @@
     return 'rgb(' + [0, 1, 2].map(function (i) { return Math.round(a[i] + f * (b[i] - a[i])); }).join(',') + ')';
   }
 
-  // A time value as shown: a year, or "2025-10" for months counted from the field's origin.
+  // A time value as shown: a year, or "2025-10" for months counted from the field's origin;
+  // citations (report.citations: count + 1, on a log scale) as the count.
   function timeText(field, value) {
+    if (field.scale === 'log') { return String(value - 1); }
     if (field.name !== 'month') { return String(value); }
     const m = value - 1;
     return (field.origin + Math.floor(m / 12)) + '-' + String(m % 12 + 1).padStart(2, '0');
@@ -70,6 +72,7 @@
 
     colourOf(field, row) {
       const value = field.values[row];
+      if (field.scale === 'log') { return value ? ramp(Math.log(value) / Math.log(field.max)) : NONE; }
       if (field.kind === 'numeric') { return value ? ramp((value - field.min) / Math.max(1, field.max - field.min)) : NONE; }
       if (!value) { return NONE; }
       return field.other && value === field.labels.length ? OTHER : PALETTE[(value - 1) % PALETTE.length];
@@ -92,7 +95,8 @@
       legend.hidden = !field;
       if (!field) { return; }
       if (field.kind === 'numeric') {
-        legend.appendChild(document.createTextNode(field.name + ': ' + timeText(field, field.min) + ' '));
+        const scale = field.scale === 'log' ? ' (log scale)' : '';
+        legend.appendChild(document.createTextNode(field.name + scale + ': ' + timeText(field, field.min) + ' '));
         const bar = document.createElement('span');
         bar.className = 'legend-ramp';
         bar.style.background = 'linear-gradient(to right, ' + [0, 0.25, 0.5, 0.75, 1].map(ramp).join(', ') + ')';

@@ -45,6 +45,9 @@
     parseTerm(term) {
       const at = term.indexOf(':'), extra = this.map.store.extra;
       if (at < 1 || at === term.length - 1) { return term; }
+      // "cited:>100", "cited:<=5", "cited:0": the citations field (report.citations), compared
+      const cited = /^cited:(>=|<=|>|<|=)?(\d+)$/.exec(term), citations = this.map.fields.fields.citations;
+      if (cited && citations) { return { numeric: citations, op: cited[1] || '=', number: Number(cited[2]) }; }
       const venue = (this.map.docs.fields || []).filter(function (f) { return f.kind === 'category'; })[0];
       const aliases = { author: 'authors', venue: venue ? venue.name : '' };
       const wanted = (aliases[term.slice(0, at)] || term.slice(0, at)).toLowerCase();
@@ -62,6 +65,12 @@
         const term = terms[k];
         if (typeof term === 'string') {
           if (hay.indexOf(term) === -1) { return false; }
+          continue;
+        }
+        if (term.numeric) {
+          const v = term.numeric.values[row] - 1, n = term.number;  // -1: no count, never a match
+          const ok = { '>': v > n, '>=': v >= n, '<': v < n, '<=': v <= n, '=': v === n }[term.op];
+          if (v < 0 || !ok) { return false; }
           continue;
         }
         const value = term.column && extra[term.column] ? extra[term.column][row] : undefined;

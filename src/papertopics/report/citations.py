@@ -1,0 +1,75 @@
+"""Each topic's citations on its overview card (topics.citations' tables: topic_citations.csv,
+most_cited.csv): the total and median, the median per year since publication, and its most-cited
+papers with their counts beside their counts per year, so that an old paper does not lead by age
+alone. A listing without a citation column shows no such lines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from papertopics.report.inputs import ReportInputs
+from papertopics.topics.citations import citation_counts
+
+# the map's `citations` field: count + 1 (0: no count) in a u2, so counts above this are capped
+FIELD_MAX = 65_535
+
+
+def _numbers(table: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    table = table.copy()
+    for column in columns:
+        if column in table.columns:
+            table[column] = pd.to_numeric(table[column], errors="coerce")
+    return table
+
+
+def _per_year(value: float) -> str:
+    return "" if pd.isna(value) else f"{value:.1f}" if value < 10 else f"{value:,.0f}"
+
+
+def card_citations(inputs: ReportInputs) -> dict[int, dict]:
+    """{topic: {total, median, per_year, papers, cited: [{doc_id, title, year, venue, count,
+    per_year}]}} for the overview's cards; {} without citations."""
+    summary = inputs.described.get("citations")
+    if summary is None or summary.empty:
+        return {}
+    summary = _numbers(
+        summary, "topic", "papers_counted", "citations_total", "citations_median", "per_year_median"
+    )
+    most = inputs.described.get("most_cited", pd.DataFrame())
+    most = _numbers(most, "topic", "rank", "cited_by", "per_year")
+    cards: dict[int, dict] = {}
+    for row in summary.itertuples():
+        cards[int(row.topic)] = {
+            "total": f"{int(row.citations_total):,}",
+            "median": f"{row.citations_median:g}",
+            "per_year": _per_year(row.per_year_median),
+            "papers": int(row.papers_counted),
+            "cited": [],
+        }
+    for row in most.sort_values(["topic", "rank"]).itertuples() if len(most) else ():
+        card = cards.get(int(row.topic))
+        if card is not None:
+            card["cited"].append(
+                {
+                    "doc_id": row.doc_id,
+                    "title": str(row.title) or "(untitled)",
+                    "year": "" if pd.isna(row.year) else str(row.year).removesuffix(".0"),
+                    "venue": "" if pd.isna(row.venue) else str(row.venue),
+                    "count": f"{int(row.cited_by):,}",
+                    "per_year": _per_year(row.per_year),
+                }
+            )
+    return cards
+
+
+def citation_field(documents: pd.DataFrame) -> dict | None:
+    """The document map's "citations" field (Colour by, on a log scale; the search's
+    `cited:>100`): each document's count + 1, 0 where it has none; None without citations."""
+    cited = citation_counts(documents, warn=False)  # describe_topics has warned already
+    if cited is None or not cited.notna().any():
+        return None
+    values = (cited.fillna(-1).clip(upper=FIELD_MAX - 1) + 1).to_numpy(dtype=np.uint16)
+    return {"name": "citations", "kind": "numeric", "scale": "log", "values": values, "min": 1,
+            "max": max(int(values.max()), 2)}  # fmt: skip

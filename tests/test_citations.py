@@ -1,0 +1,159 @@
+"""Citations (issue 59): one canonical `cited_by` column from every export's spelling, each topic's
+total, median and most-cited papers (topics.citations), their sheets and their card lines."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import logging
+import re
+import shutil
+
+import pandas as pd
+import pytest
+from conftest import SHARED
+
+from papertopics.ingest.listings import read_listing
+from papertopics.ingest.specs import ListingSpec
+from papertopics.topics.citations import TOP_CITED, topic_citations
+
+EXPORTS = SHARED / "data" / "exports"
+
+
+def _export(tmp_path, name):
+    source = EXPORTS / f"{name}.gz"
+    if not source.exists():
+        pytest.skip(f"{source} not found")
+    path = tmp_path / name
+    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
+        shutil.copyfileobj(handle, out)
+    return path
+
+
+def _as_topics(table: pd.DataFrame) -> pd.DataFrame:
+    """Three topics, as if clustered (by the title's length), for the per-topic tables."""
+    table = table.copy()
+    table["topic"] = (table["title"].str.len() % 3).astype(str)
+    return table
+
+
+def _check_against(table: pd.DataFrame, truth: dict[str, int], key: str) -> pd.DataFrame:
+    """most_cited.csv's papers and counts are each topic's highest counts in the file."""
+    topical = _as_topics(table)
+    summary, most = topic_citations(topical)
+    assert len(summary) == 3 and len(most) == 3 * TOP_CITED
+    for topic, part in most.groupby("topic"):
+        members = topical[topical["topic"] == str(topic)]
+        counts = sorted((truth[k] for k in members[key]), reverse=True)
+        assert part["cited_by"].tolist() == counts[:TOP_CITED]
+        by_doc = dict(zip(members["doc_id"], members[key]))
+        assert [truth[by_doc[d]] for d in part["doc_id"]] == part["cited_by"].tolist()
+        total = summary.set_index("topic").loc[topic, "citations_total"]
+        assert total == sum(counts)
+    return most
+
+
+def test_a_real_wos_export_gives_each_topics_most_cited_papers_with_the_files_tc(tmp_path):
+    """Web of Science plain text: TC (Core Collection times cited, as bibliometrix), not Z9."""
+    path = _export(tmp_path, "wos-plain-tr-wok-500.txt")
+    table = read_listing(ListingSpec(name="wos", path=path))
+    text = path.read_text(encoding="utf-8-sig")
+    truth = {
+        ut: int(tc)
+        for tc, ut in re.findall(r"^TC (\d+)$.*?^UT (\S+)$", text, re.M | re.S)
+        if ut in set(table["id"])
+    }
+    assert len(truth) == len(table) and max(truth.values()) == 60
+    most = _check_against(table, truth, "id")
+    assert most["cited_by"].max() == 60
+    assert {"title", "year", "venue"} <= set(most.columns) and most["venue"].str.len().gt(0).all()
+
+
+def test_a_real_scopus_export_gives_each_topics_most_cited_papers_with_the_files_cited_by(tmp_path):
+    path = _export(tmp_path, "scopus-csv-smart-on-fhir-701.csv")
+    table = read_listing(ListingSpec(name="scopus", path=path))
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        truth = {row["EID"]: int(row["Cited by"] or 0) for row in csv.DictReader(handle)}
+    table = table[table["cited_by"].str.strip() != ""]
+    assert len(table) > 400
+    _check_against(table, truth, "id")
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["Cited by", "cited_by_count", "Times Cited, WoS Core", "Cites", "Scholarly Citation Count",
+     "Times cited", "Article Citation Count"],
+)  # fmt: skip
+def test_every_exports_citation_column_is_read_as_cited_by(tmp_path, header):
+    path = tmp_path / "export.csv"
+    path.write_text(f'title,abstract,"{header}"\nA,first abstract here,12\nB,second abstract there,3\n')
+    table = read_listing(ListingSpec(name="x", path=path))
+    assert table["cited_by"].tolist() == ["12", "3"]
+
+
+def test_a_text_citation_column_is_one_warning_line_not_a_crash(tmp_path, caplog):
+    documents = pd.DataFrame(
+        {
+            "doc_id": ["a", "b", "c", "d"],
+            "topic": ["0", "0", "1", "1"],
+            "title": ["A", "B", "C", "D"],
+            "cited_by": ["many", "1,234", "n/a", "7"],
+            "listings": ["pop", "pop", "pop", "pop"],
+        }
+    )
+    with caplog.at_level(logging.WARNING):
+        summary, most = topic_citations(documents, "listing.csv")
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert lines == [
+        "listing.csv: 2 cited_by value(s) are not counts, read as no citations: 'many' (listing pop, 'A')"
+    ]
+    assert summary.set_index("topic")["citations_total"].to_dict() == {0: 1234, 1: 7}
+    assert most["doc_id"].tolist() == ["b", "d"]
+
+
+def test_citations_per_year_are_bibliometrix_tc_per_year_since_publication():
+    """TC / (latest year - PY + 1): a 2015 paper cited 100 times in a listing ending in 2024
+    has 100 / 10 = 10 a year; a 2024 paper cited 30 times has 30 / 1."""
+    documents = pd.DataFrame(
+        {
+            "doc_id": ["old", "new", "mid"],
+            "topic": ["0", "0", "0"],
+            "title": ["Old", "New", "Mid"],
+            "year": ["2015", "2024", "2020"],
+            "journal": ["J1", "J2", "J3"],
+            "cited_by": ["100", "30", "10"],
+        }
+    )
+    summary, most = topic_citations(documents)
+    assert most[["doc_id", "cited_by", "per_year", "venue"]].values.tolist() == [
+        ["old", 100, 10.0, "J1"],
+        ["new", 30, 30.0, "J2"],
+        ["mid", 10, 2.0, "J3"],
+    ]
+    totals = summary.iloc[0][["citations_total", "citations_median", "per_year_median"]]
+    assert totals.tolist() == [140, 30, 10]
+
+
+def test_a_listing_without_citations_gets_header_only_tables_and_no_sheets(tmp_path):
+    from papertopics.report.workbook import described_sheets
+
+    summary, most = topic_citations(pd.DataFrame({"doc_id": ["a"], "topic": ["0"], "title": ["A"]}))
+    assert summary.empty and most.empty
+    summary.to_csv(tmp_path / "c.csv", index=False)
+    most.to_csv(tmp_path / "m.csv", index=False)
+    assert described_sheets({"citations": tmp_path / "c.csv", "most_cited": tmp_path / "m.csv"}) == {}
+
+
+def test_the_workbook_gets_citations_and_most_cited_sheets_with_numbers(tmp_path):
+    from papertopics.report.workbook import described_sheets
+
+    documents = pd.DataFrame(
+        {"doc_id": ["a", "b"], "topic": ["0", "0"], "title": ["A", "B"], "cited_by": ["5", "9"]}
+    )
+    summary, most = topic_citations(documents)
+    summary.to_csv(tmp_path / "c.csv", index=False)
+    most.to_csv(tmp_path / "m.csv", index=False)
+    sheets = described_sheets({"citations": tmp_path / "c.csv", "most_cited": tmp_path / "m.csv"})
+    assert list(sheets) == ["citations", "most cited"]
+    assert sheets["most cited"]["cited_by"].tolist() == [9, 5]
+    assert sheets["citations"]["citations_total"].dtype.kind in "if"

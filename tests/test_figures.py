@@ -1,0 +1,125 @@
+"""Figures for a paper (issue 59): results/report/figures/ holds the document map, the thematic map
+and the topics over time as SVG and 300-dpi PNG, names as text, none overlapping another."""
+
+from __future__ import annotations
+
+import itertools
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from papertopics.report.figures import document_map, draw_figures, figure_names
+
+_SVG_TEXT = "{http://www.w3.org/2000/svg}text"
+NAMES = [
+    "graph neural networks", "diffusion models", "federated learning", "reinforcement learning",
+    "large language models", "causal inference", "optimal transport", "speech recognition",
+]  # fmt: skip
+
+
+def _tables(n_topics=8, per_topic=40, seed=0, thematic=True, periods=("2021", "2022", "2023")):
+    rng = np.random.default_rng(seed)
+    topic = np.repeat(np.arange(-1, n_topics), per_topic)
+    centres = rng.normal(0, 6, size=(n_topics + 1, 2))
+    xy = centres[topic + 1] + rng.normal(0, 0.6, size=(len(topic), 2))
+    doc_id = [f"d{k}" for k in range(len(topic))]
+    names = [NAMES[t % len(NAMES)] + ("" if t < len(NAMES) else f" {t}") for t in range(n_topics)]
+    topics = pd.DataFrame(
+        {
+            "topic": [str(t) for t in range(-1, n_topics)],
+            "label": ["Outliers (no topic)", *names],
+            "size": [str(per_topic)] * (n_topics + 1),
+            "region_label": ["", *[("vision" if t % 2 else "learning") for t in range(n_topics)]],
+        }
+    )
+    tables = {
+        "map2d": pd.DataFrame({"doc_id": doc_id, "x": xy[:, 0], "y": xy[:, 1]}),
+        "documents": pd.DataFrame({"doc_id": doc_id, "topic": topic.astype(str)}),
+        "topics": topics,
+        "thematic": pd.DataFrame(columns=["topic", "label", "size", "centrality", "density", "quadrant"]),
+        "over_time": pd.DataFrame(columns=["topic", "period", "count", "total", "share", "terms"]),
+        "trends": pd.DataFrame(columns=["topic", "status", "p_value"]),
+    }
+    if thematic:
+        tables["thematic"] = pd.DataFrame(
+            {
+                "topic": range(n_topics),
+                "label": names,
+                "size": [per_topic] * n_topics,
+                "centrality": rng.uniform(0.1, 0.4, n_topics),
+                "density": rng.uniform(0.05, 0.3, n_topics),
+                "quadrant": "Motor themes",
+                "extra_column_of_a_later_version": 1,
+            }
+        )
+    if periods:
+        rows = [
+            {"topic": t, "period": p, "count": 5, "total": 40, "share": rng.uniform(0, 0.3), "terms": "a"}
+            for t in range(n_topics)
+            for p in periods
+        ]
+        tables["over_time"] = pd.DataFrame(rows)
+    return tables
+
+
+def _svg_texts(path) -> str:
+    return " ".join(e.text or "" for e in ET.parse(path).iter(_SVG_TEXT))
+
+
+def test_every_figure_is_an_svg_with_the_topics_names_and_a_300_dpi_png(tmp_path):
+    from PIL import Image
+
+    tables = _tables()
+    drawn = draw_figures(tmp_path, tables, "Test listing")
+    assert sorted(drawn) == ["document_map", "over_time", "thematic_map"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"{name}.{suffix}" for name in drawn for suffix in ("png", "svg")
+    )
+    names = set(NAMES)
+    for name, labels in drawn.items():
+        # every topic named, and only by its name (the map adds its regions' names)
+        assert names <= set(labels) <= names | {"vision", "learning"}, name
+        text = _svg_texts(tmp_path / f"{name}.svg")
+        assert all(label in text for label in NAMES), name
+        assert "Test listing" in text
+        with Image.open(tmp_path / f"{name}.png") as image:
+            image.load()
+            assert round(image.info["dpi"][0]) == 300 and image.width >= 2000
+
+
+def test_no_two_names_on_the_document_map_overlap():
+    tables = _tables(n_topics=40, per_topic=25, seed=3)
+    figure, labels = document_map(tables["map2d"], tables["documents"], tables["topics"], "Crowded")
+    renderer = figure.canvas.get_renderer()
+    ax = figure.axes[0]
+    boxes = [t.get_window_extent(renderer) for t in ax.texts if t.get_visible()]
+    assert len(boxes) == len(labels) >= 20
+    assert not [pair for pair in itertools.combinations(boxes, 2) if pair[0].overlaps(pair[1])]
+
+
+def test_a_listing_without_dates_or_thematic_map_gets_the_document_map_only(tmp_path):
+    tables = _tables(thematic=False, periods=())
+    assert figure_names(tables) == ["document_map"]
+    assert sorted(draw_figures(tmp_path, tables, "x")) == ["document_map"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["document_map.png", "document_map.svg"]
+
+
+def test_the_same_tables_give_the_same_svg(tmp_path):
+    draw_figures(tmp_path / "a", _tables(), "x")
+    draw_figures(tmp_path / "b", _tables(), "x")
+    first, second = (tmp_path / k / "document_map.svg" for k in ("a", "b"))
+    assert first.read_bytes() == second.read_bytes()
+
+
+@pytest.mark.parametrize("missing", ["thematic", "over_time"])
+def test_the_overview_links_the_figures_that_are_drawn(missing):
+    from papertopics.report.figures import FIGURES
+
+    tables = _tables()
+    tables[missing] = tables[missing].iloc[0:0]
+    shown = figure_names(tables)
+    figure = {"thematic": "thematic_map", "over_time": "over_time"}[missing]
+    assert "document_map" in shown and figure not in shown
+    assert set(shown) <= set(FIGURES)
