@@ -652,6 +652,10 @@ def test_snakemake_still_leaves_a_timer_at_the_end_of_a_run(tmp_path):
         "results/topics/model/notes.txt",
         "results/topics/snapshot/mine.csv",
         "results/topics/history/mine/a.txt",
+        "results/report/data/mine.txt",  # issue 57 case 7: every directory() output, not only the model's
+        "results/report_data/data/notes.md",
+        "results/report_data/mine.csv",
+        "results/report_bundle/topic-report/notes.html",
     ],
 )
 def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_anything_goes(tmp_path, mine):
@@ -662,6 +666,12 @@ def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_any
     (tmp_path / "results/topics/history/abc").mkdir(parents=True)
     (tmp_path / "results/topics/history/abc/meta.json").write_text("{}")
     (tmp_path / "results/topics/history/current.json").write_text("{}")
+    for own in ["report/data/docs-0.js", "report_data/data/headlines.js", "report_data/documents.json"]:
+        (tmp_path / "results" / own).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "results" / own).write_text("x")
+    for own in ["index.html", "plotly.min.js", "report.js", "data/docs-12.js"]:
+        (tmp_path / "results/report_bundle/topic-report" / own).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "results/report_bundle/topic-report" / own).write_text("x")
     assert recovery.recover(tmp_path, say=lambda line: None) is None  # papertopics' own files only
     recovery.release_folder(tmp_path)
     path = tmp_path / mine
