@@ -127,7 +127,11 @@ PINNED_COLUMNS = ("topic", "name", "rank", "similarity", "doc_id", "title", "lis
 
 
 def curate_tables(
-    folder_in: str | Path, names: Mapping | None, pinned: list | None = None, finished_run: bool = True
+    folder_in: str | Path,
+    names: Mapping | None,
+    pinned: list | None = None,
+    finished_run: bool = True,
+    changes: pd.DataFrame | None = None,
 ) -> tuple[dict[str, pd.DataFrame], list[str]]:
     """The curated tables from fit_topics' folder, and the warnings to give.
 
@@ -135,6 +139,8 @@ def curate_tables(
     "Mixed"), unless topics.names names its id; a pinned topic no paper joined is a warning.
     Names are ids of a run the reader saw: without a finished run in the folder (a new folder,
     or results/ removed) they wait, with one line, for the next run (finished_run False).
+    `changes` replaces fit_topics' changes.csv (history.changes_since_shown: a rerun that did
+    not refit compares with the last finished run, which showed these same topics).
     """
     from papertopics.cluster.pinned import pinned_topics
 
@@ -143,6 +149,8 @@ def curate_tables(
     early = [waiting_names_line(wanted)] if wanted and not finished_run else []
     wanted = wanted if finished_run else {}
     tables = {name: _read(folder_in / name) for name in TABLES}
+    if changes is not None:
+        tables["changes.csv"] = changes
     topics = tables["topics.csv"]
     given = dict(wanted)
     if "pinned" in topics.columns:
@@ -202,13 +210,18 @@ def curate_topics_job(job, log) -> None:
     pinned topics on the fitted tables.
 
     Inputs: results/topics/fit/{topics,document_topics,changes,hierarchy}.csv (fit_topics),
-    results/cluster/clusters.parquet (the pinned papers' similarities).
-    Params: names (config.yaml topics.names), pinned (topics.pinned).
+    results/cluster/clusters.parquet (the pinned papers' similarities), results/topics/snapshot
+    (this fit's topics: when the history's current one is the same, changes.csv says so).
+    Params: names (config.yaml topics.names), pinned (topics.pinned), history (its folder).
     Outputs: results/topics/{topics,document_topics,changes,hierarchy,pinned}.csv.
     """
+    from papertopics.topics.history import changes_since_shown
+
     folder = Path(job.input.topics).parent
+    snapshot, history = getattr(job.input, "snapshot", None), getattr(job.params, "history", None)
+    shown = changes_since_shown(snapshot, history) if snapshot and history else None
     curated, warnings = curate_tables(
-        folder, job.params.names, job.params.pinned, getattr(job.params, "finished_run", True)
+        folder, job.params.names, job.params.pinned, getattr(job.params, "finished_run", True), shown
     )
     for line in warnings:
         log.warning("%s", line)
