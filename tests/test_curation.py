@@ -448,7 +448,9 @@ def test_what_changed_after_a_rename_only_rerun_is_every_topic_unchanged_not_fir
             clusters=str(tmp_path / "none.parquet"),
             snapshot=str(tmp_path / "results/topics/snapshot"),
         ),
-        params=SimpleNamespace(names={1: "my images"}, pinned=[], finished_run=True, history=str(out / "history")),
+        params=SimpleNamespace(
+            names={1: "my images"}, pinned=[], finished_run=True, history=str(out / "history")
+        ),
         output=SimpleNamespace(
             topics=str(out / "topics.csv"),
             documents=str(out / "document_topics.csv"),
