@@ -160,3 +160,38 @@ def test_an_example_file_with_new_papers_under_an_old_date_reruns_the_pin(tmp_pa
     result = run_snakemake(workdir, "--cores", "1", "--dry-run", target, check=False)
     output = result.stdout + result.stderr
     assert "pin_topics" in output and "Nothing to be done" not in output, output[-3000:]
+
+
+def test_a_pinned_paper_is_assignment_pinned_in_the_tables_as_in_transform():
+    """Issue 57 case 10: pinned papers were `core` in clusters.parquet and document_topics.csv
+    but `pinned` in transform(); one word, `pinned`, and they still count as their topic's
+    members (the map's name anchors, transform's centroids, metrics' core_share)."""
+    import numpy as np
+    import pandas as pd
+
+    from papertopics.cluster.pinned import pin_and_cluster
+    from papertopics.results import PINNED
+
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(40, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    pin = vectors[0] - vectors.mean(axis=0)
+
+    def cluster(ids, vecs, reduced):
+        return pd.DataFrame({"doc_id": ids, "cluster": 0, "assignment": "core", "confidence": 1.0}), {}
+
+    table, _ = pin_and_cluster(
+        [f"d{i}" for i in range(40)],
+        vectors,
+        vectors,
+        ["my pin"],
+        (pin / np.linalg.norm(pin))[None, :],
+        0.5,
+        cluster,
+    )
+    pinned = table[table["pinned"] == "my pin"]
+    assert len(pinned) >= 1 and set(pinned["assignment"]) == {PINNED} == {"pinned"}
+    assert set(table.loc[table["pinned"] == "", "assignment"]) == {"core"}
+    from papertopics.constants import MEMBERS
+
+    assert PINNED in MEMBERS

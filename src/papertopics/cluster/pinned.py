@@ -237,11 +237,11 @@ def pin_and_cluster(
     reduced) -> (table, resolved)` and numbered after them (with fewer than two left, nothing is
     clustered and `resolved_all`, the parameters for the whole corpus, is what params.json
     keeps). Adds `pinned` (the pinned topic's name, else "") and `similarity` (cosine to the
-    nearest pinned topic); a pinned paper's
+    nearest pinned topic); a pinned paper's assignment is `pinned` (as transform says) and its
     confidence is that cosine (clipped to 0-1). Returns (table, resolved) with resolved["pinned"]."""
     import pandas as pd
 
-    from papertopics.constants import ASSIGNED_CORE, OUTLIER, UNASSIGNED
+    from papertopics.constants import ASSIGNED_PINNED, OUTLIER, UNASSIGNED
 
     index, best, thresholds = assign_pinned(vectors, pinned, min_similarity)
     rest = np.flatnonzero(index == NOT_PINNED)
@@ -260,7 +260,7 @@ def pin_and_cluster(
         resolved = {**(resolved_all or {}), "note": None, "n_clusters": 0, "n_outliers": len(rest)}
     n_pinned = len(names)
     clusters = np.full(len(doc_ids), OUTLIER)
-    assignment = np.full(len(doc_ids), ASSIGNED_CORE, dtype=object)
+    assignment = np.full(len(doc_ids), ASSIGNED_PINNED, dtype=object)
     confidence = np.clip(best, 0.0, 1.0).astype(np.float64)
     clusters[index >= 0] = index[index >= 0]
     found = table["cluster"].to_numpy()

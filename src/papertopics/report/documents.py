@@ -18,7 +18,7 @@ import base64
 import numpy as np
 import pandas as pd
 
-from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST
+from papertopics.constants import ASSIGNED_NEAREST, MEMBERS
 from papertopics.report.colors import topic_color
 from papertopics.report.document_data import CHUNK_DOCUMENTS, CHUNK_FOLDER, HEADLINES_FILE, chunk_rows
 from papertopics.report.inputs import split_listings
@@ -46,7 +46,7 @@ def topic_anchors(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataF
         }
     )
     if "assignment" in documents.columns:
-        core = documents["assignment"].isin([ASSIGNED_CORE, ""]).to_numpy()
+        core = documents["assignment"].isin([*MEMBERS, ""]).to_numpy()
         has_core = frame[core].groupby("topic").size()
         frame = frame[core | ~frame["topic"].isin(has_core.index).to_numpy()]
     anchors = frame.groupby("topic")[["x", "y"]].median()
