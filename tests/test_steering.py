@@ -21,12 +21,32 @@ def _checked(tmp_path, text: str) -> None:
         # issue 51 row 9: .nan passed the schema's bounds and acted as 0
         ("topics:\n  pinned_min_similarity: .nan\n", "topics.pinned_min_similarity: .nan is not a number"),
         # row 10: YAML 1.1 read 012 as the octal 10 (renaming topic 10)
-        ("topics:\n  names:\n    012: mine\n", "line 4, column 5: 012 reads as the number 10 in YAML"),
+        (
+            "topics:\n  names:\n    012: mine\n",
+            "line 4, column 5: topics.names: 012 reads as the number 10 in YAML",
+        ),
+        # issue 57 case 11: hex, binary, underscores and base 60, named for what they are, with the key
+        (
+            "random_state: 0x1F\n",
+            "line 2, column 15: random_state: 0x1F is hexadecimal (0x), the number 31 in YAML; write 31 "
+            'for the number, or quote it ("0x1F") for text',
+        ),
+        ("random_state: 0b101\n", "random_state: 0b101 is binary (0b), the number 5 in YAML; write 5"),
+        (
+            "topics:\n  names:\n    5_0: mine\n",
+            "line 4, column 5: topics.names: 5_0 reads as the number 50 in YAML (YAML drops the underscores)",
+        ),
+        ("hdbscan:\n  min_cluster_size: 1_0\n", "hdbscan.min_cluster_size: 1_0 reads as the number 10"),
+        (
+            "topics:\n  pinned_min_similarity: 0.2_5\n",
+            "topics.pinned_min_similarity: 0.2_5 reads as the number 0.25",
+        ),
+        ("report:\n  title: 1:30\n", "report.title: 1:30 is base 60 (sexagesimal), the number 90 in YAML"),
         # row 10: 5: and "5": both given, one dropped silently
         ("topics:\n  names:\n    5: a\n    '5': b\n", "topics.names: topic 5 is named twice (5 and '5')"),
         (
             "topics:\n  names:\n    5: a\n    5: b\n",
-            "line 5, column 5: 5 is given twice in one mapping (also line 4)",
+            "line 5, column 5: topics.names: 5 is given twice in one mapping (also line 4)",
         ),
     ],
 )
@@ -40,6 +60,9 @@ def test_values_yaml_or_the_schema_would_read_wrongly_are_one_line(tmp_path, tex
 
 def test_plain_numbers_and_quoted_ids_still_read(tmp_path):
     _checked(tmp_path, "topics:\n  names:\n    12: a\n    0: b\n  pinned_min_similarity: 0.25\n")
+    path = tmp_path / "config.yaml"
+    path.write_text("listings: [a.txt]\nevaluation:\n  stability_sample: 10_000\n", encoding="utf-8")
+    assert read_config_file(path)["evaluation"]["stability_sample"] == 10000  # grouped by thousands
     config = default_config(topics={"names": {3: "mine", "12": "also"}})
     config["listings"] = ["a.txt"]
     check_config(config)
