@@ -682,3 +682,76 @@ def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_any
     recovery.release_folder(tmp_path)
     assert str(stop.value).startswith(f"papertopics error: {mine}: not a file papertopics wrote"), stop.value
     assert "\n" not in str(stop.value) and path.read_text() == "my notes"
+
+
+def _finished_topic_tables(folder: Path) -> None:
+    """topics.csv, document_topics.csv and pinned.csv as curate_topics leaves them (ledger too)."""
+    topics = folder / "results/topics"
+    topics.mkdir(parents=True)
+    pd.DataFrame({"topic": [-1, 0, 1], "label": ["Outliers", "a", "b"], "size": [1, 2, 2]}).to_csv(
+        topics / "topics.csv", index=False
+    )
+    pd.DataFrame({"doc_id": list("vwxyz"), "topic": [0, 0, 1, 1, -1], "title": list("VWXYZ")}).to_csv(
+        topics / "document_topics.csv", index=False
+    )
+    (topics / "pinned.csv").write_text("topic,name,rank,similarity,doc_id,title,listings\n")
+    (folder / ".snakemake/papertopics").mkdir(parents=True)
+    (folder / ".snakemake/papertopics/written.txt").write_text(
+        "".join(f"results/topics/{n}\n" for n in ("topics.csv", "document_topics.csv", "pinned.csv"))
+    )
+    old = time.time() - 60
+    for path in topics.iterdir():
+        os.utime(path, (old, old))
+
+
+def test_a_hand_edited_document_topics_is_kept_aside_and_rebuilt_by_the_rerun(tmp_path):
+    """Issue 57 case 9: load() said "rerun papertopics run there", but the rerun kept the edited
+    document_topics.csv (Snakemake reruns for newer inputs, never for a changed output): the
+    report showed "Topic 3 ... 0 documents" and load() still refused. Now the rerun keeps the edit
+    as document_topics.edited.csv (nothing deleted) and rebuilds the table; one line says so."""
+    _finished_topic_tables(tmp_path)
+    table = tmp_path / "results/topics/document_topics.csv"
+    edited = table.read_text().replace("x,1,X", "x,0,X")  # paper x moved from topic 1 to topic 0 by hand
+    table.write_text(edited)
+    said: list[str] = []
+    assert recovery.recover(tmp_path, say=said.append) is None
+    recovery.release_folder(tmp_path)
+    assert not table.exists()  # so this run's curate_topics writes it again
+    assert (tmp_path / "results/topics/document_topics.edited.csv").read_text() == edited
+    assert said == [
+        "papertopics: results/topics/document_topics.csv was edited (topic 0 has size 2, but "
+        "document_topics.csv gives it 3 documents); kept as results/topics/document_topics.edited.csv, "
+        "this run rebuilds it (steer topics in config.yaml: topics.names, topics.merge, topics.pinned)"
+    ]
+
+
+def test_tables_that_agree_or_are_only_copied_are_left_as_they_are(tmp_path):
+    _finished_topic_tables(tmp_path)
+    table = tmp_path / "results/topics/document_topics.csv"
+    table.write_text(table.read_text().replace(",V\n", ",my own title\n"))  # a new mtime, sizes agree
+    said: list[str] = []
+    assert recovery.recover(tmp_path, say=said.append) is None
+    recovery.release_folder(tmp_path)
+    assert said == [] and "my own title" in table.read_text()
+
+
+@pytest.mark.slow
+def test_the_rerun_after_a_hand_edit_of_document_topics_gives_tables_load_reads(seed_run, tmp_path):
+    """Issue 57 case 9, end to end: the advice load() gives (rerun) now fixes the folder."""
+    from papertopics.results import load
+
+    folder = tmp_path / "edited"
+    shutil.copytree(seed_run, folder, symlinks=True)
+    table = folder / "results/topics/document_topics.csv"
+    documents = pd.read_csv(table)
+    topics = sorted(t for t in documents["topic"].unique() if t >= 0)
+    documents.loc[documents["topic"] == topics[0], "topic"] = topics[1]  # topic 0's papers moved by hand
+    documents.to_csv(table, index=False)
+    with pytest.raises(PapertopicsError, match="rerun `papertopics run` there"):
+        load(folder).topics
+    result = run_snakemake(folder, "--cores", "2")
+    assert "document_topics.csv was edited" in result.stdout + result.stderr
+    assert (folder / "results/topics/document_topics.edited.csv").is_file()
+    results = load(folder)
+    assert int(results.topics.set_index("topic").loc[topics[0], "size"]) > 0
+    assert " 0 documents" not in (folder / "results/report/index.html").read_text()

@@ -372,14 +372,15 @@ class Results:
 def _check_sizes(path: Path, topics: pd.DataFrame, documents: pd.DataFrame) -> None:
     """A ResultsError when a topic's size in topics.csv is not its number of rows in
     document_topics.csv (a table edited by hand, or two runs' tables)."""
-    counts = documents["topic"].astype(int).value_counts()
-    for topic, size in zip(topics["topic"].astype(int), topics["size"].astype(int)):
-        if int(counts.get(topic, 0)) != size and topic in counts.index:
-            raise ResultsError(
-                f"{path}: topic {topic} has size {size}, but document_topics.csv gives it "
-                f"{int(counts.get(topic, 0))} documents; the tables were edited or are not from one "
-                "run: rerun `papertopics run` there (edit config.yaml's topics section to steer the map)"
-            )
+    from papertopics.runtime.edited import size_mismatch
+
+    why = size_mismatch(topics, documents)
+    if why:
+        raise ResultsError(
+            f"{path}: {why}; the tables were edited or are not from one run: rerun `papertopics "
+            "run` there (it keeps an edited table as <name>.edited.csv and rebuilds it; edit "
+            "config.yaml's topics section to steer the map)"
+        )
 
 
 def load(folder: str | Path = ".") -> Results:
