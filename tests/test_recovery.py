@@ -748,7 +748,7 @@ def test_the_rerun_after_a_hand_edit_of_document_topics_gives_tables_load_reads(
     documents.loc[documents["topic"] == topics[0], "topic"] = topics[1]  # topic 0's papers moved by hand
     documents.to_csv(table, index=False)
     with pytest.raises(PapertopicsError, match="rerun `papertopics run` there"):
-        load(folder).topics
+        _ = load(folder).topics
     result = run_snakemake(folder, "--cores", "2")
     assert "document_topics.csv was edited" in result.stdout + result.stderr
     assert (folder / "results/topics/document_topics.edited.csv").is_file()
