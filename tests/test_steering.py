@@ -3,6 +3,8 @@ read wrongly, names and pins tied to the run the reader saw, pins that change no
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from papertopics.config import check_config, default_config, read_config_file
@@ -218,3 +220,92 @@ def test_a_pinned_paper_is_assignment_pinned_in_the_tables_as_in_transform():
     from papertopics.constants import MEMBERS
 
     assert PINNED in MEMBERS
+
+
+ICLR = Path(__file__).resolve().parents[2] / "shared/data/iclr2026-sample/iclr2026-sample.jsonl.gz"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not ICLR.is_file(), reason="the ICLR 2026 sample (../shared) is not here")
+def test_a_nonsense_pin_on_the_iclr_sample_gathers_no_paper_and_says_why(tmp_path, monkeypatch):
+    """Issue 57 case 6: "medieval French troubadour poetry" pinned on 300 ICLR abstracts with the
+    automatic threshold got 9 unrelated papers (cosine 0.15-0.20) and a reading list, without a
+    word: mean + 2 SD always selects a tail. Its best papers are no closer to it than to an
+    unrelated phrase (the null), so it gathers none and the warning says so; a pin the listing
+    has papers about still gathers them, from its own area."""
+    import json
+    import logging
+    from types import SimpleNamespace
+
+    import numpy as np
+    import pandas as pd
+
+    from papertopics.artifacts import save_embeddings
+    from papertopics.cluster.pinned import pin_topics_job
+    from papertopics.cluster.stage import cluster_documents_job
+    from papertopics.embed import ENCODER_KEYS, embed_texts
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, read_listing
+
+    monkeypatch.chdir(tmp_path)
+    frame = read_listing(ListingSpec("iclr", ICLR, columns={"label": "primary_area"}))
+    corpus = build_corpus([frame])[0].iloc[:300]
+    config = default_config()
+    settings = {key: config["embedding"][key] for key in ENCODER_KEYS}
+    vectors, _ = embed_texts(corpus["text"].tolist(), **settings)
+    doc_ids = corpus["doc_id"].tolist()
+    save_embeddings(tmp_path / "embeddings.parquet", doc_ids, vectors)
+    reduced = pd.DataFrame(vectors[:, :5].astype(np.float64), columns=[f"x{i}" for i in range(5)])
+    reduced.insert(0, "doc_id", doc_ids)
+    reduced.to_parquet(tmp_path / "reduced.parquet")
+    pins = ["medieval French troubadour poetry", "reinforcement learning"]
+    log = logging.getLogger("test")
+    pin_topics_job(
+        SimpleNamespace(
+            input=SimpleNamespace(embeddings=tmp_path / "embeddings.parquet"),
+            output=SimpleNamespace(pinned=tmp_path / "pinned.parquet"),
+            params=SimpleNamespace(**settings, pinned=pins, cache_dir=None),
+            threads=1,
+        ),
+        log,
+    )
+    cluster_documents_job(
+        SimpleNamespace(
+            input=SimpleNamespace(
+                embeddings=tmp_path / "embeddings.parquet",
+                reduced=tmp_path / "reduced.parquet",
+                pinned=[tmp_path / "pinned.parquet"],
+            ),
+            output=SimpleNamespace(clusters=tmp_path / "clusters.parquet", params=tmp_path / "params.json"),
+            params=SimpleNamespace(
+                clustering=config["clustering"],
+                hdbscan=config["hdbscan"],
+                agglomerative=config["agglomerative"],
+                pinned_min_similarity="auto",
+            ),
+            threads=1,
+        ),
+        log,
+    )
+    pinned = json.loads((tmp_path / "params.json").read_text())["pinned"]
+    assert pinned["topics"][pins[0]]["documents"] == 0, pinned  # 9 unrelated papers before
+    from papertopics.artifacts import load_embeddings
+    from papertopics.cluster.pinned import assign_pinned, split_controls
+
+    # the pin the listing has papers about gathers what mean + 2 SD gives it, as before, a third
+    # or more from its own area (the others: RL papers filed under LLMs or learning theory)
+    _, pin_vectors, _ = split_controls(*load_embeddings(tmp_path / "pinned.parquet"))
+    index, _, _ = assign_pinned(vectors, pin_vectors[1:], "auto")
+    clusters = pd.read_parquet(tmp_path / "clusters.parquet").set_index("doc_id")
+    joined = clusters.index[clusters["pinned"] == pins[1]]
+    assert len(joined) == int((index == 0).sum()) >= 5, pinned
+    areas = corpus.set_index("doc_id").loc[joined, "label"]
+    assert (areas == "reinforcement learning").mean() >= 1 / 3, areas.tolist()
+    from papertopics.topics.curate import unjoined_pin_line
+
+    line = unjoined_pin_line(0, pins[0], pinned)
+    assert line.startswith(
+        "config.yaml topics.pinned[0] ('medieval French troubadour poetry'): no paper joined it: its "
+        "best papers are no closer to it than to phrases about nothing in this listing"
+    ), line
+    assert "\n" not in line

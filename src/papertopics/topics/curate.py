@@ -132,6 +132,7 @@ def curate_tables(
     pinned: list | None = None,
     finished_run: bool = True,
     changes: pd.DataFrame | None = None,
+    pinned_params: Mapping | None = None,
 ) -> tuple[dict[str, pd.DataFrame], list[str]]:
     """The curated tables from fit_topics' folder, and the warnings to give.
 
@@ -141,6 +142,7 @@ def curate_tables(
     or results/ removed) they wait, with one line, for the next run (finished_run False).
     `changes` replaces fit_topics' changes.csv (history.changes_since_shown: a rerun that did
     not refit compares with the last finished run, which showed these same topics).
+    `pinned_params` is cluster_documents' params.json `pinned` (why a pinned topic took none).
     """
     from papertopics.cluster.pinned import pinned_topics
 
@@ -162,12 +164,26 @@ def curate_tables(
     found = set(topics["pinned"]) if "pinned" in topics.columns else set()
     for i, topic in enumerate(pinned_topics(pinned)):
         if topic.name not in found:
-            warnings.append(
-                f"config.yaml topics.pinned[{i}] ({topic.name!r}): no paper joined it; lower "
-                f"topics.pinned_min_similarity (0: every paper joins its nearest pinned topic) or "
-                f"give it examples"
-            )
+            warnings.append(unjoined_pin_line(i, topic.name, pinned_params or {}))
     return curated, warnings
+
+
+def unjoined_pin_line(i: int, name: str, params: Mapping) -> str:
+    """One warning line for a pinned topic no paper joined, saying why when the null said no."""
+    null, rule = params.get("null") or {}, (params.get("topics") or {}).get(name) or {}
+    if null and "best" in rule and rule["best"] < null.get("needed", 0):
+        return (
+            f"config.yaml topics.pinned[{i}] ({name!r}): no paper joined it: its best papers are no "
+            f"closer to it than to phrases about nothing in this listing (mean cosine of its "
+            f"{null.get('best_of')} best papers {rule['best']:.2f}, unrelated phrases {null['null']:.2f}, "
+            f"needed {null['needed']:.2f}), so the listing has no papers about it; give it examples or a "
+            f"description, or a number for topics.pinned_min_similarity to gather its nearest papers anyway"
+        )
+    return (
+        f"config.yaml topics.pinned[{i}] ({name!r}): no paper joined it; lower "
+        f"topics.pinned_min_similarity (0: every paper joins its nearest pinned topic) or "
+        f"give it examples"
+    )
 
 
 def pinned_table(
@@ -205,6 +221,17 @@ def pinned_table(
     return table[list(PINNED_COLUMNS)].reset_index(drop=True)
 
 
+def _pinned_params(path: Path) -> dict:
+    """cluster_documents' params.json `pinned` (beside clusters.parquet), or {} when unreadable."""
+    import json
+
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")).get("pinned")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def curate_topics_job(job, log) -> None:
     """Rule curate_topics (run by papertopics.runtime.inprocess.run_job): the reader's names and
     pinned topics on the fitted tables.
@@ -221,7 +248,12 @@ def curate_topics_job(job, log) -> None:
     snapshot, history = getattr(job.input, "snapshot", None), getattr(job.params, "history", None)
     shown = changes_since_shown(snapshot, history) if snapshot and history else None
     curated, warnings = curate_tables(
-        folder, job.params.names, job.params.pinned, getattr(job.params, "finished_run", True), shown
+        folder,
+        job.params.names,
+        job.params.pinned,
+        getattr(job.params, "finished_run", True),
+        shown,
+        _pinned_params(Path(job.input.clusters).parent / "params.json") if job.params.pinned else None,
     )
     for line in warnings:
         log.warning("%s", line)
