@@ -344,10 +344,17 @@ def pin_and_cluster(
             "similarity": np.round(best, 4),
         }
     )
-    counts = np.bincount(index[index >= 0], minlength=n_pinned)
     resolved = dict(resolved)
     resolved["n_clusters"] = int(len(used))
-    resolved["pinned"] = {
+    resolved["pinned"] = pinned_params(names, index, thresholds, min_similarity, check)
+    return out, resolved
+
+
+def pinned_params(names, index, thresholds, min_similarity, check: dict | None) -> dict:
+    """params.json's `pinned`: each pinned topic's papers and threshold (and, with the null,
+    the mean cosine of its best papers and the controls' figure it had to reach)."""
+    counts = np.bincount(index[index >= 0], minlength=len(names))
+    params = {
         "min_similarity": min_similarity,
         "n_documents": int((index >= 0).sum()),
         "topics": {
@@ -357,10 +364,10 @@ def pin_and_cluster(
         },
     }
     if check:  # the controls' figure: a pinned topic below null + AUTO_SIGMAS x spread takes none
-        resolved["pinned"]["null"] = {
+        params["null"] = {
             "best_of": NULL_BEST,
             "null": round(check["null"], 4),
             "spread": round(check["spread"], 4),
             "needed": round(check["null"] + AUTO_SIGMAS * check["spread"], 4),
         }
-    return out, resolved
+    return params
