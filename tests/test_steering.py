@@ -309,3 +309,20 @@ def test_a_nonsense_pin_on_the_iclr_sample_gathers_no_paper_and_says_why(tmp_pat
         "best papers are no closer to it than to phrases about nothing in this listing"
     ), line
     assert "\n" not in line
+
+
+def test_the_command_lines_config_values_are_read_as_config_yaml_is():
+    """Issue 57 case 11 on `papertopics run --config`: random_state=0x1F was 31 without a word."""
+    from papertopics.errors import CliError
+    from papertopics.runtime.overrides import parse_overrides
+
+    with pytest.raises(CliError) as error:
+        parse_overrides(["random_state=0x1F"])
+    assert str(error.value) == (
+        "--config 'random_state=0x1F': 0x1F is hexadecimal (0x), the number 31 in YAML; write 31 for "
+        'the number, or quote it ("0x1F") for text'
+    )
+    assert parse_overrides(["random_state=31", "umap.n_neighbors=10"]) == {
+        "random_state": 31,
+        "umap": {"n_neighbors": 10},
+    }

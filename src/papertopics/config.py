@@ -192,7 +192,7 @@ def _number_problem(text: str, value) -> str | None:
     return None
 
 
-class _StrictLoader(yaml.SafeLoader):
+class StrictLoader(yaml.SafeLoader):
     """PyYAML's safe loader that refuses what it would read silently wrong: a key given twice in
     one mapping (PyYAML keeps the last) and numbers YAML 1.1 reads as octal, hex, binary, base 60
     or without their underscores."""
@@ -255,9 +255,9 @@ def _key_at(text: str, mark) -> str:
         return ""
 
 
-_StrictLoader.add_constructor("tag:yaml.org,2002:int", _StrictLoader.construct_yaml_int)
-_StrictLoader.add_constructor("tag:yaml.org,2002:float", _StrictLoader.construct_yaml_float)
-_StrictLoader.add_constructor("tag:yaml.org,2002:map", _StrictLoader.construct_mapping)
+StrictLoader.add_constructor("tag:yaml.org,2002:int", StrictLoader.construct_yaml_int)
+StrictLoader.add_constructor("tag:yaml.org,2002:float", StrictLoader.construct_yaml_float)
+StrictLoader.add_constructor("tag:yaml.org,2002:map", StrictLoader.construct_mapping)
 
 
 def read_config_file(path: str | Path) -> dict:
@@ -270,7 +270,7 @@ def read_config_file(path: str | Path) -> dict:
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read the config file ({error})") from None
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # a safe loader
+        data = yaml.load(text, Loader=StrictLoader)  # a safe loader
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
