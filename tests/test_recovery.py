@@ -681,6 +681,10 @@ def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_any
         recovery.recover(tmp_path, say=lambda line: None)
     recovery.release_folder(tmp_path)
     assert str(stop.value).startswith(f"papertopics error: {mine}: not a file papertopics wrote"), stop.value
+    from papertopics.report.document_data import CHUNK_FOLDER, HEADLINES_FILE
+    from papertopics.runtime import owned_folders
+
+    assert (owned_folders.CHUNK_FOLDER, owned_folders.DATA_FILES[0]) == (CHUNK_FOLDER, HEADLINES_FILE)
     assert "\n" not in str(stop.value) and path.read_text() == "my notes"
 
 

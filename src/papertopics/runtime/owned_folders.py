@@ -12,7 +12,6 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from papertopics.report.document_data import CHUNK_FOLDER, HEADLINES_FILE
 from papertopics.report.registry import ASSETS, page_names
 from papertopics.topics.snapshot_store import CURRENT, SNAPSHOT_FILES
 
@@ -24,8 +23,10 @@ MODEL_FILES = (
     "topic_embeddings.safetensors",
     "topics.json",
 )
-# the document map's data files (report.pack.write_document_data): headlines.js and docs-<k>.js
-DATA_FILES = (HEADLINES_FILE, "docs-*.js")
+# the document map's data files (report.pack.write_document_data): report.document_data's
+# CHUNK_FOLDER and HEADLINES_FILE, written out (it imports pandas; this runs as a run starts)
+CHUNK_FOLDER = "data"
+DATA_FILES = ("headlines.js", "docs-*.js")
 # render_report's files (report.registry's pages and assets; plotly.min.js is render.PLOTLY_JS)
 REPORT_FILES = (*(f"{name}.html" for name in page_names()), *ASSETS, "plotly.min.js")
 # folder -> patterns of the files papertopics writes there, relative to the folder
