@@ -141,6 +141,8 @@ def test_a_rename_reruns_only_the_report_and_stays_with_its_id(seed_run, tmp_pat
     assert "my own name" in set(hierarchy.loc[hierarchy["level"] == 0, "label"])
     index = (folder / "results/report/index.html").read_text()
     assert "my own name" in index and "your name (config.yaml)" in index
+    # issue 57 case 8: compared with the finished first run, not "the first run" again
+    assert "This is the first run" not in (folder / "results/report/changes.html").read_text()
     assert (
         "my own name"
         in pd.read_excel(folder / "results/topics/topics.xlsx", sheet_name="topics")["name"].tolist()
@@ -412,3 +414,58 @@ def test_names_given_before_any_finished_run_wait_with_one_line(tmp_path):
     )
     curated, warnings = curate_tables(tmp_path, {0: "my pruning"}, finished_run=True)
     assert curated["topics.csv"].set_index("topic").loc["0", "label"] == "my pruning" and not warnings
+
+
+def test_what_changed_after_a_rename_only_rerun_is_every_topic_unchanged_not_first_run(tmp_path):
+    """Issue 57 case 8: a rename reruns curate_topics and the report, not fit_topics, whose
+    changes.csv (every topic new: the first run had no history) stayed; "What changed" said
+    "This is the first run in this results folder". The history now holds this fit's snapshot
+    (the first run finished), so the rename run compares with it: every topic unchanged."""
+    import logging
+    from types import SimpleNamespace
+
+    from papertopics.report.changes import FIRST_RUN, summary_line
+    from papertopics.topics.curate import curate_topics_job
+    from papertopics.topics.history import save_snapshot
+    from papertopics.topics.identity import TopicSnapshot, topic_changes
+    from papertopics.topics.snapshot_store import advance_history
+
+    fit = tmp_path / "results/topics/fit"
+    fit.mkdir(parents=True)
+    tables = fitted_tables()
+    docs = tables["document_topics.csv"].assign(topic=lambda t: t["topic"].astype(int))
+    snapshot = TopicSnapshot.from_documents(docs, {0: "labels", 1: "images & videos", 2: "graphs"})
+    first = topic_changes(TopicSnapshot.from_documents(docs.iloc[:0]), snapshot, {0: 0, 1: 1, 2: 2, -1: -1})
+    tables["changes.csv"] = first  # what fit_topics wrote on the first run
+    assert summary_line(first).startswith(FIRST_RUN)
+    for name, table in tables.items():
+        table.to_csv(fit / name, index=False)
+    save_snapshot(tmp_path / "results/topics/snapshot", snapshot, {"max_id": 2, "label_config": ""})
+    out = tmp_path / "results/topics"
+    job = SimpleNamespace(
+        input=SimpleNamespace(
+            topics=str(fit / "topics.csv"),
+            clusters=str(tmp_path / "none.parquet"),
+            snapshot=str(tmp_path / "results/topics/snapshot"),
+        ),
+        params=SimpleNamespace(
+            names={1: "my images"}, pinned=[], finished_run=True, history=str(out / "history")
+        ),
+        output=SimpleNamespace(
+            topics=str(out / "topics.csv"),
+            documents=str(out / "document_topics.csv"),
+            changes=str(out / "changes.csv"),
+            hierarchy=str(out / "hierarchy.csv"),
+            pinned=str(out / "pinned.csv"),
+        ),
+    )
+    curate_topics_job(job, logging.getLogger("test"))  # the first run, before its report: no history yet
+    assert summary_line(pd.read_csv(out / "changes.csv")).startswith(FIRST_RUN)
+    advance_history(tmp_path / "results/topics/snapshot", out / "history")  # the first run finished
+
+    curate_topics_job(job, logging.getLogger("test"))  # the rename-only second run
+    changes = pd.read_csv(out / "changes.csv").set_index("topic")
+    line = summary_line(changes.reset_index())
+    assert FIRST_RUN not in line and "Every topic is unchanged" in line, line
+    assert changes.loc[[0, 1, 2], "status"].tolist() == ["unchanged"] * 3
+    assert changes.loc[1, "label"] == "my images" and changes.loc[1, "prev_size"] == 2

@@ -652,6 +652,10 @@ def test_snakemake_still_leaves_a_timer_at_the_end_of_a_run(tmp_path):
         "results/topics/model/notes.txt",
         "results/topics/snapshot/mine.csv",
         "results/topics/history/mine/a.txt",
+        "results/report/data/mine.txt",  # issue 57 case 7: every directory() output, not only the model's
+        "results/report_data/data/notes.md",
+        "results/report_data/mine.csv",
+        "results/report_bundle/topic-report/notes.html",
     ],
 )
 def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_anything_goes(tmp_path, mine):
@@ -662,6 +666,12 @@ def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_any
     (tmp_path / "results/topics/history/abc").mkdir(parents=True)
     (tmp_path / "results/topics/history/abc/meta.json").write_text("{}")
     (tmp_path / "results/topics/history/current.json").write_text("{}")
+    for own in ["report/data/docs-0.js", "report_data/data/headlines.js", "report_data/documents.json"]:
+        (tmp_path / "results" / own).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "results" / own).write_text("x")
+    for own in ["index.html", "plotly.min.js", "report.js", "data/docs-12.js"]:
+        (tmp_path / "results/report_bundle/topic-report" / own).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "results/report_bundle/topic-report" / own).write_text("x")
     assert recovery.recover(tmp_path, say=lambda line: None) is None  # papertopics' own files only
     recovery.release_folder(tmp_path)
     path = tmp_path / mine
@@ -671,4 +681,81 @@ def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_any
         recovery.recover(tmp_path, say=lambda line: None)
     recovery.release_folder(tmp_path)
     assert str(stop.value).startswith(f"papertopics error: {mine}: not a file papertopics wrote"), stop.value
+    from papertopics.report.document_data import CHUNK_FOLDER, HEADLINES_FILE
+    from papertopics.runtime import owned_folders
+
+    assert (owned_folders.CHUNK_FOLDER, owned_folders.DATA_FILES[0]) == (CHUNK_FOLDER, HEADLINES_FILE)
     assert "\n" not in str(stop.value) and path.read_text() == "my notes"
+
+
+def _finished_topic_tables(folder: Path) -> None:
+    """topics.csv, document_topics.csv and pinned.csv as curate_topics leaves them (ledger too)."""
+    topics = folder / "results/topics"
+    topics.mkdir(parents=True)
+    pd.DataFrame({"topic": [-1, 0, 1], "label": ["Outliers", "a", "b"], "size": [1, 2, 2]}).to_csv(
+        topics / "topics.csv", index=False
+    )
+    pd.DataFrame({"doc_id": list("vwxyz"), "topic": [0, 0, 1, 1, -1], "title": list("VWXYZ")}).to_csv(
+        topics / "document_topics.csv", index=False
+    )
+    (topics / "pinned.csv").write_text("topic,name,rank,similarity,doc_id,title,listings\n")
+    (folder / ".snakemake/papertopics").mkdir(parents=True)
+    (folder / ".snakemake/papertopics/written.txt").write_text(
+        "".join(f"results/topics/{n}\n" for n in ("topics.csv", "document_topics.csv", "pinned.csv"))
+    )
+    old = time.time() - 60
+    for path in topics.iterdir():
+        os.utime(path, (old, old))
+
+
+def test_a_hand_edited_document_topics_is_kept_aside_and_rebuilt_by_the_rerun(tmp_path):
+    """Issue 57 case 9: load() said "rerun papertopics run there", but the rerun kept the edited
+    document_topics.csv (Snakemake reruns for newer inputs, never for a changed output): the
+    report showed "Topic 3 ... 0 documents" and load() still refused. Now the rerun keeps the edit
+    as document_topics.edited.csv (nothing deleted) and rebuilds the table; one line says so."""
+    _finished_topic_tables(tmp_path)
+    table = tmp_path / "results/topics/document_topics.csv"
+    edited = table.read_text().replace("x,1,X", "x,0,X")  # paper x moved from topic 1 to topic 0 by hand
+    table.write_text(edited)
+    said: list[str] = []
+    assert recovery.recover(tmp_path, say=said.append) is None
+    recovery.release_folder(tmp_path)
+    assert not table.exists()  # so this run's curate_topics writes it again
+    assert (tmp_path / "results/topics/document_topics.edited.csv").read_text() == edited
+    assert said == [
+        "papertopics: results/topics/document_topics.csv was edited (topic 0 has size 2, but "
+        "document_topics.csv gives it 3 documents); kept as results/topics/document_topics.edited.csv, "
+        "this run rebuilds it (steer topics in config.yaml: topics.names, topics.merge, topics.pinned)"
+    ]
+
+
+def test_tables_that_agree_or_are_only_copied_are_left_as_they_are(tmp_path):
+    _finished_topic_tables(tmp_path)
+    table = tmp_path / "results/topics/document_topics.csv"
+    table.write_text(table.read_text().replace(",V\n", ",my own title\n"))  # a new mtime, sizes agree
+    said: list[str] = []
+    assert recovery.recover(tmp_path, say=said.append) is None
+    recovery.release_folder(tmp_path)
+    assert said == [] and "my own title" in table.read_text()
+
+
+@pytest.mark.slow
+def test_the_rerun_after_a_hand_edit_of_document_topics_gives_tables_load_reads(seed_run, tmp_path):
+    """Issue 57 case 9, end to end: the advice load() gives (rerun) now fixes the folder."""
+    from papertopics.results import load
+
+    folder = tmp_path / "edited"
+    shutil.copytree(seed_run, folder, symlinks=True)
+    table = folder / "results/topics/document_topics.csv"
+    documents = pd.read_csv(table)
+    topics = sorted(t for t in documents["topic"].unique() if t >= 0)
+    documents.loc[documents["topic"] == topics[0], "topic"] = topics[1]  # topic 0's papers moved by hand
+    documents.to_csv(table, index=False)
+    with pytest.raises(PapertopicsError, match="rerun `papertopics run` there"):
+        _ = load(folder).topics
+    result = run_snakemake(folder, "--cores", "2")
+    assert "document_topics.csv was edited" in result.stdout + result.stderr
+    assert (folder / "results/topics/document_topics.edited.csv").is_file()
+    results = load(folder)
+    assert int(results.topics.set_index("topic").loc[topics[0], "size"]) > 0
+    assert " 0 documents" not in (folder / "results/report/index.html").read_text()

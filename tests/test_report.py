@@ -1111,3 +1111,29 @@ def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_ven
     assert fields[1]["labels"][:2] == ["Nature", "Cell"] and fields[1]["labels"][-1] == "other"
     assert len(fields[1]["labels"]) == 11 and fields[1]["other"]
     assert document_fields(pd.DataFrame({"title": ["a", "b"]})) == []  # the seeds: nothing to colour by
+
+
+def test_colour_by_venue_folds_capitals_as_the_cards_do_and_author_search_reads_the_listings_column():
+    """Issue 57 case 12: "Colour by venue" listed "NeurIPS", "neurips" and "NEURIPS" apart (three
+    swatches, three colours) while the cards' top venues merge them; `author:` always searched
+    `authors`, a column a Scopus listing ("Author full names") does not have."""
+    import base64
+
+    from papertopics.report.documents import document_fields
+    from papertopics.topics.sources import topic_sources
+
+    venues = ["NeurIPS", "neurips", "NEURIPS", "NeurIPS", "ICML", "icml", ""]
+    documents = pd.DataFrame({"topic": [0] * 7, "venue": venues})
+    field = document_fields(documents)[0]
+    codes = np.frombuffer(base64.b64decode(field["values"]), np.uint8).tolist()
+    assert field["labels"] == ["NeurIPS", "ICML"] and not field["other"]  # one swatch per venue
+    assert codes == [1, 1, 1, 1, 2, 2, 0]
+    cards = topic_sources(documents)
+    assert set(cards["name"]) == set(field["labels"])  # the names the cards show
+
+    inputs = sample_inputs(40)
+    documents = inputs.documents.assign(**{"Author full names": "Doe, Jane", "Author Keywords": "graphs"})
+    docs = document_payload(documents, inputs.map2d, inputs.topics, inputs.listings)
+    assert docs["author_column"] == "Author full names"
+    plain = document_payload(inputs.documents, inputs.map2d, inputs.topics, inputs.listings)
+    assert plain["author_column"] is None

@@ -610,6 +610,55 @@ def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(bro
         undated.close()
 
 
+@pytest.mark.browser
+def test_venue_colours_fold_capitals_and_author_and_spaced_columns_are_searched_by_name(browser, tmp_path):
+    """Issue 57 case 12: "Colour by" the venue shows "NeurIPS" once however it is capitalised
+    (as the cards do); `author:` searches the listing's author column ("Author full names", no
+    `authors`); a column with spaces is searched by its name with _ ("author_keywords:")."""
+    import dataclasses as dc
+
+    from report_sample import sample_inputs
+
+    from papertopics.report import render_report
+
+    inputs = sample_inputs(60, n_topics=3, listings=("alpha",))
+    n = len(inputs.documents)
+    documents = inputs.documents.assign(
+        venue=[("NeurIPS", "neurips", "NEURIPS", "ICML")[i % 4] for i in range(n)],
+        **{
+            "Author full names": ["Doe, Jane" if i % 5 == 0 else "Roe, Rick" for i in range(n)],
+            "Author Keywords": ["graph neural networks" if i % 6 == 0 else "optics" for i in range(n)],
+        },
+    )
+    folder = tmp_path / "report"
+    render_report(dc.replace(inputs, documents=documents), folder)
+    page, _ = open_page(browser, folder, "documents")
+    figure = "document.getElementById('figure')"
+    try:
+        page.evaluate(
+            "(v => { const s = document.getElementById('color-by'); s.value = v;"
+            " s.dispatchEvent(new Event('change')); })('venue')"
+        )
+        page.wait_for(f"{figure}.dataset.colour === 'venue'")
+        legend = page.evaluate(
+            "Array.from(document.querySelectorAll('#map-legend .legend-item')).map(e => e.textContent)"
+        )
+        assert legend == ["NeurIPS", "ICML"]
+        for query, wanted in (
+            ("author:doe", sum(i % 5 == 0 for i in range(n))),
+            ("author_keywords:graph", sum(i % 6 == 0 for i in range(n))),
+            ("venue:neurips", sum(i % 4 != 3 for i in range(n))),
+        ):
+            page.evaluate(
+                "(q => { const s = document.getElementById('search'); s.value = q;"
+                f" s.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter'}})); }})({json.dumps(query)})"
+            )
+            page.wait_for(f"{figure}.dataset.matches === '{int(wanted)}'")
+        assert page.errors == []
+    finally:
+        page.close()
+
+
 def undated_report(tmp_path: Path) -> Path:
     """An undated report (the seeds' kind: no year, no venue) beside the dated one."""
     from report_sample import sample_inputs

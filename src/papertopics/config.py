@@ -164,14 +164,38 @@ def _pinned_problem(entry: Any, key: str) -> str | None:
     return None
 
 
-# YAML 1.1 (PyYAML) reads `012` as the octal number 10 and `0x1f` as 31: in config.yaml a
-# leading 0 is a typo or a topic id written with a zero in front, never meant as octal.
-_NOT_DECIMAL = re.compile(r"[-+]?0[0-7_]+|[-+]?0[box][0-9a-fA-F_]+|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+")
+# YAML 1.1 (PyYAML) reads `012` as the octal number 10, `0x1f` as 31, `0b11` as 3, `1:30` as 90
+# (base 60) and drops underscores (`5_0` is 50, `0.2_5` 0.25): in config.yaml each is a typo or a
+# text, never meant so. Each is refused with what YAML made of it, named for what it is.
+# Digits grouped by thousands (10_000) read as written and stay accepted.
+_THOUSANDS = re.compile(r"[-+]?[1-9][0-9]{0,2}(_[0-9]{3})+")
+_NUMBER_KINDS = (
+    (re.compile(r"[-+]?0x[0-9a-fA-F_]+"), "is hexadecimal (0x)"),
+    (re.compile(r"[-+]?0b[01_]+"), "is binary (0b)"),
+    (re.compile(r"[-+]?0[0-7_]+"), "reads as the number {value} in YAML (a leading 0 is octal)"),
+    (re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?"), "is base 60 (sexagesimal)"),
+    (re.compile(r".*_.*"), "reads as the number {value} in YAML (YAML drops the underscores)"),
+)
 
 
-class _StrictLoader(yaml.SafeLoader):
+def _number_problem(text: str, value) -> str | None:
+    """What YAML 1.1 made of a number written `text` (read as `value`) when it is not the plain
+    decimal it looks like, as one line ending with what to write; None for a plain number."""
+    if _THOUSANDS.fullmatch(text):
+        return None
+    for pattern, what in _NUMBER_KINDS:
+        if pattern.fullmatch(text):
+            said = what.format(value=value)
+            said += "" if "{value}" in what else f", the number {value} in YAML"
+            plain = text.lstrip("+-0") or "0" if "octal" in what else str(value)
+            return f'{text} {said}; write {plain} for the number, or quote it ("{text}") for text'
+    return None
+
+
+class StrictLoader(yaml.SafeLoader):
     """PyYAML's safe loader that refuses what it would read silently wrong: a key given twice in
-    one mapping (PyYAML keeps the last) and integers YAML 1.1 reads as octal, hex or base 60."""
+    one mapping (PyYAML keeps the last) and numbers YAML 1.1 reads as octal, hex, binary, base 60
+    or without their underscores."""
 
     def construct_mapping(self, node, deep=False):
         seen: dict = {}
@@ -188,22 +212,52 @@ class _StrictLoader(yaml.SafeLoader):
                 seen[key] = key_node.start_mark.line + 1
         return super().construct_mapping(node, deep=deep)
 
+    def _refuse_number(self, node, value):
+        problem = _number_problem(str(node.value), value)
+        if problem:
+            raise yaml.constructor.ConstructorError(None, None, problem, node.start_mark)
+        return value
+
     def construct_yaml_int(self, node):
-        text = str(node.value)
-        if _NOT_DECIMAL.fullmatch(text):
-            value = super().construct_yaml_int(node)
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"{text} reads as the number {value} in YAML (a leading 0 is octal); write "
-                f'{text.lstrip("+-0") or "0"} for the number, or quote it ("{text}") for text',
-                node.start_mark,
-            )
-        return super().construct_yaml_int(node)
+        return self._refuse_number(node, super().construct_yaml_int(node))
+
+    def construct_yaml_float(self, node):
+        return self._refuse_number(node, super().construct_yaml_float(node))
 
 
-_StrictLoader.add_constructor("tag:yaml.org,2002:int", _StrictLoader.construct_yaml_int)
-_StrictLoader.add_constructor("tag:yaml.org,2002:map", _StrictLoader.construct_mapping)
+def _key_at(text: str, mark) -> str:
+    """The dotted key (topics.names, hdbscan.min_cluster_size) of the scalar at `mark`: the key
+    it is the value of, or the mapping it is a key in; '' when not found."""
+
+    def walk(node, path: str) -> str | None:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if key.start_mark.index == mark.index:
+                    return path
+                inner = f"{path}.{key.value}" if path else str(key.value)
+                if isinstance(value, yaml.ScalarNode) and value.start_mark.index == mark.index:
+                    return inner
+                found = walk(value, inner)
+                if found is not None:
+                    return found
+        elif isinstance(node, yaml.SequenceNode):
+            for i, item in enumerate(node.value):
+                if isinstance(item, yaml.ScalarNode) and item.start_mark.index == mark.index:
+                    return f"{path}[{i}]"
+                found = walk(item, f"{path}[{i}]")
+                if found is not None:
+                    return found
+        return None
+
+    try:
+        return walk(yaml.compose(text, Loader=yaml.SafeLoader), "") or ""
+    except yaml.YAMLError:
+        return ""
+
+
+StrictLoader.add_constructor("tag:yaml.org,2002:int", StrictLoader.construct_yaml_int)
+StrictLoader.add_constructor("tag:yaml.org,2002:float", StrictLoader.construct_yaml_float)
+StrictLoader.add_constructor("tag:yaml.org,2002:map", StrictLoader.construct_mapping)
 
 
 def read_config_file(path: str | Path) -> dict:
@@ -216,7 +270,7 @@ def read_config_file(path: str | Path) -> dict:
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: cannot read the config file ({error})") from None
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # a safe loader
+        data = yaml.load(text, Loader=StrictLoader)  # a safe loader
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -228,6 +282,8 @@ def read_config_file(path: str | Path) -> dict:
                 f"{context.line + 1}, column {context.column + 1}"
             )
         what = "" if isinstance(error, yaml.constructor.ConstructorError) else "YAML syntax error: "
+        if what == "" and mark is not None and _key_at(text, mark):
+            what = f"{_key_at(text, mark)}: "
         raise ConfigError(f"{path}: {where}{what}{problem}") from None
     except yaml.YAMLError as error:
         raise ConfigError(f"{path}: YAML syntax error ({' '.join(str(error).split())})") from None

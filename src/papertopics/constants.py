@@ -7,6 +7,10 @@ OUTLIER_COLOR = "#a3a3a3"  # grey on every page; no topic colour is grey
 # How a document got its topic (document_topics.csv `assignment`, cluster.assign): a member of its
 # cluster, an outlier of the clustering close enough to its nearest topic, or no topic (topic OUTLIER).
 ASSIGNED_CORE, ASSIGNED_NEAREST, UNASSIGNED = "core", "nearest", "outlier"
+# A paper that joined a pinned topic (topics.pinned) before the clustering: the same word in
+# document_topics.csv and papertopics.load(...).transform. Its topic's members are core and pinned.
+ASSIGNED_PINNED = "pinned"
+MEMBERS = (ASSIGNED_CORE, ASSIGNED_PINNED)
 
 # Version of the pickled topics.names.index.NameIndex (results/corpus/name_index.pkl): bump it when the
 # class changes, so that index_phrases reruns instead of fit_topics reading a stale pickle.

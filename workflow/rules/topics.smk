@@ -48,6 +48,7 @@ rule curate_topics:
         changes="results/topics/fit/changes.csv",
         hierarchy="results/topics/fit/hierarchy.csv",
         clusters="results/cluster/clusters.parquet",  # the pinned papers' similarities
+        snapshot="results/topics/snapshot",  # this fit's topics: "what changed" after a rename
     output:
         topics="results/topics/topics.csv",
         documents="results/topics/document_topics.csv",
@@ -64,6 +65,7 @@ rule curate_topics:
         # names are ids of a finished run the reader saw: none yet, they wait (and apply, by
         # this value changing, on the next run)
         finished_run=Path("results/topics/history/current.json").is_file() or not config["topics"]["names"],
+        history="results/topics/history",  # read by the job, never a trigger
     run:
         from papertopics.topics.curate import curate_topics_job
 

@@ -17,6 +17,11 @@ similarity there reaches `topics.pinned_min_similarity`:
 - `auto`: the paper stands out for that topic: its similarity is at least AUTO_SIGMAS standard
   deviations above the corpus' mean similarity to the topic (per topic, so a broad name with
   high similarities everywhere and a narrow one are judged alike; no number tuned to a corpus).
+  That always selects a tail, so a pinned topic must first stand out from a null: phrases about
+  nothing a paper is about (CONTROLS, embedded as the pinned topics are). The mean cosine of its
+  NULL_BEST best papers must be AUTO_SIGMAS robust standard deviations (median, scaled MAD)
+  above the controls' same figure; otherwise its best papers are no closer to it than to an
+  unrelated phrase and it gathers none (params.json says so, curate_topics warns).
 
 The papers left over are clustered as without pins (cluster.stage).
 """
@@ -38,6 +43,18 @@ PROMPT = "a paper about {name}"
 # deviations above the corpus' mean similarity to the pinned topic.
 AUTO_SIGMAS = 2.0
 NOT_PINNED = -1
+# The null for `auto` (bench/pinned_null.py on the ICLR sample: nonsense pins score below 2,
+# named areas above, at 300 and 1,000 papers): phrases far from research papers, embedded with
+# PROMPT; stored after the pinned topics in pinned_topics.parquet under CONTROL_MARK + phrase.
+CONTROLS = (
+    "cooking recipes", "gardening", "a football match", "knitting", "wedding planning", "pet care",
+    "home furniture", "holiday travel", "opera", "fashion", "car repair", "real estate",
+    "wine tasting", "fishing", "yoga", "board games", "hairdressing", "baking", "poetry",
+    "church history", "ballet", "camping", "jewellery", "gossip about celebrities",
+)  # fmt: skip
+CONTROL_MARK = "papertopics-null: "
+NULL_BEST = 10  # the best papers whose mean cosine a pinned topic and each control are compared by
+NEVER = 2.0  # the threshold of a pinned topic that takes no paper: above any cosine
 
 
 @dataclass(frozen=True)
@@ -99,6 +116,36 @@ def auto_thresholds(similarity: np.ndarray) -> np.ndarray:
     return similarity.mean(axis=0) + AUTO_SIGMAS * similarity.std(axis=0)
 
 
+def split_controls(names: list[str], vectors: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """pinned_topics.parquet's rows as (pinned names, their vectors, the controls' vectors)."""
+    control = np.array([str(name).startswith(CONTROL_MARK) for name in names], dtype=bool)
+    vectors = np.asarray(vectors, dtype=np.float32)
+    return [n for n, c in zip(names, control) if not c], vectors[~control], vectors[control]
+
+
+def best_mean(similarity: np.ndarray, k: int = NULL_BEST) -> np.ndarray:
+    """Per column, the mean of its k highest values (all of them in a smaller corpus)."""
+    k = max(1, min(k, len(similarity)))
+    return np.sort(similarity, axis=0)[-k:].mean(axis=0)
+
+
+def null_check(vectors: np.ndarray, pinned: np.ndarray, controls: np.ndarray) -> dict:
+    """How far each pinned topic's best papers stand out from the controls' (CONTROLS):
+    {"best": per pinned topic, "null": the controls' median, "spread": their robust SD
+    (1.4826 x MAD), "stands_out": per pinned topic, best >= null + AUTO_SIGMAS x spread}."""
+    seen = centred(vectors)
+    best = best_mean(seen @ np.asarray(pinned, dtype=np.float32).T)
+    null = best_mean(seen @ np.asarray(controls, dtype=np.float32).T)
+    centre = float(np.median(null))
+    spread = max(1.4826 * float(np.median(np.abs(null - centre))), 1e-6)
+    return {
+        "best": best,
+        "null": centre,
+        "spread": spread,
+        "stands_out": best >= centre + AUTO_SIGMAS * spread,
+    }
+
+
 def assign_pinned(
     vectors: np.ndarray,
     pinned: np.ndarray,
@@ -118,14 +165,17 @@ def assign_pinned(
     if not len(pinned):
         return np.full(n, NOT_PINNED), np.zeros(n, dtype=np.float32), np.zeros(0)
     similarity = centred(vectors, corpus_mean) @ np.asarray(pinned, dtype=np.float32).T
-    nearest = similarity.argmax(axis=1)
-    best = similarity[np.arange(n), nearest]
     if thresholds is not None:
         thresholds = np.asarray(thresholds, dtype=np.float64)
     elif min_similarity == "auto":
         thresholds = auto_thresholds(similarity)
     else:
         thresholds = np.full(len(pinned), float(min_similarity))
+    if (thresholds >= NEVER).all():  # no pinned topic takes papers
+        return np.full(n, NOT_PINNED), similarity.max(axis=1), thresholds
+    # a pinned topic that takes no paper (NEVER: it stands out from no null) is nobody's nearest
+    nearest = np.where(thresholds >= NEVER, -np.inf, similarity).argmax(axis=1)
+    best = similarity[np.arange(n), nearest]
     # 0: every paper joins its nearest pinned topic, also one whose cosine is below 0
     joins = (
         best >= thresholds[nearest]
@@ -217,7 +267,13 @@ def pin_topics_job(job, log) -> None:
 
     corpus_mean = load_embeddings(job.input.embeddings)[1].mean(axis=0)
     vectors, counts = pinned_vectors(topics, Path.cwd(), embed, corpus_mean)
-    save_embeddings(job.output.pinned, [topic.name for topic in topics], vectors)
+    # the null of `auto` after them (split_controls parts them again)
+    controls = np.vstack([topic_vector(v) for v in embed([PROMPT.format(name=c) for c in CONTROLS])])
+    save_embeddings(
+        job.output.pinned,
+        [topic.name for topic in topics] + [CONTROL_MARK + c for c in CONTROLS],
+        np.vstack([vectors, controls]),
+    )
     for topic, n in zip(topics, counts):
         log.info("pinned topic %r: %d example paper(s)", topic.name, n)
 
@@ -231,19 +287,27 @@ def pin_and_cluster(
     min_similarity: float | str,
     cluster,
     resolved_all: dict | None = None,
+    controls: np.ndarray | None = None,
 ):
     """clusters.parquet's table with the pinned topics first: a pinned paper's cluster is its
     pinned topic's index (0..P-1), the other papers are clustered by `cluster(doc_ids, vectors,
     reduced) -> (table, resolved)` and numbered after them (with fewer than two left, nothing is
     clustered and `resolved_all`, the parameters for the whole corpus, is what params.json
     keeps). Adds `pinned` (the pinned topic's name, else "") and `similarity` (cosine to the
-    nearest pinned topic); a pinned paper's
-    confidence is that cosine (clipped to 0-1). Returns (table, resolved) with resolved["pinned"]."""
+    nearest pinned topic); a pinned paper's assignment is `pinned` (as transform says) and its
+    confidence is that cosine (clipped to 0-1). With `auto` and the `controls` (CONTROLS'
+    vectors), a pinned topic whose best papers do not stand out from theirs (null_check) takes
+    none. Returns (table, resolved) with resolved["pinned"]."""
     import pandas as pd
 
-    from papertopics.constants import ASSIGNED_CORE, OUTLIER, UNASSIGNED
+    from papertopics.constants import ASSIGNED_PINNED, OUTLIER, UNASSIGNED
 
-    index, best, thresholds = assign_pinned(vectors, pinned, min_similarity)
+    check, thresholds = None, None
+    if min_similarity == "auto" and controls is not None and len(controls):
+        check = null_check(vectors, pinned, controls)
+        thresholds = auto_thresholds(centred(vectors) @ np.asarray(pinned, dtype=np.float32).T)
+        thresholds = np.where(check["stands_out"], thresholds, NEVER)
+    index, best, thresholds = assign_pinned(vectors, pinned, min_similarity, thresholds=thresholds)
     rest = np.flatnonzero(index == NOT_PINNED)
     if len(rest) >= 2:
         table, resolved = cluster([doc_ids[i] for i in rest], vectors[rest], reduced[rest])
@@ -260,7 +324,7 @@ def pin_and_cluster(
         resolved = {**(resolved_all or {}), "note": None, "n_clusters": 0, "n_outliers": len(rest)}
     n_pinned = len(names)
     clusters = np.full(len(doc_ids), OUTLIER)
-    assignment = np.full(len(doc_ids), ASSIGNED_CORE, dtype=object)
+    assignment = np.full(len(doc_ids), ASSIGNED_PINNED, dtype=object)
     confidence = np.clip(best, 0.0, 1.0).astype(np.float64)
     clusters[index >= 0] = index[index >= 0]
     found = table["cluster"].to_numpy()
@@ -280,15 +344,30 @@ def pin_and_cluster(
             "similarity": np.round(best, 4),
         }
     )
-    counts = np.bincount(index[index >= 0], minlength=n_pinned)
     resolved = dict(resolved)
     resolved["n_clusters"] = int(len(used))
-    resolved["pinned"] = {
+    resolved["pinned"] = pinned_params(names, index, thresholds, min_similarity, check)
+    return out, resolved
+
+
+def pinned_params(names, index, thresholds, min_similarity, check: dict | None) -> dict:
+    """params.json's `pinned`: each pinned topic's papers and threshold (and, with the null,
+    the mean cosine of its best papers and the controls' figure it had to reach)."""
+    counts = np.bincount(index[index >= 0], minlength=len(names))
+    params = {
         "min_similarity": min_similarity,
         "n_documents": int((index >= 0).sum()),
         "topics": {
             name: {"documents": int(counts[i]), "threshold": round(float(thresholds[i]), 4)}
+            | ({"best": round(float(check["best"][i]), 4)} if check else {})
             for i, name in enumerate(names)
         },
     }
-    return out, resolved
+    if check:  # the controls' figure: a pinned topic below null + AUTO_SIGMAS x spread takes none
+        params["null"] = {
+            "best_of": NULL_BEST,
+            "null": round(check["null"], 4),
+            "spread": round(check["spread"], 4),
+            "needed": round(check["null"] + AUTO_SIGMAS * check["spread"], 4),
+        }
+    return params

@@ -16,7 +16,7 @@ import pandas as pd
 from papertopics.artifacts import load_embeddings, write_json
 from papertopics.cluster.assign import assign_nearest
 from papertopics.cluster.clustering import cluster_documents
-from papertopics.cluster.pinned import pin_and_cluster
+from papertopics.cluster.pinned import pin_and_cluster, split_controls
 from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
 from papertopics.params import hdbscan_clamp_note, resolve_clustering
 
@@ -161,5 +161,7 @@ def cluster_stage(
     def cluster(ids, embeddings, reduced):
         return cluster_corpus(ids, embeddings, reduced, rest_config, threads=threads, use_cuml=use_cuml)
 
-    names, topic_vectors = pinned
-    return pin_and_cluster(doc_ids, vectors, space, names, topic_vectors, min_similarity, cluster, whole)
+    names, topic_vectors, controls = split_controls(*pinned)  # the null of `auto` rides along
+    return pin_and_cluster(
+        doc_ids, vectors, space, names, topic_vectors, min_similarity, cluster, whole, controls
+    )

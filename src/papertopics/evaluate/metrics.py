@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from papertopics.artifacts import load_embeddings, read_json, write_json
-from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, OUTLIER, UNASSIGNED
+from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST, MEMBERS, OUTLIER, UNASSIGNED
 from papertopics.evaluate.agreement import label_agreement
 from papertopics.evaluate.coherence import WindowTokens, npmi_analyzer, npmi_coherence
 from papertopics.evaluate.diversity import topic_diversity
@@ -62,7 +62,7 @@ def build_metrics(
         "n_topics": int(len(topic_words)),
         "outlier_share": round(float((assigned == OUTLIER).mean()), 4),
         # How documents got their topic: core members of a cluster, or assigned to the nearest topic.
-        "core_share": round(float(((how == ASSIGNED_CORE) & (assigned != OUTLIER)).mean()), 4),
+        "core_share": round(float((np.isin(how, MEMBERS) & (assigned != OUTLIER)).mean()), 4),
         "assigned_share": round(float((how == ASSIGNED_NEAREST).mean()), 4),
         "cohesion_per_topic": _cohesion(topics),
         "npmi": coherence["mean"],

@@ -18,7 +18,7 @@ import base64
 import numpy as np
 import pandas as pd
 
-from papertopics.constants import ASSIGNED_CORE, ASSIGNED_NEAREST
+from papertopics.constants import ASSIGNED_NEAREST, MEMBERS
 from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.citations import citation_field
 from papertopics.report.colors import topic_color
@@ -27,7 +27,7 @@ from papertopics.report.inputs import split_listings
 from papertopics.report.pinned import PIN, pinned_topic_ids
 from papertopics.report.text import HEADLINE_CHARS, truncate
 from papertopics.topics.over_time import document_periods
-from papertopics.topics.sources import VENUE_COLUMNS, find_column
+from papertopics.topics.sources import AUTHOR_COLUMNS, VENUE_COLUMNS, find_column
 from papertopics.topics.tree import balanced_regions, region_count
 
 
@@ -48,7 +48,7 @@ def topic_anchors(documents: pd.DataFrame, map2d: pd.DataFrame, topics: pd.DataF
         }
     )
     if "assignment" in documents.columns:
-        core = documents["assignment"].isin([ASSIGNED_CORE, ""]).to_numpy()
+        core = documents["assignment"].isin([*MEMBERS, ""]).to_numpy()
         has_core = frame[core].groupby("topic").size()
         frame = frame[core | ~frame["topic"].isin(has_core.index).to_numpy()]
     anchors = frame.groupby("topic")[["x", "y"]].median()
@@ -188,6 +188,7 @@ def document_payload(
         "topic_colors": {str(int(t)): topic_color(int(t)) for t in topics["topic"]},
         "has_neighbours": bool(has_neighbours),
         "fields": document_fields(documents),  # colour and filter the map by year or venue
+        "author_column": find_column(documents, AUTHOR_COLUMNS),  # what the search's author: reads
     }
 
 
@@ -231,16 +232,23 @@ def document_fields(documents: pd.DataFrame) -> list[dict]:
     venue = find_column(documents, VENUE_COLUMNS)
     if venue is not None:
         names = documents[venue].fillna("").astype(str).str.strip()
-        common = [name for name in names[names != ""].value_counts().index[:FIELD_CATEGORIES]]
-        code = {name: k + 1 for k, name in enumerate(common)}  # 0: none, len + 1: other
-        rest = bool(names[names != ""].nunique() > len(common))
-        codes = np.array([code.get(name, len(common) + 1) if name else 0 for name in names], dtype=np.uint8)
+        # one venue however it is capitalised, shown in its fullest written form, as the cards'
+        # top venues fold it (topics.sources.topic_sources: lower-cased keys, the longest form)
+        keys = names.str.lower()
+        forms = pd.DataFrame({"key": keys, "name": names})[names != ""].value_counts()
+        shown = {key: max(group.items(), key=lambda kv: (len(kv[0][1]), kv[1]))[0][1]
+                 for key, group in forms.groupby(level="key")}  # fmt: skip
+        common = [key for key in keys[keys != ""].value_counts().index[:FIELD_CATEGORIES]]
+        code = {key: k + 1 for k, key in enumerate(common)}  # 0: none, len + 1: other
+        rest = bool(keys[keys != ""].nunique() > len(common))
+        codes = np.array([code.get(key, len(common) + 1) if key else 0 for key in keys], dtype=np.uint8)
+        labels = [shown[key] for key in common]
         fields.append(
             {
                 "name": str(venue),
                 "kind": "category",
                 "values": packed(codes, "u1"),
-                "labels": [*common, "other"] if rest else common,
+                "labels": [*labels, "other"] if rest else labels,
                 "other": rest,  # the last label gathers the rest
             }
         )

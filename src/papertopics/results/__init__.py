@@ -25,13 +25,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from papertopics.constants import ASSIGNED_PINNED
 from papertopics.results.pins import has_words, pinned_of
 from papertopics.results.tables import ResultsError, first_line, read_table
 
 __all__ = ["Results", "ResultsError", "load", "read_table"]
 
-# transform's assignment of an abstract a pinned topic takes (as the run pinned it)
-PINNED = "pinned"
+# transform's assignment of an abstract a pinned topic takes: document_topics.csv's word for it
+PINNED = ASSIGNED_PINNED
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -253,7 +254,7 @@ class Results:
         (cosine to the nearest topic's centroid), model_topic.
         """
         from papertopics.cluster.assign import assign_nearest
-        from papertopics.constants import ASSIGNED_CORE, OUTLIER, UNASSIGNED
+        from papertopics.constants import MEMBERS, OUTLIER, UNASSIGNED
         from papertopics.ingest.text import clean_text
         from papertopics.vectors import centroids, normalise, topic_ids
 
@@ -271,7 +272,7 @@ class Results:
         if worded:
             documents = self.documents
             if "assignment" in documents.columns:
-                core = documents[documents["assignment"] == ASSIGNED_CORE]
+                core = documents[documents["assignment"].isin(MEMBERS)]
             else:
                 core = documents[documents["topic"] >= 0]
             vectors = self._vectors(core["doc_id"])
@@ -371,14 +372,15 @@ class Results:
 def _check_sizes(path: Path, topics: pd.DataFrame, documents: pd.DataFrame) -> None:
     """A ResultsError when a topic's size in topics.csv is not its number of rows in
     document_topics.csv (a table edited by hand, or two runs' tables)."""
-    counts = documents["topic"].astype(int).value_counts()
-    for topic, size in zip(topics["topic"].astype(int), topics["size"].astype(int)):
-        if int(counts.get(topic, 0)) != size and topic in counts.index:
-            raise ResultsError(
-                f"{path}: topic {topic} has size {size}, but document_topics.csv gives it "
-                f"{int(counts.get(topic, 0))} documents; the tables were edited or are not from one "
-                "run: rerun `papertopics run` there (edit config.yaml's topics section to steer the map)"
-            )
+    from papertopics.runtime.edited import size_mismatch
+
+    why = size_mismatch(topics, documents)
+    if why:
+        raise ResultsError(
+            f"{path}: {why}; the tables were edited or are not from one run: rerun `papertopics "
+            "run` there (it keeps an edited table as <name>.edited.csv and rebuilds it; edit "
+            "config.yaml's topics section to steer the map)"
+        )
 
 
 def load(folder: str | Path = ".") -> Results:

@@ -23,14 +23,14 @@ def pinned_of(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """(stable topic id or OUTLIER, cosine to the nearest pinned topic) of each new vector, or None
     where the run had no pinned topic that gathered papers (topics.csv `pinned`)."""
-    from papertopics.cluster.pinned import NOT_PINNED, assign_pinned
+    from papertopics.cluster.pinned import NOT_PINNED, assign_pinned, split_controls
 
     path = cluster_folder / "pinned_topics.parquet"
     if "pinned" not in topics.columns or not path.is_file():
         return None
     id_of = {name: int(t) for name, t in zip(topics["pinned"], topics["topic"]) if name}
     try:
-        names, vectors = load_embeddings(path)
+        names, vectors, _ = split_controls(*load_embeddings(path))  # the run's null: not a topic
         params = json.loads((cluster_folder / "params.json").read_text(encoding="utf-8"))["pinned"]
     except (OSError, ValueError, KeyError, TypeError):
         return None

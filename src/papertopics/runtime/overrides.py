@@ -15,14 +15,18 @@ def parse_overrides(pairs: Sequence[str]) -> dict:
     """`KEY=VALUE` pairs, KEY dotted for a section's key (`umap.n_neighbors=10`), VALUE in YAML."""
     import yaml
 
+    from papertopics.config import StrictLoader
+
     overrides: dict = {}
     for pair in pairs:
         key, eq, value = pair.partition("=")
         parts = key.strip().split(".")
         if not eq or not all(parts):
             raise CliError(f"--config {pair!r}: expected KEY=VALUE (random_state=7, umap.n_neighbors=10)")
-        try:
-            parsed = yaml.safe_load(value) if value.strip() else None
+        try:  # as config.yaml reads it: 0x1F, 5_0 or 012 are refused, named for what they are
+            parsed = yaml.load(value, Loader=StrictLoader) if value.strip() else None
+        except yaml.constructor.ConstructorError as e:
+            raise CliError(f"--config {pair!r}: {' '.join(str(e.problem).split())}") from None
         except yaml.YAMLError as e:
             raise CliError(f"--config {pair!r}: value is not YAML ({' '.join(str(e).split())})") from None
         node = overrides

@@ -1,14 +1,18 @@
 """Folders under results/ that papertopics writes whole and replaces on a rerun.
 
-Snakemake deletes a directory output before its job runs, and the history keeps only its own
-snapshots, so a file of the user's there would go without a word. Recovery refuses the run
-with one line naming such a file before anything is deleted (`foreign_file`).
+Snakemake deletes a directory output before its job runs (every `directory()` output of
+workflow/rules/: the model, the snapshot, the report's data folders and its bundle), and the
+history keeps only its own snapshots, so a file of the user's there would go without a word.
+Recovery refuses the run with one line naming such a file before anything is deleted
+(`foreign_file`).
 """
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from pathlib import Path
 
+from papertopics.report.registry import ASSETS, page_names
 from papertopics.topics.snapshot_store import CURRENT, SNAPSHOT_FILES
 
 # folder -> the files papertopics writes there (BERTopic's safetensors model folder, the snapshot)
@@ -19,41 +23,66 @@ MODEL_FILES = (
     "topic_embeddings.safetensors",
     "topics.json",
 )
+# the document map's data files (report.pack.write_document_data): report.document_data's
+# CHUNK_FOLDER and HEADLINES_FILE, written out (it imports pandas; this runs as a run starts)
+CHUNK_FOLDER = "data"
+DATA_FILES = ("headlines.js", "docs-*.js")
+# render_report's files (report.registry's pages and assets; plotly.min.js is render.PLOTLY_JS)
+REPORT_FILES = (*(f"{name}.html" for name in page_names()), *ASSETS, "plotly.min.js")
+# folder -> patterns of the files papertopics writes there, relative to the folder
 OWNED = {
     "results/topics/model": MODEL_FILES,
     "results/topics/snapshot": SNAPSHOT_FILES,
+    "results/report_data": ("documents.json", *(f"{CHUNK_FOLDER}/{name}" for name in DATA_FILES)),
+    "results/report/data": DATA_FILES,
+    "results/report_bundle/topic-report": (
+        *REPORT_FILES,
+        *(f"{CHUNK_FOLDER}/{name}" for name in DATA_FILES),
+    ),
 }
 HISTORY = "results/topics/history"
 HISTORY_FILES = (CURRENT, "advanced.json")
 SNAKEMAKE_STAMP = ".snakemake_timestamp"  # Snakemake's own mark in a directory output
 
 
+def _ours(relative: str, patterns) -> bool:
+    """Whether a file at `relative` (posix, inside its owned folder) is one papertopics writes
+    there: one of its patterns, Snakemake's stamp, or a temporary file of an atomic write."""
+    name = relative.rsplit("/", 1)[-1]
+    if name == SNAKEMAKE_STAMP or (name.startswith(".") and name.endswith(".tmp")):
+        return True
+    return any(fnmatchcase(relative, pattern) for pattern in patterns)
+
+
 def foreign_file(workdir: Path) -> str | None:
     """The one line refusing a run while a file that is not papertopics' sits in a folder it
-    replaces (results/topics/model/, snapshot/, history/), or None."""
+    replaces (OWNED's folders and results/topics/history/), or None."""
     workdir = Path(workdir)
-    found: list[Path] = []
-    for folder, names in OWNED.items():
+    found: list[tuple[Path, str]] = []
+    for folder, patterns in OWNED.items():
         path = workdir / folder
         if path.is_dir():
             found += [
-                p for p in sorted(path.rglob("*")) if p.is_file() and p.name not in (*names, SNAKEMAKE_STAMP)
+                (p, folder)
+                for p in sorted(path.rglob("*"))
+                if p.is_file() and not _ours(p.relative_to(path).as_posix(), patterns)
             ]
     history = workdir / HISTORY
     if history.is_dir():
         for path in sorted(history.iterdir()):
             if path.is_dir():
                 found += [
-                    p
+                    (p, HISTORY)
                     for p in sorted(path.rglob("*"))
-                    if p.is_file() and p.name not in (*SNAPSHOT_FILES, SNAKEMAKE_STAMP)
+                    if p.is_file() and not _ours(p.name, SNAPSHOT_FILES)
                 ]
             elif path.name not in (*HISTORY_FILES, SNAKEMAKE_STAMP) and not path.name.endswith(".tmp"):
-                found.append(path)
+                found.append((path, HISTORY))
     if not found:
         return None
-    rel = found[0].relative_to(workdir)
+    path, folder = found[0]
+    rel = path.relative_to(workdir).as_posix()
     return (
-        f"{rel}: not a file papertopics wrote, in {rel.parts[0]}/{'/'.join(rel.parts[1:3])}/, a folder "
-        f"papertopics replaces on a rerun; move it out of results/ (nothing was deleted), then rerun"
+        f"{rel}: not a file papertopics wrote, in {folder}/, a folder papertopics replaces on a "
+        f"rerun; move it out of {folder}/ (nothing was deleted), then rerun"
     )

@@ -17,6 +17,7 @@ import logging
 from pathlib import Path
 
 from papertopics.runtime.damage import SKIPPED_FOLDERS, damage, damaged_files
+from papertopics.runtime.edited import keep_edited_tables
 from papertopics.runtime.folder_lock import RUN_LOCK, FolderBusy, hold_folder, release_folder
 from papertopics.runtime.ledger import WRITTEN, compact_written, record_written, written_files
 from papertopics.runtime.listing_checks import listing_inside_results, refuse_listings_in_results
@@ -87,5 +88,7 @@ def recover(workdir: Path, say=print) -> LiveRun | None:
     for path, reason in damaged_files(workdir, written):
         path.unlink(missing_ok=True)
         say(f"papertopics: removed damaged {path.relative_to(workdir)} ({reason}); this run rebuilds it")
+    for line in keep_edited_tables(workdir, written):  # a hand-edited topic table: kept aside, rebuilt
+        say(line)
     record_owner(workdir)
     return None

@@ -127,7 +127,12 @@ PINNED_COLUMNS = ("topic", "name", "rank", "similarity", "doc_id", "title", "lis
 
 
 def curate_tables(
-    folder_in: str | Path, names: Mapping | None, pinned: list | None = None, finished_run: bool = True
+    folder_in: str | Path,
+    names: Mapping | None,
+    pinned: list | None = None,
+    finished_run: bool = True,
+    changes: pd.DataFrame | None = None,
+    pinned_params: Mapping | None = None,
 ) -> tuple[dict[str, pd.DataFrame], list[str]]:
     """The curated tables from fit_topics' folder, and the warnings to give.
 
@@ -135,6 +140,9 @@ def curate_tables(
     "Mixed"), unless topics.names names its id; a pinned topic no paper joined is a warning.
     Names are ids of a run the reader saw: without a finished run in the folder (a new folder,
     or results/ removed) they wait, with one line, for the next run (finished_run False).
+    `changes` replaces fit_topics' changes.csv (history.changes_since_shown: a rerun that did
+    not refit compares with the last finished run, which showed these same topics).
+    `pinned_params` is cluster_documents' params.json `pinned` (why a pinned topic took none).
     """
     from papertopics.cluster.pinned import pinned_topics
 
@@ -143,6 +151,8 @@ def curate_tables(
     early = [waiting_names_line(wanted)] if wanted and not finished_run else []
     wanted = wanted if finished_run else {}
     tables = {name: _read(folder_in / name) for name in TABLES}
+    if changes is not None:
+        tables["changes.csv"] = changes
     topics = tables["topics.csv"]
     given = dict(wanted)
     if "pinned" in topics.columns:
@@ -154,12 +164,26 @@ def curate_tables(
     found = set(topics["pinned"]) if "pinned" in topics.columns else set()
     for i, topic in enumerate(pinned_topics(pinned)):
         if topic.name not in found:
-            warnings.append(
-                f"config.yaml topics.pinned[{i}] ({topic.name!r}): no paper joined it; lower "
-                f"topics.pinned_min_similarity (0: every paper joins its nearest pinned topic) or "
-                f"give it examples"
-            )
+            warnings.append(unjoined_pin_line(i, topic.name, pinned_params or {}))
     return curated, warnings
+
+
+def unjoined_pin_line(i: int, name: str, params: Mapping) -> str:
+    """One warning line for a pinned topic no paper joined, saying why when the null said no."""
+    null, rule = params.get("null") or {}, (params.get("topics") or {}).get(name) or {}
+    if null and "best" in rule and rule["best"] < null.get("needed", 0):
+        return (
+            f"config.yaml topics.pinned[{i}] ({name!r}): no paper joined it: its best papers are no "
+            f"closer to it than to phrases about nothing in this listing (mean cosine of its "
+            f"{null.get('best_of')} best papers {rule['best']:.2f}, unrelated phrases {null['null']:.2f}, "
+            f"needed {null['needed']:.2f}), so the listing has no papers about it; give it examples or a "
+            f"description, or a number for topics.pinned_min_similarity to gather its nearest papers anyway"
+        )
+    return (
+        f"config.yaml topics.pinned[{i}] ({name!r}): no paper joined it; lower "
+        f"topics.pinned_min_similarity (0: every paper joins its nearest pinned topic) or "
+        f"give it examples"
+    )
 
 
 def pinned_table(
@@ -197,18 +221,39 @@ def pinned_table(
     return table[list(PINNED_COLUMNS)].reset_index(drop=True)
 
 
+def _pinned_params(path: Path) -> dict:
+    """cluster_documents' params.json `pinned` (beside clusters.parquet), or {} when unreadable."""
+    import json
+
+    try:
+        found = json.loads(path.read_text(encoding="utf-8")).get("pinned")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
 def curate_topics_job(job, log) -> None:
     """Rule curate_topics (run by papertopics.runtime.inprocess.run_job): the reader's names and
     pinned topics on the fitted tables.
 
     Inputs: results/topics/fit/{topics,document_topics,changes,hierarchy}.csv (fit_topics),
-    results/cluster/clusters.parquet (the pinned papers' similarities).
-    Params: names (config.yaml topics.names), pinned (topics.pinned).
+    results/cluster/clusters.parquet (the pinned papers' similarities), results/topics/snapshot
+    (this fit's topics: when the history's current one is the same, changes.csv says so).
+    Params: names (config.yaml topics.names), pinned (topics.pinned), history (its folder).
     Outputs: results/topics/{topics,document_topics,changes,hierarchy,pinned}.csv.
     """
+    from papertopics.topics.history import changes_since_shown
+
     folder = Path(job.input.topics).parent
+    snapshot, history = getattr(job.input, "snapshot", None), getattr(job.params, "history", None)
+    shown = changes_since_shown(snapshot, history) if snapshot and history else None
     curated, warnings = curate_tables(
-        folder, job.params.names, job.params.pinned, getattr(job.params, "finished_run", True)
+        folder,
+        job.params.names,
+        job.params.pinned,
+        getattr(job.params, "finished_run", True),
+        shown,
+        _pinned_params(Path(job.input.clusters).parent / "params.json") if job.params.pinned else None,
     )
     for line in warnings:
         log.warning("%s", line)

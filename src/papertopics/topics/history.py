@@ -21,7 +21,7 @@ import pandas as pd
 
 from papertopics.constants import OUTLIER
 from papertopics.topics.identity import TopicSnapshot, apply_mapping, match_topics, topic_changes
-from papertopics.topics.snapshot_store import CURRENT, SNAPSHOT_FILES
+from papertopics.topics.snapshot_store import CURRENT, SNAPSHOT_FILES, current_name, snapshot_name
 
 log = logging.getLogger(__name__)
 
@@ -106,3 +106,24 @@ def stable_topic_ids(
 def _still_true(label: str, terms: list[str]) -> bool:
     """A kept label must name only terms the topic still ranks among its top terms."""
     return all(term.strip() in terms for term in label.split(","))
+
+
+def changes_since_shown(snapshot: Path, history: Path) -> pd.DataFrame | None:
+    """changes.csv when the last finished run already showed this fit's topics, else None.
+
+    fit_topics compares with the history as it found it; the history then advances to this
+    snapshot once the report is written. A rerun that does not refit (a rename, a report
+    setting) keeps fit_topics' table, which compares with the run before: on a second run it
+    would still say "first run". When the history's current snapshot is this fit's own, what
+    changed since the last finished run is nothing: each topic compared with itself.
+    """
+    try:
+        if current_name(history) != snapshot_name(snapshot):
+            return None
+        topics = TopicSnapshot(
+            pd.read_parquet(Path(snapshot) / "topics.parquet", columns=["topic", "label"]),
+            pd.read_parquet(Path(snapshot) / "documents.parquet", columns=["doc_id", "topic"]),
+        )
+    except Exception:  # noqa: BLE001 - unreadable: fit_topics' own table stands
+        return None
+    return topic_changes(topics, topics, {t: t for t in topics.ids()} | {OUTLIER: OUTLIER})

@@ -17,6 +17,22 @@ SNAPSHOT_FILES = ("topics.parquet", "documents.parquet", "meta.json")
 CURRENT = "current.json"
 
 
+def snapshot_name(snapshot: Path) -> str:
+    """A snapshot's name in the history: a hash of its files' bytes."""
+    digest = hashlib.sha256()
+    for name in SNAPSHOT_FILES:
+        digest.update((Path(snapshot) / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def current_name(history: Path) -> str | None:
+    """The name of the history's current snapshot (the last finished run's), or None."""
+    try:
+        return str(json.loads((Path(history) / CURRENT).read_text(encoding="utf-8"))["snapshot"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def advance_history(snapshot: Path, history: Path) -> str:
     """Make `snapshot` the history's current one; returns its name (a content hash).
 
@@ -24,10 +40,7 @@ def advance_history(snapshot: Path, history: Path) -> str:
     snapshots (and a pre-subfolder flat layout) are removed after.
     """
     snapshot, history = Path(snapshot), Path(history)
-    digest = hashlib.sha256()
-    for name in SNAPSHOT_FILES:
-        digest.update((snapshot / name).read_bytes())
-    name = digest.hexdigest()[:16]
+    name = snapshot_name(snapshot)
     history.mkdir(parents=True, exist_ok=True)
     target = history / name
     if not target.is_dir():

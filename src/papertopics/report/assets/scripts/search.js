@@ -42,16 +42,19 @@
 
     // A word, or "journal:nature", "author:smith", "venue:..." for one metadata column (read from
     // the data files: until they are, such a term matches nothing and the search refines).
+    // author: and venue: are the listing's own author and venue columns, whatever they are called;
+    // a column is named in any capitals, with _ for its spaces ("author_keywords:graph").
     parseTerm(term) {
-      const at = term.indexOf(':'), extra = this.map.store.extra;
+      const at = term.indexOf(':'), extra = this.map.store.extra, docs = this.map.docs;
       if (at < 1 || at === term.length - 1) { return term; }
       // "cited:>100", "cited:<=5", "cited:0": the citations field (report.citations), compared
       const cited = /^cited:(>=|<=|>|<|=)?(\d+)$/.exec(term), citations = this.map.fields.fields.citations;
       if (cited && citations) { return { numeric: citations, op: cited[1] || '=', number: Number(cited[2]) }; }
-      const venue = (this.map.docs.fields || []).filter(function (f) { return f.kind === 'category'; })[0];
-      const aliases = { author: 'authors', venue: venue ? venue.name : '' };
-      const wanted = (aliases[term.slice(0, at)] || term.slice(0, at)).toLowerCase();
-      const column = Object.keys(extra).find(function (c) { return c.toLowerCase() === wanted; });
+      const venue = (docs.fields || []).filter(function (f) { return f.kind === 'category'; })[0];
+      const aliases = { author: docs.author_column || 'authors', venue: venue ? venue.name : '' };
+      const key = function (name) { return String(name).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, ''); };
+      const wanted = key(aliases[term.slice(0, at)] || term.slice(0, at));
+      const column = Object.keys(extra).find(function (c) { return key(c) === wanted; });
       return column || aliases[term.slice(0, at)] ? { column: column, value: term.slice(at + 1) } : term;
     }
 
