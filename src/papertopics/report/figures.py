@@ -270,13 +270,14 @@ def over_time_figure(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.Data
     ax.set_yticks(np.arange(len(drawn)), names, fontsize=6.5)
     every = max(-(-len(periods) // 30), 1)  # 30 period labels at most, the last always
     ticks = sorted({*range(0, len(periods), every), len(periods) - 1})
-    turn = 0 if len(periods) * max(len(p) for p in periods) <= 60 else 90  # labels that fit stay level
-    ax.set_xticks(ticks, [periods[k] for k in ticks], fontsize=7, rotation=turn)
+    level = len(periods) * max(len(p) for p in periods) <= 60  # labels that fit stay level
+    turn = {} if level else {"rotation": 45, "ha": "right", "rotation_mode": "anchor"}
+    ax.set_xticks(ticks, [periods[k] for k in ticks], fontsize=7, **turn)
     ax.tick_params(length=0)
     ax.spines[["left", "bottom"]].set_visible(False)
     marks = f"  (▲ rising, ▼ falling: its trend's q < {TREND_Q})" if set(status.values()) - {"steady"} else ""
     ax.set_xlabel(f"period{marks}", fontsize=8)
-    colorbar = figure.colorbar(image, ax=ax, shrink=min(1.0, 3.0 / figure.get_figheight() + 0.2), pad=0.01)
+    colorbar = figure.colorbar(image, ax=ax, shrink=0.8, aspect=30, pad=0.01)
     colorbar.set_label("% of the period's papers", fontsize=8)
     colorbar.ax.tick_params(labelsize=7)
     ax.set_title(title, fontsize=11, loc="left")
