@@ -173,3 +173,11 @@ def test_over_time_is_the_pages_heatmap_every_topic_a_row_named_and_marked_as_it
     assert labels == expected and cells.shape == (15, 4)
     assert cells[0, 0] == pytest.approx(100 * shares[(12, "1991-2001")])  # ▲ first row, first period
     assert cells[14, 3] == pytest.approx(100 * shares[(others[-1], "2004-2006")])
+
+
+def test_over_time_without_a_trends_table_has_every_topic_unmarked(tmp_path):
+    tables = _tables()
+    del tables["trends"]
+    draw_figures(tmp_path, tables, "x")
+    rows = _svg_ticks(tmp_path / "over_time.svg", "y")
+    assert sorted(rows) == sorted(NAMES) and "▲" not in _svg_texts(tmp_path / "over_time.svg")

@@ -97,6 +97,8 @@ def over_time_rows(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.DataFr
     over_time.csv's order (in time, joined ones such as "1991-2001" as written there).
     -> (topics, {topic: status}, periods)."""
     shares = _number(shares, "topic")
+    if not {"topic", "status", "p_value"} <= set(trends.columns):  # no trends table: no marks
+        trends = pd.DataFrame(columns=["topic", "status", "p_value"])
     trends = _number(trends, "topic", "p_value")
     topics = _number(topics, "topic", "size")
     status = dict(zip(trends["topic"].astype(int), trends["status"].astype(str)))
