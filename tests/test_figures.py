@@ -123,3 +123,61 @@ def test_the_overview_links_the_figures_that_are_drawn(missing):
     figure = {"thematic": "thematic_map", "over_time": "over_time"}[missing]
     assert "document_map" in shown and figure not in shown
     assert set(shown) <= set(FIGURES)
+
+
+def _svg_ticks(path, axis: str) -> list[str]:
+    """The tick labels of an SVG figure's `axis` ("x" or "y") on its first axes (not the
+    colour bar's), in the order matplotlib drew them."""
+    svg = "{http://www.w3.org/2000/svg}g"
+    axes = next(g for g in ET.parse(path).iter(svg) if g.get("id") == "axes_1")
+    return [
+        "".join(e.itertext()).strip()
+        for g in axes.iter(svg)
+        if g.get("id", "").startswith(f"{axis}tick_")
+        for e in g.iter(_SVG_TEXT)
+    ]
+
+
+def test_over_time_is_the_pages_heatmap_every_topic_a_row_named_and_marked_as_its_trend(tmp_path):
+    """Issue 59b: the figure is the Over time page's heatmap, not 12 lines: every topic a row
+    labelled with its name, the rising (▲) and falling (▼) first as topic_trends.csv says, then
+    the others by size; the periods as over_time.csv writes them; the colour is the share."""
+    tables = _tables(n_topics=15, periods=("1991-2001", "2002", "2003", "2004-2006"))
+    sizes = [40, 90, 10, 70, 55, 20, 30, 80, 60, 35, 45, 15, 25, 50, 65]  # the others' order
+    tables["topics"]["size"] = ["400", *map(str, sizes)]
+    outliers = tables["over_time"].iloc[:4].assign(topic=-1)  # over_time.csv has the outliers' row
+    tables["over_time"] = pd.concat([outliers, tables["over_time"]], ignore_index=True)
+    tables["trends"] = pd.DataFrame(
+        {
+            "topic": ["3", "9", "12", "0", "5"],
+            "status": ["falling", "rising", "rising", "steady", "falling"],
+            "p_value": ["0.001", "0.02", "0.004", "0.6", "0.03"],
+        }
+    )
+    draw_figures(tmp_path, tables, "Test listing")
+    svg = tmp_path / "over_time.svg"
+    name = dict(zip(tables["topics"]["topic"].astype(int), tables["topics"]["label"]))
+    others = sorted((t for t in range(15) if t not in (12, 9, 3, 5)), key=lambda t: -sizes[t])
+    expected = [f"▲ {name[12]}", f"▲ {name[9]}", f"▼ {name[3]}", f"▼ {name[5]}"]
+    expected += [name[t] for t in others]
+    assert _svg_ticks(svg, "y") == expected  # top to bottom, text in the SVG
+    assert _svg_ticks(svg, "x") == ["1991-2001", "2002", "2003", "2004-2006"]
+    with_marks = [label for label in expected if label[0] in "▲▼"]
+    assert len(with_marks) == 4 and "Outliers (no topic)" not in _svg_texts(svg)
+
+    from papertopics.report.figures import over_time_figure
+
+    figure, labels = over_time_figure(tables["over_time"], tables["trends"], tables["topics"], "x")
+    cells = figure.axes[0].images[0].get_array()
+    shares = tables["over_time"].set_index(["topic", "period"])["share"]
+    assert labels == expected and cells.shape == (15, 4)
+    assert cells[0, 0] == pytest.approx(100 * shares[(12, "1991-2001")])  # ▲ first row, first period
+    assert cells[14, 3] == pytest.approx(100 * shares[(others[-1], "2004-2006")])
+
+
+def test_over_time_without_a_trends_table_has_every_topic_unmarked(tmp_path):
+    tables = _tables()
+    del tables["trends"]
+    draw_figures(tmp_path, tables, "x")
+    rows = _svg_ticks(tmp_path / "over_time.svg", "y")
+    assert sorted(rows) == sorted(NAMES) and "▲" not in _svg_texts(tmp_path / "over_time.svg")

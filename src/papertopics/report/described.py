@@ -86,12 +86,21 @@ def trend_rows(inputs: ReportInputs) -> list[dict]:
     return rows
 
 
-def visualize_over_time(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.DataFrame) -> go.Figure:
-    """Topics x periods as a heatmap of each topic's share of the period's papers (every topic,
-    the rising and falling first, marked ▲ and ▼); the hover gives the papers, of how many, and
-    the period's own terms of the topic."""
-    shares = _number(shares, "topic", "count", "total", "share")
+# the Over time heatmap's marks before a rising or falling topic's name
+TREND_MARKS = {"rising": "▲ ", "falling": "▼ "}
+
+
+def over_time_rows(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.DataFrame):
+    """The Over time heatmap's rows and columns, as the page and the paper's figure
+    (report.figures) draw them: the rising topics, then the falling (each by p-value), then the
+    others by size, every topic of over_time.csv but the outliers; the periods in
+    over_time.csv's order (in time, joined ones such as "1991-2001" as written there).
+    -> (topics, {topic: status}, periods)."""
+    shares = _number(shares, "topic")
+    if not {"topic", "status", "p_value"} <= set(trends.columns):  # no trends table: no marks
+        trends = pd.DataFrame(columns=["topic", "status", "p_value"])
     trends = _number(trends, "topic", "p_value")
+    topics = _number(topics, "topic", "size")
     status = dict(zip(trends["topic"].astype(int), trends["status"].astype(str)))
     moving = [
         int(t)
@@ -102,10 +111,19 @@ def visualize_over_time(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.D
     present = set(shares["topic"].astype(int))
     drawn = [t for t in dict.fromkeys([*moving, *largest.astype(int).tolist()]) if t in present]
     periods = list(dict.fromkeys(shares["period"].astype(str)))  # over_time.csv's order: in time
-    labels = dict(zip(topics["topic"].astype(int), topics["label"].astype(str)))
-    mark = {"rising": "▲ ", "falling": "▼ "}
+    return drawn, status, periods
+
+
+def visualize_over_time(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.DataFrame) -> go.Figure:
+    """Topics x periods as a heatmap of each topic's share of the period's papers (every topic,
+    the rising and falling first, marked ▲ and ▼); the hover gives the papers, of how many, and
+    the period's own terms of the topic."""
+    shares = _number(shares, "topic", "count", "total", "share")
+    drawn, status, periods = over_time_rows(shares, trends, topics)
+    labels = dict(zip(_number(topics, "topic")["topic"].astype(int), topics["label"].astype(str)))
     names = [
-        plotly_text(mark.get(status.get(t, ""), "") + short_label(t, labels.get(t, ""), 40)) for t in drawn
+        plotly_text(TREND_MARKS.get(status.get(t, ""), "") + short_label(t, labels.get(t, ""), 40))
+        for t in drawn
     ]
     grid = shares.assign(period=shares["period"].astype(str)).set_index(["topic", "period"])
     z, custom = [], []

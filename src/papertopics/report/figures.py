@@ -21,6 +21,9 @@ import pandas as pd
 
 from papertopics.constants import OUTLIER_COLOR
 from papertopics.report.colors import topic_color
+from papertopics.report.described import TREND_MARKS, over_time_rows
+from papertopics.report.text import truncate
+from papertopics.topics.trends import TREND_Q
 
 __all__ = [
     "FIGURES",
@@ -36,9 +39,8 @@ _LOG = logging.getLogger(__name__)
 FIGURE_DPI = 300
 # a figure's size in inches: a two-column journal page is about 7 in wide
 SIZE = (7.2, 6.0)
-# topic names written on the document map (the largest topics) and lines on the over-time figure
+# topic names written on the document map (the largest topics)
 MAP_TOPIC_NAMES = 60
-OVER_TIME_LINES = 12
 _WRAP = 24  # characters per line of a topic name on the maps
 _STYLE = {
     "font.family": "DejaVu Sans",  # ships with matplotlib: no font is fetched
@@ -251,44 +253,33 @@ def thematic_figure(thematic: pd.DataFrame, title: str):
 
 
 def over_time_figure(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.DataFrame, title: str):
-    """Each topic's share per period, as the Over time page draws it (the rising and falling
-    topics first, then the largest, OVER_TIME_LINES lines); -> (figure, names in the legend)."""
-    shares = _numbers(shares, "topic", "share")
-    topics = _numbers(topics, "topic", "size")
-    moving = []
-    if len(trends) and {"status", "topic"} <= set(trends.columns):
-        trends = _numbers(trends, "topic", *(["p_value"] if "p_value" in trends.columns else []))
-        steady = trends[trends["status"] != "steady"]
-        moving = steady.sort_values("p_value" if "p_value" in steady.columns else "topic")["topic"]
-        moving = moving.astype(int).tolist()
-    largest = topics[topics["topic"] >= 0].sort_values("size", ascending=False, kind="stable")["topic"]
-    drawn = list(dict.fromkeys([*moving, *largest.astype(int).tolist()]))[:OVER_TIME_LINES]
-    labels = dict(zip(topics["topic"].astype(int), topics["label"].astype(str)))
-    periods = sorted(shares["period"].astype(str).unique())
-    figure = _figure((7.2, 4.8), layout="constrained")
+    """Topics x periods, the heatmap the Over time page draws (report.described.over_time_rows):
+    every topic a row named by its name, the rising (▲) and falling (▼, topic_trends.csv's
+    status) first, then the others by size; the periods as columns, as over_time.csv writes
+    them (joined ones such as "1991-2001" included); each cell the topic's share of the period's
+    papers. -> (figure, the rows' labels, top to bottom)."""
+    shares = _numbers(shares, "topic", "share").assign(period=lambda t: t["period"].astype(str))
+    drawn, status, periods = over_time_rows(shares, trends, topics)
+    labels = dict(zip(_numbers(topics, "topic")["topic"].astype(int), topics["label"].astype(str)))
+    names = [TREND_MARKS.get(status.get(t, ""), "") + truncate(labels.get(t, str(t)), 60) for t in drawn]
+    grid = shares.pivot_table(index="topic", columns="period", values="share", aggfunc="sum")
+    percent = 100 * grid.reindex(index=drawn, columns=periods).fillna(0).to_numpy()
+    figure = _figure((7.2, max(2.8, 1.4 + 0.15 * len(drawn))), layout="constrained")  # 0.15 in a row
     ax = figure.add_subplot()
-    names = []
-    for topic in drawn:
-        part = shares[shares["topic"] == topic].assign(period=lambda t: t["period"].astype(str))
-        part = part.set_index("period").reindex(periods)
-        name = textwrap.shorten(labels.get(topic, str(topic)), 40, placeholder="…")
-        ax.plot(
-            np.arange(len(periods)),  # positions, the periods as tick labels
-            100 * part["share"].fillna(0),
-            marker="o",
-            markersize=3,
-            linewidth=1.6,
-            color=topic_color(topic),
-            label=name,
-        )
-        names.append(name)
-    ax.set_ylim(bottom=0)
-    ax.set_xlabel("period", fontsize=9)
-    ax.set_ylabel("share of the period's papers (%)", fontsize=9)
-    ax.tick_params(labelsize=8)
-    every = max(-(-len(periods) // 12), 1)  # 12 labels at most
-    ax.set_xticks(np.arange(0, len(periods), every), periods[::every])
-    ax.legend(fontsize=6.5, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    image = ax.imshow(percent, aspect="auto", cmap="Blues", vmin=0, interpolation="nearest")
+    ax.set_yticks(np.arange(len(drawn)), names, fontsize=6.5)
+    every = max(-(-len(periods) // 30), 1)  # 30 period labels at most, the last always
+    ticks = sorted({*range(0, len(periods), every), len(periods) - 1})
+    level = len(periods) * max(len(p) for p in periods) <= 60  # labels that fit stay level
+    turn = {} if level else {"rotation": 45, "ha": "right", "rotation_mode": "anchor"}
+    ax.set_xticks(ticks, [periods[k] for k in ticks], fontsize=7, **turn)
+    ax.tick_params(length=0)
+    ax.spines[["left", "bottom"]].set_visible(False)
+    marks = f"  (▲ rising, ▼ falling: its trend's q < {TREND_Q})" if set(status.values()) - {"steady"} else ""
+    ax.set_xlabel(f"period{marks}", fontsize=8)
+    colorbar = figure.colorbar(image, ax=ax, shrink=0.8, aspect=30, pad=0.01)
+    colorbar.set_label("% of the period's papers", fontsize=8)
+    colorbar.ax.tick_params(labelsize=7)
     ax.set_title(title, fontsize=11, loc="left")
     return figure, names
 
