@@ -8,6 +8,7 @@ functions, so a cycle cannot hide behind an import that waits until a call.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -308,3 +309,43 @@ def test_the_size_allowlist_names_only_what_is_still_over():
     finally:
         OVERSIZE_ALLOWED.update(saved)
     assert not set(saved) - still, f"no longer over, drop from OVERSIZE_ALLOWED: {sorted(set(saved) - still)}"
+
+
+def _third_party(paths: list[Path], local: set[str]) -> set[str]:
+    """The distributions the top-level imports of these files come from (stdlib and `local` aside)."""
+    from importlib.metadata import packages_distributions
+
+    found = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                found.add(node.module.split(".")[0])
+    found -= set(sys.stdlib_module_names) | local | {"__future__"}
+    where = packages_distributions()
+    return {_canonical(where[name][0]) for name in found}
+
+
+def _canonical(name: str) -> str:
+    """A distribution's name as PEP 503 compares it (`PyYAML` = `pyyaml`, `umap_learn` = `umap-learn`)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _declared(*extras: str) -> set[str]:
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    wanted = project["dependencies"] + [r for e in extras for r in project["optional-dependencies"][e]]
+    return {_canonical(re.match(r"[\w.-]+", r).group()) for r in wanted}
+
+
+def test_pyproject_declares_every_library_the_package_and_its_tests_import():
+    """What `import` names is declared, not left to arrive with another library (issue 60)."""
+    code = [*PACKAGE.rglob("*.py"), *(REPO / "workflow/scripts").glob("*.py")]
+    package = _third_party(code, {"papertopics"})
+    assert {"numpy", "psutil", "threadpoolctl", "jsonschema", "transformers"} <= package
+    assert package <= _declared(), sorted(package - _declared())
+    tests = REPO / "tests"
+    local = {"papertopics", "conftest", *(path.stem for path in tests.rglob("*.py"))}
+    assert _third_party(list(tests.rglob("*.py")), local) <= _declared("test"), "tests import more"
