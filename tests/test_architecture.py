@@ -349,3 +349,37 @@ def test_pyproject_declares_every_library_the_package_and_its_tests_import():
     tests = REPO / "tests"
     local = {"papertopics", "conftest", *(path.stem for path in tests.rglob("*.py"))}
     assert _third_party(list(tests.rglob("*.py")), local) <= _declared("test"), "tests import more"
+
+
+def test_the_lock_pins_what_pyproject_needs_and_nothing_else():
+    """requirements.lock is the closure of pyproject's dependencies and extras (their own
+    requirements, markers read as pip reads them), one pin each (issue 60)."""
+    import tomllib
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    extras = project["optional-dependencies"].values()
+    roots = project["dependencies"] + [r for extra in extras for r in extra]
+    needed: set[str] = set()
+    todo = [(Requirement(r), "") for r in roots]
+    while todo:
+        requirement, extra = todo.pop()
+        if requirement.marker and not requirement.marker.evaluate({"extra": extra}):
+            continue
+        name = _canonical(requirement.name)
+        for wanted in ("", *requirement.extras):
+            if (name, wanted) in needed:
+                continue
+            needed.add((name, wanted))
+            try:
+                requires = distribution(requirement.name).requires or []
+            except PackageNotFoundError:  # another platform's (openvino off x86-64)
+                requires = []
+            todo += [(Requirement(r), wanted) for r in requires]
+    lines = [line for line in (REPO / "requirements.lock").read_text().splitlines() if "==" in line]
+    pinned = [_canonical(line.split("==")[0].strip()) for line in lines]
+    assert len(pinned) == len(set(pinned))
+    names = {name for name, _ in needed} - {"setuptools"}  # torch's, there with pip itself
+    assert set(pinned) == names, {"unused": set(pinned) - names, "missing": names - set(pinned)}
