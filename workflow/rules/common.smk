@@ -75,7 +75,7 @@ def package_files(name, patterns):
     return _code_param(name, [], sorted({path for pattern in patterns for path in root.glob(pattern)}))
 
 
-_CODE_SAID = set()
+_CODE_CHANGED = {}  # what changed since the last run here, as the rules name it (in order)
 # Only a command that runs jobs records what they ran with: a dry run says what changed and
 # plans the reruns as often as it is run (runtime.closure.code_version).
 _RECORD_CODE = workflow.is_main_process and runs_jobs(sys.argv)
@@ -83,17 +83,20 @@ _RECORD_CODE = workflow.is_main_process and runs_jobs(sys.argv)
 
 def _code_param(name, modules, files=()):
     digest, changed, damaged = code_version(name, modules, Path.cwd(), files, record=_RECORD_CODE)
-    new = [entry for entry in changed if entry not in _CODE_SAID]
     if damaged:
         print(f"papertopics: {damaged}", file=sys.stderr)
-    if new:
-        _CODE_SAID.update(new)
+    _CODE_CHANGED.update(dict.fromkeys(changed))
+    return digest
+
+
+def say_code_changes():
+    """The one line naming what changed, once every rule has its code param (the Snakefile's end)."""
+    if _CODE_CHANGED:
         print(
-            f"papertopics: package files or libraries changed since the last run here: {', '.join(new)}; "
-            f"the jobs that use them rerun",
+            "papertopics: package files or libraries changed since the last run here: "
+            f"{', '.join(_CODE_CHANGED)}; the jobs that use them rerun",
             file=sys.stderr,
         )
-    return digest
 
 
 # Wildcards only ever take listing names, never a path with a slash.
