@@ -21,6 +21,9 @@ include: "workflow/rules/neighbours.smk"
 include: "workflow/rules/report.smk"
 
 
+say_code_changes()  # one line naming the package files and libraries that changed (common.smk)
+
+
 rule all:
     default_target: True
     input:

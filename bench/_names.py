@@ -267,3 +267,35 @@ def plain_words(texts: list[str], assigned: np.ndarray) -> dict[int, list[str]]:
     ctfidf = ClassTfidfTransformer().fit_transform(vectorizer.transform(joined)).toarray()
     words = vectorizer.get_feature_names_out()
     return {t: [str(w) for w in words[np.argsort(-row)[:4]]] for t, row in zip(topics, ctfidf)}
+
+
+# ---------------------------------------------------------------- shared by names_fit, names_regions
+
+
+def clustered(corpus) -> dict:
+    """{corpus, vectors, clusters, assignment, confidence}: the corpus embedded and clustered as
+    the workflow would (default config)."""
+    from papertopics.pipeline import default_config, reduce_and_cluster
+
+    vectors = ce.embed(corpus["text"].tolist())
+    _, clustering, _ = reduce_and_cluster(vectors, default_config())
+    return {
+        "corpus": corpus,
+        "vectors": vectors,
+        "clusters": np.asarray(clustering.topics),
+        "assignment": np.asarray(clustering.assignment),
+        "confidence": np.asarray(clustering.confidence),
+    }
+
+
+def text_listing(name: str, header: str, texts: list[str]):
+    """The corpus of a listing in the seeds' text format (a header line, one abstract per
+    paragraph), read by papertopics' own reader."""
+    from papertopics.ingest.corpus import build_corpus
+    from papertopics.ingest.listings import ListingSpec, read_listing
+
+    with tempfile.TemporaryDirectory() as folder:
+        listing = Path(folder) / f"{name}.txt"
+        listing.write_text(header + "\n\n" + "\n\n".join(texts) + "\n")
+        corpus, _ = build_corpus([read_listing(ListingSpec(name, listing))])
+    return corpus

@@ -89,3 +89,17 @@ def print_table(rows: list[dict], columns: list[str]) -> None:
     print("  ".join(c.ljust(widths[c]) for c in columns))
     for r in rows:
         print("  ".join(str(r.get(c, "")).ljust(widths[c]) for c in columns))
+
+
+def print_stages(stages: dict[str, dict[str, float]]) -> None:
+    """rule_benchmarks' figures as a table: per rule its jobs, seconds and peak RSS."""
+    rows = [
+        {
+            "rule": rule,
+            "jobs": v["jobs"],
+            "seconds": f"{v['seconds']:.1f}",
+            "peak_rss_mib": f"{v['max_rss_mib']:.0f}",
+        }
+        for rule, v in stages.items()
+    ]
+    print_table(rows, ["rule", "jobs", "seconds", "peak_rss_mib"])

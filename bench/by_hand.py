@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _pipeline import DATA, REPO, env, print_table, rule_benchmarks, rules_run, snakemake
+from _pipeline import DATA, REPO, env, print_stages, print_table, rule_benchmarks, rules_run, snakemake
 
 BY_HAND = r"""
 import gzip, json, sys, time
@@ -116,18 +116,7 @@ def main() -> None:
     print_table(rows, ["run", "wall_s", "ratio"])
     print("goal: DAG <= 0.75 x by hand")
     stages = rule_benchmarks(workdir / "corpus")
-    print_table(
-        [
-            {
-                "rule": rule,
-                "jobs": v["jobs"],
-                "seconds": f"{v['seconds']:.1f}",
-                "peak_rss_mib": f"{v['max_rss_mib']:.0f}",
-            }
-            for rule, v in stages.items()
-        ],
-        ["rule", "jobs", "seconds", "peak_rss_mib"],
-    )
+    print_stages(stages)
     print(f"workdir: {workdir}")
 
 

@@ -36,43 +36,20 @@ import dataclasses
 import gzip
 import json
 import pickle
-import tempfile
-from collections import Counter
 from pathlib import Path
 
 import _common_eval as ce  # bench/ is on sys.path when this file runs as a script
 import _names
 import numpy as np
+from _names_search import KINDS, Fast, objective, search, start_weights, top_keywords
 
 ICLR = ce.DATA / "iclr2026-sample" / "iclr2026-sample.jsonl.gz"
 FOLDS = 2
 PARTS, PART_SIZE = 2, 200  # listings of 200 abstracts drawn from each fold
 DRAWS, DRAW_SIZE = 8, 45  # listings of 45 abstracts drawn from each fold
-KINDS = {"fold": "listings of 500", "part": "listings of 200", "draw": "draws of 45"}
 
 
 # --------------------------------------------------------------------------- listings
-
-
-fold, parts = _names.fold, _names.parts  # the package's one fold; what a name says
-
-
-def _inside(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
-    return any(long[i : i + len(short)] == short for i in range(len(long) - len(short) + 1))
-
-
-def top_keywords(keywords: list[list[str]], docs) -> list[tuple[str, ...]]:
-    counts = Counter(k for d in docs for k in {p for kw in keywords[d] for p in parts(kw)})
-    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    if not ranked:
-        return []
-    cut = max(ranked[min(3, len(ranked)) - 1][1], min(2, ranked[0][1]))
-    return [k for k, v in ranked if v >= cut]
-
-
-def hits(name: str, top: list[tuple[str, ...]]) -> bool:
-    said = parts(name)
-    return any(_inside(k, s) or (len(s) > 1 and k[-len(s) :] == s) for k in top for s in said)
 
 
 def prepare(cache: Path, repeat: int = 0) -> list[dict]:
@@ -81,10 +58,6 @@ def prepare(cache: Path, repeat: int = 0) -> list[dict]:
     path = cache / ("listings.pkl" if repeat == 0 else f"listings-{repeat}.pkl")
     if path.exists():
         return pickle.loads(path.read_bytes())
-    from papertopics.ingest.corpus import build_corpus
-    from papertopics.ingest.listings import ListingSpec, read_listing
-    from papertopics.pipeline import default_config, reduce_and_cluster
-
     records = [json.loads(line) for line in gzip.open(ICLR, "rt", encoding="utf-8")]
     order = np.random.default_rng(repeat).permutation(len(records))
     folds = np.array_split(order, FOLDS)
@@ -95,29 +68,14 @@ def prepare(cache: Path, repeat: int = 0) -> list[dict]:
         picks += [("part", rng.choice(members, PART_SIZE, replace=False)) for _ in range(PARTS)]
         picks += [("draw", rng.choice(members, DRAW_SIZE, replace=False)) for _ in range(DRAWS)]
         for kind, picked in picks:
-            with tempfile.TemporaryDirectory() as folder:
-                listing = Path(folder) / "listing.txt"
-                texts = [" ".join(records[i]["abstract"].split()) for i in picked]
-                listing.write_text("ICLR 2026 sample\n\n" + "\n\n".join(texts) + "\n")
-                corpus, _ = build_corpus([read_listing(ListingSpec("iclr", listing))])
+            texts = [" ".join(records[i]["abstract"].split()) for i in picked]
+            corpus = _names.text_listing("iclr", "ICLR 2026 sample", texts)
             keyword_of = {" ".join(records[i]["abstract"].split()): records[i]["keywords"] for i in picked}
             keywords = [keyword_of.get(" ".join(str(t).split()), []) for t in corpus["text_raw"]]
             assert sum(map(bool, keywords)) >= 0.95 * len(corpus), "abstracts lost their keywords"
-            vectors = ce.embed(corpus["text"].tolist())
-            _, clustering, _ = reduce_and_cluster(vectors, default_config())
-            listings.append(
-                {
-                    "fold": k,
-                    "kind": kind,
-                    "corpus": corpus,
-                    "vectors": vectors,
-                    "clusters": np.asarray(clustering.topics),
-                    "assignment": np.asarray(clustering.assignment),
-                    "confidence": np.asarray(clustering.confidence),
-                    "keywords": keywords,
-                }
-            )
-            print(f"fold {k} {kind}: {len(corpus)} abstracts, {len(set(clustering.topics)) - 1} clusters")
+            listings.append({"fold": k, "kind": kind, **_names.clustered(corpus), "keywords": keywords})
+            n_clusters = len(set(listings[-1]["clusters"].tolist())) - 1
+            print(f"fold {k} {kind}: {len(corpus)} abstracts, {n_clusters} clusters")
     path.write_bytes(pickle.dumps(listings))
     return listings
 
@@ -129,40 +87,7 @@ def fit(data: dict, naming: str = "phrases"):
 
 def name_listings(listings: list[dict], naming: str = "phrases") -> list[dict]:
     """Topic and region names of every listing by the checkout on PYTHONPATH (its defaults)."""
-    out = []
-    for data in listings:
-        fitted = fit(data, naming)
-        table = fitted.topics[fitted.topics["topic"] >= 0]
-        out.append(
-            {
-                "assigned": fitted.documents["topic"].tolist(),
-                "topics": [
-                    {
-                        "topic": int(t.topic),
-                        "label": t.label,
-                        "terms": t.top_terms.split("; "),
-                        "region": int(t.region),
-                        "region_label": t.region_label,
-                    }
-                    for t in table.itertuples()
-                ],
-            }
-        )
-    return out
-
-
-def plain_words(texts: list[str], assigned: np.ndarray) -> dict[int, list[str]]:
-    """Plain BERTopic's label words for these topics: its default CountVectorizer and
-    ClassTfidfTransformer on the same documents and topics (its label "3_fl_clients_federated_...")."""
-    from bertopic.vectorizers import ClassTfidfTransformer
-    from sklearn.feature_extraction.text import CountVectorizer
-
-    topics = sorted(t for t in set(assigned.tolist()) if t >= 0)
-    joined = [" ".join(texts[i] for i in np.flatnonzero(assigned == t)) for t in topics]
-    vectorizer = CountVectorizer().fit(joined)
-    ctfidf = ClassTfidfTransformer().fit_transform(vectorizer.transform(joined)).toarray()
-    words = vectorizer.get_feature_names_out()
-    return {t: [str(w) for w in words[np.argsort(-row)[:4]]] for t, row in zip(topics, ctfidf)}
+    return [_names.named(fit(data, naming)) for data in listings]
 
 
 def figures(listings: list[dict], named: list[dict], plain: bool = False) -> dict[str, tuple[int, int]]:
@@ -177,7 +102,7 @@ def figures(listings: list[dict], named: list[dict], plain: bool = False) -> dic
 
     for data, result in zip(listings, named):
         assigned = np.asarray(result["assigned"])
-        words = plain_words(data["corpus"]["text"].tolist(), assigned) if plain else {}
+        words = _names.plain_words(data["corpus"]["text"].tolist(), assigned) if plain else {}
         where = KINDS[data["kind"]]
         regions: dict[int, list[dict]] = {}
         for t in result["topics"]:
@@ -185,8 +110,9 @@ def figures(listings: list[dict], named: list[dict], plain: bool = False) -> dic
             name, terms = t["label"], t["terms"][:3]
             if plain:
                 name, terms = words[t["topic"]][0], words[t["topic"]]
-            add(f"{where}: names", hits(name, top))
-            add(f"{where}: names or 3 terms", hits(name, top) or any(hits(w, top) for w in terms))
+            add(f"{where}: names", _names.hits(name, top))
+            hit = _names.hits(name, top) or any(_names.hits(w, top) for w in terms)
+            add(f"{where}: names or 3 terms", hit)
             regions.setdefault(t["region"], []).append(t)
         for members in regions.values():
             if data["kind"] != "draw" and len(members) > 1:
@@ -195,7 +121,7 @@ def figures(listings: list[dict], named: list[dict], plain: bool = False) -> dic
                 label = members[0]["region_label"]
                 if plain:  # BERTopic names no region: the first word of its largest topic's label
                     label = words[max(members, key=lambda t: (assigned == t["topic"]).sum())["topic"]][0]
-                add("multi-topic regions (500 and 200)", hits(label, top))
+                add("multi-topic regions (500 and 200)", _names.hits(label, top))
     return {k: (v[0], v[1]) for k, v in sorted(tally.items())}
 
 
@@ -211,115 +137,6 @@ def show(columns: dict[str, dict[str, tuple[int, int]]]) -> None:
 
 
 # --------------------------------------------------------------------------- weights
-
-
-# The coordinate search: each weight in turn takes the grid value that names best (ties keep the
-# value it has), twice over; `share` stays 1 (the score's scale).
-GRID = {
-    "lift": (0.0, 0.125, 0.25, 0.5, 1.0),
-    "similarity": (0.0, 1.0, 2.0, 4.0, 8.0, 16.0),
-    "title": (0.0, 0.25, 0.5, 1.0),
-    "generic": (0.0, -0.1, -0.25, -0.5, -1.0),
-    "piece": (0.0, -0.5, -1.0, -2.0),
-    "region_cover": (0.0, 0.2, 0.3, 0.5, 0.7),
-}
-
-
-# Where the search starts: share, and lift at a quarter of it (it keeps a topic's own phrase where
-# two topics share a common one: the seeds' chain-of-thought topic took "large language models"
-# from the agents' topic without it); every other feature off;
-# a feature comes in only where it moves the figure by MIN_GAIN.
-MIN_GAIN = 0.005
-
-
-def start_weights():
-    from papertopics.topics.names.score import FEATURE_NAMES, WEIGHTS
-
-    off = {name: 0.0 for name in FEATURE_NAMES if name not in ("share", "lift")}
-    return dataclasses.replace(WEIGHTS, share=1.0, lift=0.25, **off)
-
-
-class Fast:
-    """One listing's topics and regions with their candidates' features computed once, named by
-    any weights with the namer's own pieces; topics without second phrases."""
-
-    def __init__(self, data: dict, result: dict):
-        from papertopics.topics.names.phrases import NameIndex, PhraseNames
-        from papertopics.topics.names.score import feature_matrix
-
-        corpus = data["corpus"]
-        self.index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
-        self.namer = PhraseNames(self.index).with_vectors(data["vectors"], _names.phrase_vectors(self.index))
-        self.assigned = np.asarray(result["assigned"])
-        groups = {t["topic"]: np.flatnonzero(self.assigned == t["topic"]) for t in result["topics"]}
-        self.candidates = self.namer.candidates(groups)
-        self.features = {g: feature_matrix(c) for g, c in self.candidates.items()}
-        self.top = {g: top_keywords(data["keywords"], docs) for g, docs in groups.items()}
-        self.kind = data["kind"]
-        members: dict[int, list[int]] = {}
-        for t in result["topics"]:
-            members.setdefault(t["region"], []).append(t["topic"])
-        self.multi = {n: ts for n, ts in members.items() if len(ts) > 1 and self.kind != "draw"}
-        self.regions = self.namer.region_candidates(self.assigned, self.multi)
-        self.region_top = {
-            n: top_keywords(data["keywords"], np.flatnonzero(np.isin(self.assigned, ts)))
-            for n, ts in self.multi.items()
-        }
-
-    def hits(self, weights) -> tuple[list[bool], list[bool]]:
-        """Topics' and multi-topic regions' names: does each name a top author keyword?"""
-        from papertopics.topics.names.score import weight_vector
-        from papertopics.topics.names.select import distinct, shortlist
-
-        vector = weight_vector(weights)
-        short = {g: shortlist(c, self.features[g] @ vector, weights) for g, c in self.candidates.items()}
-        chosen = distinct(short, self.index.name)
-        names = {g: self.index.name(chosen[g]) if g in chosen else "" for g in self.candidates}
-        self.coverage = [
-            float(c.used[list(c.cols).index(chosen[g])] / c.size) if g in chosen else 0.0
-            for g, c in self.candidates.items()
-        ]
-        regions = self.namer.with_weights(weights).region_names(
-            self.assigned, self.multi, self.regions, names
-        )
-        return (
-            [hits(names[g], self.top[g]) for g in self.candidates],
-            [hits(regions[n], self.region_top[n]) for n in self.multi],
-        )
-
-
-def objective(fast: list[Fast], weights, part: str = "topics") -> float:
-    """Topics: the mean of the names figures of the three kinds of listing; "regions": the
-    multi-topic regions' figure; a kind of listing: its names figure."""
-    found: dict[str, list[bool]] = {kind: [] for kind in [*KINDS, "regions"]}
-    coverage: list[float] = []
-    for f in fast:
-        topics, regions = f.hits(weights)
-        found[f.kind] += topics
-        found["regions"] += regions
-        coverage += f.coverage
-    if part == "coverage":  # the median share of a topic's papers using its name
-        return float(np.median(coverage))
-
-    if part in found:
-        return float(np.mean(found[part])) if found[part] else 0.0
-    return float(np.mean([np.mean(found[k]) if found[k] else 0.0 for k in KINDS]))
-
-
-def search(fast: list[Fast], start):
-    """Coordinate search from `start`: the feature weights on the topics' names, then
-    region_cover on the regions' names; a value moves only for MIN_GAIN or more."""
-    weights = start
-    for part, names in (("topics", [n for n in GRID if n != "region_cover"]), ("regions", ["region_cover"])):
-        best = objective(fast, weights, part)
-        for _ in range(2):
-            for name in names:
-                for value in GRID[name]:
-                    trial = dataclasses.replace(weights, **{name: value})
-                    got = objective(fast, trial, part)
-                    if got >= best + MIN_GAIN:
-                        weights, best = trial, got
-    return weights, objective(fast, weights)
 
 
 def fit_weights(listings: list[dict], cache: Path) -> None:

@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from _pipeline import DATA, print_table, rule_benchmarks, rules_run, snakemake
+from _pipeline import DATA, print_stages, rule_benchmarks, rules_run, snakemake
 
 
 def main() -> None:
@@ -32,18 +32,7 @@ def main() -> None:
         cold, _ = snakemake(workdir)
         stages = rule_benchmarks(workdir)
         print(f"cold run: {cold / 60:.1f} min wall (goal <= 30)")
-        print_table(
-            [
-                {
-                    "rule": rule,
-                    "jobs": v["jobs"],
-                    "seconds": f"{v['seconds']:.1f}",
-                    "peak_rss_mib": f"{v['max_rss_mib']:.0f}",
-                }
-                for rule, v in stages.items()
-            ],
-            ["rule", "jobs", "seconds", "peak_rss_mib"],
-        )
+        print_stages(stages)
         print(
             f"peak RSS of any stage: {max(v['max_rss_mib'] for v in stages.values()) / 1024:.2f} GiB"
             " (goal <= 4)"

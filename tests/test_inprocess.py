@@ -108,7 +108,7 @@ def test_a_job_that_exits_fails_instead_of_hanging_the_run(tmp_path):
 
 
 def test_every_light_rule_calls_a_job_function_of_the_module_it_names_as_input():
-    """Each `run:` block imports `<rule>_job` from the module its `code` input names, so editing
+    """Each `run:` block imports `<rule>_job` from the module its `code` param names, so editing
     that module reruns the job; the light rules' scripts are gone."""
     repo = Path(__file__).resolve().parents[1]
     rules = {  # rule name -> its text, up to the next rule or the end of its file
@@ -137,8 +137,27 @@ def test_every_light_rule_calls_a_job_function_of_the_module_it_names_as_input()
         assert callable(getattr(importlib.import_module(code_module), f"{rule}_job"))
         assert not (repo / "workflow/scripts" / f"{rule}.py").exists()
     assert all("script:" in chunk for name, chunk in rules.items() if name not in light)
-    # every script rule's code input is its script's import closure (common.smk's script_code)
+    # every script rule's code param is its script's import closure (common.smk's script_code)
     for name, chunk in rules.items():
         script = re.search(r'"\.\./scripts/(\w+)\.py"', chunk)
         if name not in light and script:
             assert f'code=script_code("{script.group(1)}")' in chunk, name
+
+
+def test_each_light_rule_sits_in_the_file_of_its_stage_and_common_smk_stays_small():
+    """A `run:` rule is in `<stage>.smk` of the package stage its job function lives in
+    (describe_topics, advance_history: topics.smk); write_workbook, which writes the report's
+    workbook, in report.smk; common.smk keeps only what every stage shares (issue 60)."""
+    repo = Path(__file__).resolve().parents[1]
+    where = {
+        chunk.split(":")[0]: (path.stem, chunk.split("\n\n\n")[0])
+        for path in sorted((repo / "workflow/rules").glob("*.smk"))
+        for chunk in re.split(r"^(?:rule|checkpoint) ", path.read_text(), flags=re.M)[1:]
+    }
+    for rule, (stage, chunk) in where.items():
+        module = re.search(r'job_module\("papertopics\.(\w+)\.', chunk)
+        if "run:" in chunk:
+            assert stage == module.group(1), (rule, stage)
+    assert where["describe_topics"][0] == where["advance_history"][0] == "topics"
+    assert where["write_workbook"][0] == "report"
+    assert len((repo / "workflow/rules/common.smk").read_text().splitlines()) <= 120

@@ -218,9 +218,8 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
 
 def test_an_edited_job_module_reruns_its_job(seed_run):
     """The light rules run a package function in Snakemake's process (papertopics.runtime.inprocess);
-    the module holding it is their input, so editing it reruns the job, as editing a script
-    reruns a `script:` job (a mere touch does not: Snakemake compares the content of small
-    inputs)."""
+    the module holding it is in their code param, so editing it reruns the job, as editing a script
+    reruns a `script:` job (a mere touch does not: the param is a digest of the content)."""
     script = REPO / "src" / "papertopics" / "report" / "render.py"
     text, before = script.read_bytes(), script.stat()
     try:

@@ -149,7 +149,7 @@ class Chromium:
     def close(self) -> None:
         try:
             self.send("Browser.close", timeout=5)
-        except Exception:  # noqa: BLE001 - it may already be gone
+        except Exception:  # it may already be gone
             pass
         try:
             self.process.wait(timeout=10)

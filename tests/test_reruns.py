@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import ast
+import gzip
 import hashlib
 import json
 import os
 import re
 import shutil
 import subprocess
+from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
@@ -127,13 +129,18 @@ def _checkout_copy(root: Path) -> Path:
     return root
 
 
-def _dry_run(checkout: Path, folder: Path) -> tuple[set[str], str]:
-    """The rules a dry run with `checkout`'s Snakefile and package plans in `folder`, and stderr."""
+def _dry_run(checkout: Path, folder: Path, *paths: Path, dry: bool = True) -> tuple[set[str], str]:
+    """The rules a dry run with `checkout`'s Snakefile and package plans in `folder` (`paths` first
+    on the Python path), and stderr; with `dry` False, the rules a real run ran."""
     env = snakemake_env()
-    env["PYTHONPATH"] = os.pathsep.join([str(checkout / "src"), env["PYTHONPATH"]])
+    env["PYTHONPATH"] = os.pathsep.join([*map(str, paths), str(checkout / "src"), env["PYTHONPATH"]])
     command = [*SNAKEMAKE, "--snakefile", str(checkout / "Snakefile"), "--directory", str(folder)]
     result = subprocess.run(
-        [*command, "--cores", "1", "--dry-run"], cwd=folder, env=env, capture_output=True, text=True
+        [*command, "--cores", "1", *(["--dry-run"] if dry else [])],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr[-4000:]
     table = (result.stdout + result.stderr).split("Job stats:")[-1]
@@ -174,7 +181,45 @@ def test_an_edited_helper_of_fit_topics_reruns_fit_topics(seed_run, tmp_path):
     }
     assert planned == fit_and_after
     changed = module.relative_to(checkout / "src/papertopics").as_posix()
-    assert f"papertopics: package files changed since the last run here: {changed};" in said
+    line = f"papertopics: package files or libraries changed since the last run here: {changed};"
+    assert said.count(line) == 1
     again, said_again = _dry_run(checkout, folder)
     assert again == fit_and_after  # a dry run does not lose the rerun
-    assert "package files changed" not in said_again  # said once
+    assert line in said_again  # nor the line (issue 60)
+
+    # edit, dry run, revert: nothing changed since the last run, and nothing says so (issue 57)
+    module.write_text(module.read_text().removesuffix("\n# an edit of merge_clusters' module\n"))
+    ran, said = _dry_run(checkout, folder, dry=False)
+    assert ran == set()
+    assert "Nothing to be done" in said
+    assert "changed since the last run" not in said
+
+
+def test_a_rebuilt_name_data_file_or_a_library_upgrade_reruns_the_jobs_it_shapes(seed_run, tmp_path):
+    """name_index.pkl bakes in topics/names/*.tsv.gz: rebuilding one reruns index_phrases and
+    fit_topics (and what follows); a newer scikit-learn (a pretend one, by its metadata) reruns
+    the jobs importing it; each says what changed in one line."""
+    folder = tmp_path / "folder"
+    shutil.copytree(seed_run, folder, symlinks=True)
+    checkout = _checkout_copy(tmp_path / "checkout")
+    after_fit = {"fit_topics", "curate_topics", "evaluate_topics", "render_report"}
+    after_fit |= {"write_workbook", "describe_topics", "advance_history"}
+    names = checkout / "src/papertopics/topics/names"
+    for data in sorted(names.glob("*.tsv.gz")):
+        saved = data.read_bytes()
+        data.write_bytes(gzip.compress(gzip.decompress(saved), compresslevel=1, mtime=0))
+        planned, said = _dry_run(checkout, folder)
+        assert planned == {"index_phrases", "embed_phrases", *after_fit}, data.name
+        changed = f"topics/names/{data.name}"
+        assert f"changed since the last run here: {changed}; the jobs that use them rerun" in said
+        data.write_bytes(saved)
+    assert _dry_run(checkout, folder)[0] == set()
+
+    fake = tmp_path / "site"
+    metadata = fake / "scikit_learn-99.0.dist-info" / "METADATA"
+    metadata.parent.mkdir(parents=True)
+    metadata.write_text("Metadata-Version: 2.1\nName: scikit-learn\nVersion: 99.0\n")
+    planned, said = _dry_run(checkout, folder, fake)
+    assert {"count_terms", "reduce_embeddings", "cluster_documents", *after_fit} <= planned
+    assert not {"parse_listing", "build_corpus", "embed_shard", "index_phrases"} & planned
+    assert f"scikit-learn {version('scikit-learn')} -> 99.0; the jobs that use them rerun" in said

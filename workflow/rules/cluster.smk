@@ -12,7 +12,6 @@ rule pin_topics:
     """The pinned topics (config.yaml topics.pinned) embedded with the documents' model: "a paper
     about <name>" (and its description), with its example papers' mean at equal weight."""
     input:
-        code=job_module("papertopics.cluster.pinned"),  # the package modules it runs: an edit reruns the job
         examples=PINNED_EXAMPLES,  # an edited example listing reruns it
         embeddings="results/embed/embeddings.parquet",  # the corpus' mean: examples are seen from it
     output:
@@ -24,6 +23,7 @@ rule pin_topics:
     threads: 1
     params:
         **{key: config["embedding"][key] for key in ENCODER_KEYS},
+        code=job_module("papertopics.cluster.pinned"),  # modules, package data, library versions: a change reruns it
         pinned=config["topics"]["pinned"],
         cache_dir=config["embedding"]["cache_dir"],
         # example listings by content, as listings are: new papers under an old date rerun it
@@ -40,7 +40,6 @@ rule pin_topics:
 rule cluster_documents:
     """Assign each document a cluster (-1: outlier); parameters resolved from corpus size."""
     input:
-        code=job_module("papertopics.cluster.stage"),  # the package modules it runs: an edit reruns the job
         embeddings="results/embed/embeddings.parquet",
         reduced="results/reduce/reduced.parquet",
         pinned=PINNED_VECTORS,  # topics.pinned (none: no pin_topics job)
@@ -52,6 +51,7 @@ rule cluster_documents:
     benchmark:
         "results/benchmarks/cluster_documents.tsv"
     params:
+        code=job_module("papertopics.cluster.stage"),  # modules, package data, library versions: a change reruns it
         clustering=config["clustering"],
         hdbscan=config["hdbscan"],
         agglomerative=config["agglomerative"],

@@ -4,16 +4,15 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 from papertopics.config import SCHEMA, check_config_files, read_config_file
 from papertopics.errors import ConfigError, PapertopicsError
 from papertopics.ingest.listings import listing_fingerprint, relative_to_folder, resolve_listings
 from papertopics.runtime.environment import runtime_environment
-from papertopics.runtime.closure import code_manifest, package_root, script_modules
+from papertopics.runtime.closure import code_version, package_root, script_modules
 from papertopics.runtime.inprocess import run_job
-from papertopics.runtime.recovery import refuse_listings_in_results
+from papertopics.runtime.recovery import refuse_listings_in_results, runs_jobs
 
 
 def load_config_files():
@@ -56,41 +55,48 @@ except PapertopicsError as error:
 
 
 def job_module(name):
-    """A light job's code input (`run:` blocks, runtime.inprocess): a file of hashes of the package
-    modules importing `name` runs (runtime.closure.code_manifest), rewritten when one of them
-    changes, so editing any of them reruns the job, as upgrading papertopics does. Found, not
-    imported: parsing this file stays quick."""
-    return _code_input(name, [name])
+    """A light job's (`run:`, runtime.inprocess) `code` param: a digest of the package modules
+    importing `name` runs, the package data they read and the versions of the libraries that shape
+    their output (runtime.closure.code_version): a change to any reruns the job; a moved folder
+    reruns nothing. Found, not imported: parsing this file stays quick."""
+    return _code_param(name, [name])
 
 
 def script_code(script):
-    """A `script:` job's code input: the same for the package modules workflow/scripts/<script>.py
+    """A `script:` job's `code` param: the same for the package modules workflow/scripts/<script>.py
     imports (Snakemake itself reruns the job when the script changes)."""
     path = Path(workflow.basedir) / "workflow" / "scripts" / f"{script}.py"
-    return _code_input(f"scripts.{script}", script_modules(path))
+    return _code_param(f"scripts.{script}", script_modules(path))
 
 
 def package_files(name, patterns):
-    """Package files that are not modules (`report/templates/*.html`) as a rule's input: one
-    file of their content hashes, as for code, so an edit reruns the job and a move does not."""
+    """Package files that are not modules (`report/templates/*.html`), digested as code is."""
     root = package_root()
-    return _code_input(name, [], sorted({path for pattern in patterns for path in root.glob(pattern)}))
+    return _code_param(name, [], sorted({path for pattern in patterns for path in root.glob(pattern)}))
 
 
-_CODE_SAID = set()
+_CODE_CHANGED = {}  # what changed since the last run here, as the rules name it (in order)
+# Only a command that runs jobs records what they ran with: a dry run says what changed and
+# plans the reruns as often as it is run (runtime.closure.code_version).
+_RECORD_CODE = workflow.is_main_process and runs_jobs(sys.argv)
 
 
-def _code_input(name, modules, files=()):
-    path, changed = code_manifest(name, modules, Path.cwd(), files)
-    new = [module for module in changed if module not in _CODE_SAID]
-    if new:
-        _CODE_SAID.update(new)
+def _code_param(name, modules, files=()):
+    digest, changed, damaged = code_version(name, modules, Path.cwd(), files, record=_RECORD_CODE)
+    if damaged:
+        print(f"papertopics: {damaged}", file=sys.stderr)
+    _CODE_CHANGED.update(dict.fromkeys(changed))
+    return digest
+
+
+def say_code_changes():
+    """The one line naming what changed, once every rule has its code param (the Snakefile's end)."""
+    if _CODE_CHANGED:
         print(
-            f"papertopics: package files changed since the last run here: {', '.join(new)}; "
-            f"the jobs that use them rerun",
+            "papertopics: package files or libraries changed since the last run here: "
+            f"{', '.join(_CODE_CHANGED)}; the jobs that use them rerun",
             file=sys.stderr,
         )
-    return str(path)
 
 
 # Wildcards only ever take listing names, never a path with a slash.
@@ -100,74 +106,9 @@ wildcard_constraints:
     seed=r"\d+",
 
 
-def listing_path(wildcards):
-    """The listing file as input; none where its path has braces, which Snakemake would read
-    as wildcards (`papers {v2}.txt`): the content hash in params reruns it then."""
-    path = str(LISTINGS[wildcards.listing].path)
-    return [] if "{" in path or "}" in path else path
-
-
-def listing_content(wildcards):
-    """The listing's content hash (cached by size, mtime, ctime and inode under .snakemake/)."""
-    return listing_fingerprint(
-        LISTINGS[wildcards.listing].path, Path(".snakemake/papertopics/listing-hashes.json")
-    )
-
-
-def listing_spec(wildcards):
-    spec = LISTINGS[wildcards.listing]
-    return {
-        "name": spec.name,
-        "path": str(spec.path),
-        "format": spec.format,
-        "columns": dict(spec.columns),
-        "sheet": spec.sheet,
-    }
-
-
 def n_documents():
     """Documents in the corpus: known once build_corpus has run (a checkpoint)."""
     import json
 
     stats_path = checkpoints.build_corpus.get().output.stats
     return json.loads(Path(stats_path).read_text())["n_documents"]
-
-
-def stability_refits(wildcards):
-    """One refit file per seed (none when the corpus is clustered by Ward, which has no seed)."""
-    from papertopics.params import refit_seeds, resolve_method
-
-    n = n_documents()
-    evaluation = config["evaluation"]
-    seeds = refit_seeds(
-        n,
-        evaluation["stability_runs"],
-        evaluation["stability_sample"],
-        config["random_state"],
-        resolve_method(config["clustering"], n),
-    )
-    return [f"results/evaluation/refits/{seed}.parquet" for seed in seeds]
-
-
-def embedding_shards(wildcards):
-    """Shard files for the corpus at hand: known once build_corpus has run (a checkpoint)."""
-    from papertopics.params import embedding_shard_count
-
-    n_shards = embedding_shard_count(n_documents(), config["embedding"]["shard_size"])
-    return [f"results/embed/shards/{i}.parquet" for i in range(n_shards)]
-
-
-def embedding_threads(wildcards):
-    """embedding.threads for this corpus (`auto`: papertopics.params.resolve_embedding_threads)."""
-    import os
-
-    from papertopics.params import resolve_embedding_threads
-
-    cpus = None
-    if workflow.local_exec:  # a cluster gives every job its own CPUs
-        try:
-            cpus = min(workflow.cores, os.cpu_count() or workflow.cores)
-        except WorkflowError:  # no --cores (a dry run): as on a cluster
-            pass
-    n_shards = len(embedding_shards(wildcards))
-    return resolve_embedding_threads(config["embedding"]["threads"], n_shards, cpus)

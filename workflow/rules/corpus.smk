@@ -5,7 +5,6 @@ checkpoint build_corpus:
     """All listings merged; an abstract present in several listings is one document."""
     input:
         parsed=expand("results/parse/{listing}.parquet", listing=list(LISTINGS)),
-        code=script_code("build_corpus"),  # the package modules it runs: an edit reruns the job
     output:
         corpus="results/corpus/corpus.parquet",
         stats="results/corpus/corpus_stats.json",
@@ -14,6 +13,7 @@ checkpoint build_corpus:
     benchmark:
         "results/benchmarks/build_corpus.tsv"
     params:
+        code=script_code("build_corpus"),  # modules, package data, library versions: a change reruns it
         listings=list(LISTINGS),
     script:
         "../scripts/build_corpus.py"
@@ -26,7 +26,6 @@ rule count_terms:
     this."""
     input:
         corpus="results/corpus/corpus.parquet",
-        code=script_code("count_terms"),  # the package modules it runs: an edit reruns the job
     output:
         terms="results/corpus/term_counts.npz",
         windows="results/corpus/window_tokens.npz",
@@ -35,6 +34,7 @@ rule count_terms:
     benchmark:
         "results/benchmarks/count_terms.tsv"
     params:
+        code=script_code("count_terms"),  # modules, package data, library versions: a change reruns it
         vectorizer={key: config["vectorizer"][key] for key in TOKENISING_KEYS},
     script:
         "../scripts/count_terms.py"
@@ -44,7 +44,6 @@ rule index_phrases:
     """Candidate topic names (phrases, acronyms) counted in every abstract, once per corpus."""
     input:
         corpus="results/corpus/corpus.parquet",
-        code=script_code("index_phrases"),  # the package modules it runs: an edit reruns the job
     output:
         index="results/corpus/name_index.pkl",
     log:
@@ -52,6 +51,7 @@ rule index_phrases:
     benchmark:
         "results/benchmarks/index_phrases.tsv"
     params:
+        code=script_code("index_phrases"),  # modules, package data, library versions: a change reruns it
         version=NAME_INDEX_VERSION,
     script:
         "../scripts/index_phrases.py"

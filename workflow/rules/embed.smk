@@ -1,3 +1,5 @@
+from snakemake.exceptions import WorkflowError
+
 from papertopics.constants import PHRASE_VECTORS_MAX
 from papertopics.embed import ENCODER_KEYS, SETTING_KEYS
 
@@ -6,11 +8,34 @@ from papertopics.embed import ENCODER_KEYS, SETTING_KEYS
 EMBEDDING_SETTINGS = {key: config["embedding"][key] for key in SETTING_KEYS}
 
 
+def embedding_shards(wildcards):
+    """Shard files for the corpus at hand: known once build_corpus has run (a checkpoint)."""
+    from papertopics.params import embedding_shard_count
+
+    n_shards = embedding_shard_count(n_documents(), config["embedding"]["shard_size"])
+    return [f"results/embed/shards/{i}.parquet" for i in range(n_shards)]
+
+
+def embedding_threads(wildcards):
+    """embedding.threads for this corpus (`auto`: papertopics.params.resolve_embedding_threads)."""
+    import os
+
+    from papertopics.params import resolve_embedding_threads
+
+    cpus = None
+    if workflow.local_exec:  # a cluster gives every job its own CPUs
+        try:
+            cpus = min(workflow.cores, os.cpu_count() or workflow.cores)
+        except WorkflowError:  # no --cores (a dry run): as on a cluster
+            pass
+    n_shards = len(embedding_shards(wildcards))
+    return resolve_embedding_threads(config["embedding"]["threads"], n_shards, cpus)
+
+
 rule embed_shard:
     """Embed one slice of the corpus; a content-keyed cache makes repeated abstracts free."""
     input:
         corpus="results/corpus/corpus.parquet",
-        code=script_code("embed_shard"),  # the package modules it runs: an edit reruns the job
     output:
         shard="results/embed/shards/{shard}.parquet",
         stats="results/embed/shards/{shard}.json",
@@ -25,6 +50,7 @@ rule embed_shard:
         **EMBEDDING_SETTINGS,
         # null: $PAPERTOPICS_CACHE_DIR, else the user cache folder (papertopics.embed.user_cache);
         # resolved in the job, so moving the cache never reruns anything (it is content-keyed).
+        code=script_code("embed_shard"),  # modules, package data, library versions: a change reruns it
         cache_dir=config["embedding"]["cache_dir"],
     script:
         "../scripts/embed_shard.py"
@@ -36,7 +62,6 @@ rule gather_embeddings:
     a rerun redoes the gather and so the missing shard, never keeping the old vectors."""
     input:
         shards=embedding_shards,
-        code=script_code("gather_embeddings"),  # the package modules it runs: an edit reruns the job
     output:
         embeddings="results/embed/embeddings.parquet",
         stats="results/embed/embed_stats.json",
@@ -45,6 +70,7 @@ rule gather_embeddings:
     benchmark:
         "results/benchmarks/gather_embeddings.tsv"
     params:
+        code=script_code("gather_embeddings"),  # modules, package data, library versions: a change reruns it
         settings=EMBEDDING_SETTINGS,
     script:
         "../scripts/gather_embeddings.py"
@@ -57,7 +83,6 @@ rule embed_phrases:
         names="results/corpus/name_index.pkl",
         # not read: the job starts once the documents are embedded, beside UMAP
         embeddings="results/embed/embeddings.parquet",
-        code=script_code("embed_phrases"),  # the package modules it runs: an edit reruns the job
     output:
         phrases="results/embed/phrase_vectors.parquet",
     log:
@@ -67,6 +92,7 @@ rule embed_phrases:
     threads: 1
     params:
         **{key: config["embedding"][key] for key in ENCODER_KEYS},
+        code=script_code("embed_phrases"),  # modules, package data, library versions: a change reruns it
         cache_dir=config["embedding"]["cache_dir"],
         limit=PHRASE_VECTORS_MAX,
     script:

@@ -1,9 +1,24 @@
+def stability_refits(wildcards):
+    """One refit file per seed (none when the corpus is clustered by Ward, which has no seed)."""
+    from papertopics.params import refit_seeds, resolve_method
+
+    n = n_documents()
+    evaluation = config["evaluation"]
+    seeds = refit_seeds(
+        n,
+        evaluation["stability_runs"],
+        evaluation["stability_sample"],
+        config["random_state"],
+        resolve_method(config["clustering"], n),
+    )
+    return [f"results/evaluation/refits/{seed}.parquet" for seed in seeds]
+
+
 rule refit_reduction:
     """One UMAP refit under another seed for the stability check; one job per seed, so they run
     side by side (and beside reduce_embeddings); reused by clustering tweaks."""
     input:
         embeddings="results/embed/embeddings.parquet",
-        code=script_code("refit_reduction"),  # the package modules it runs: an edit reruns the job
     output:
         refit="results/evaluation/refits/{seed}.parquet",
     log:
@@ -12,6 +27,7 @@ rule refit_reduction:
         "results/benchmarks/refit_reduction/{seed}.tsv"
     threads: 1
     params:
+        code=script_code("refit_reduction"),  # modules, package data, library versions: a change reruns it
         umap=config["umap"],
         # only what decides whether and how UMAP runs: an outlier or cohesion tweak keeps the refits
         clustering={key: config["clustering"][key] for key in ("method", "small_corpus", "cuml")},
@@ -25,7 +41,6 @@ rule assess_stability:
     """Re-cluster every refit (or, for Ward's seedless clustering, subsamples) and compare with
     the run's topics: which topics survive a new seed or a perturbed listing?"""
     input:
-        code=job_module("papertopics.evaluate.refits"),  # the package modules it runs: an edit reruns the job
         embeddings="results/embed/embeddings.parquet",
         clusters="results/cluster/clusters.parquet",
         cluster_params="results/cluster/params.json",
@@ -37,6 +52,7 @@ rule assess_stability:
     benchmark:
         "results/benchmarks/assess_stability.tsv"
     params:
+        code=job_module("papertopics.evaluate.refits"),  # modules, package data, library versions: a change reruns it
         clustering=config["clustering"],
         hdbscan=config["hdbscan"],
         agglomerative=config["agglomerative"],
@@ -52,7 +68,6 @@ rule assess_stability:
 rule evaluate_topics:
     """The figures a researcher checks first (coherence, diversity, validity, stability)."""
     input:
-        code=job_module("papertopics.evaluate.metrics"),  # the package modules it runs: an edit reruns the job
         corpus="results/corpus/corpus.parquet",
         windows="results/corpus/window_tokens.npz",
         corpus_stats="results/corpus/corpus_stats.json",
@@ -71,6 +86,7 @@ rule evaluate_topics:
     benchmark:
         "results/benchmarks/evaluate_topics.tsv"
     params:
+        code=job_module("papertopics.evaluate.metrics"),  # modules, package data, library versions: a change reruns it
         top_n=config["evaluation"]["npmi_top_n"],
         vectorizer=config["vectorizer"],
         random_state=config["random_state"],

@@ -6,7 +6,6 @@ rule find_neighbours:
     """results/topics/neighbours.csv: doc_id, rank, neighbour_id, similarity; k per document."""
     input:
         embeddings="results/embed/embeddings.parquet",
-        code=script_code("find_neighbours"),  # the package modules it runs: an edit reruns the job
     output:
         neighbours="results/topics/neighbours.csv",
     log:
@@ -14,6 +13,7 @@ rule find_neighbours:
     benchmark:
         "results/benchmarks/find_neighbours.tsv"
     params:
+        code=script_code("find_neighbours"),  # modules, package data, library versions: a change reruns it
         k=config["report"]["similar_papers"],
     script:
         "../scripts/find_neighbours.py"

@@ -26,7 +26,6 @@ rule pack_documents:
     input:
         corpus="results/corpus/corpus.parquet",
         neighbours="results/topics/neighbours.csv",
-        code=script_code("pack_documents"),  # the package modules it runs: an edit reruns the job
     output:
         packed=directory("results/report_data"),
     log:
@@ -35,43 +34,10 @@ rule pack_documents:
         "results/benchmarks/pack_documents.tsv"
     threads: 2
     params:
+        code=script_code("pack_documents"),  # modules, package data, library versions: a change reruns it
         version=REPORT_DATA_VERSION,  # a new format of the data files repacks them
     script:
         "../scripts/pack_documents.py"
-
-
-rule describe_topics:
-    """What the listing's own columns say of each topic: shares per period, rising and falling
-    topics with their slopes, each period's top terms (over_time.csv, topic_trends.csv), top
-    venues and authors (topic_sources.csv), the thematic map (thematic_map.csv). Header-only
-    tables for a listing without them.
-    """
-    input:
-        code=job_module("papertopics.topics.describe"),  # an edit reruns the job
-        documents="results/topics/document_topics.csv",
-        topics="results/topics/topics.csv",
-        terms="results/corpus/term_counts.npz",
-        names="results/corpus/name_index.pkl",  # the thematic map folds keywords as the names do
-    output:
-        over_time="results/topics/over_time.csv",
-        trends="results/topics/topic_trends.csv",
-        sources="results/topics/topic_sources.csv",
-        thematic="results/topics/thematic_map.csv",
-        citations="results/topics/topic_citations.csv",  # topics.citations: header only without cited_by
-        most_cited="results/topics/most_cited.csv",
-    log:
-        "results/logs/describe_topics.log",
-    benchmark:
-        "results/benchmarks/describe_topics.tsv"
-    params:
-        # the c-TF-IDF of the period terms and the thematic map's links, as fit_topics weighs terms
-        reduce_frequent_words=config["representation"]["reduce_frequent_words"],
-        bm25_weighting=config["representation"]["bm25_weighting"],
-        thematic=config["thematic"],  # the thematic map's keywords per topic and least papers
-    run:
-        from papertopics.topics.describe import describe_topics_job
-
-        run_job(describe_topics_job, input, output, params, threads, log)
 
 
 rule draw_figures:
@@ -81,7 +47,6 @@ rule draw_figures:
     Its own job with only those tables: a report.* tweak other than the title redraws nothing.
     """
     input:
-        code=script_code("draw_figures"),  # the package modules it runs: an edit reruns the job
         map2d="results/reduce/map2d.parquet",
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
@@ -96,6 +61,7 @@ rule draw_figures:
     benchmark:
         "results/benchmarks/draw_figures.tsv"
     params:
+        code=script_code("draw_figures"),  # modules, package data, library versions: a change reruns it
         title=config["report"]["title"],  # null: the listings' headers, as the pages' title
         listings=list(LISTINGS),
     script:
@@ -111,8 +77,6 @@ rule render_report:
     `snakemake --report report.zip`, which embeds a directory with every file beside its index.
     """
     input:
-        code=job_module("papertopics.report.render"),  # the package modules it runs: an edit reruns the job
-        report_files=REPORT_FILES,
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         model="results/topics/model",
@@ -145,6 +109,8 @@ rule render_report:
     benchmark:
         "results/benchmarks/render_report.tsv"
     params:
+        code=job_module("papertopics.report.render"),  # modules, package data, library versions: a change reruns it
+        report_files=REPORT_FILES,
         report=config["report"],
         listings=list(LISTINGS),
     run:
@@ -153,26 +119,29 @@ rule render_report:
         run_job(render_report_job, input, output, params, threads, log)
 
 
-rule advance_history:
-    """Make this run's topics the ones the next run compares with, once the report is written.
+rule write_workbook:
+    """results/topics/topics.xlsx: topics and documents sheets for spreadsheet users.
 
-    fit_topics reads the history but never writes it, so an interrupted, failed or `--until`
-    run leaves "what changed" where it was; the next run that writes the report advances it.
-    It follows every report (no ancient() inputs: Snakemake then skips the job even when the
-    snapshot is newer than its marker); after a report-only tweak it finds the history at
-    this snapshot already and leaves it so.
+    Its own light job in its own process (XlsxWriter), beside the report: a report tweak
+    never reruns it, a re-cluster writes it while the pages render.
     """
     input:
-        code=job_module("papertopics.topics.snapshot_store"),  # the package modules it runs: an edit reruns the job
-        snapshot="results/topics/snapshot",
-        done=["results/metrics.json", *REPORT_PAGES],
+        topics="results/topics/topics.csv",
+        documents="results/topics/document_topics.csv",
+        pinned="results/topics/pinned.csv",
+        over_time="results/topics/over_time.csv",  # describe_topics (topics.smk): sheets when not empty
+        trends="results/topics/topic_trends.csv",
+        sources="results/topics/topic_sources.csv",
+        thematic="results/topics/thematic_map.csv",
+        citations="results/topics/topic_citations.csv",
+        most_cited="results/topics/most_cited.csv",
     output:
-        marker="results/topics/history/advanced.json",  # the history is the folder around it
+        workbook="results/topics/topics.xlsx",
     log:
-        "results/logs/advance_history.log",
+        "results/logs/write_workbook.log",
     benchmark:
-        "results/benchmarks/advance_history.tsv"
-    run:
-        from papertopics.topics.snapshot_store import advance_history_job
-
-        run_job(advance_history_job, input, output, params, threads, log)
+        "results/benchmarks/write_workbook.tsv"
+    params:
+        code=script_code("write_workbook"),  # modules, package data, library versions: a change reruns it
+    script:
+        "../scripts/write_workbook.py"

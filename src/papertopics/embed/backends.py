@@ -213,7 +213,7 @@ class OpenVINOEncoder(Encoder):
 
             core = ov.Core()
             devices = core.available_devices
-        except Exception as exc:  # noqa: BLE001 - ImportError, a missing shared library, a plugin error
+        except Exception as exc:  # ImportError, a missing shared library, a plugin error
             raise BackendUnavailable(f"OpenVINO does not load ({_last_line(exc)})") from exc
         if "CPU" not in devices:
             raise BackendUnavailable(f"OpenVINO offers no CPU device here (devices: {devices or 'none'})")

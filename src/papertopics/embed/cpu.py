@@ -107,7 +107,7 @@ def detected_bf16() -> bool:
         import openvino as ov
 
         return "BF16" in ov.Core().get_property("CPU", "OPTIMIZATION_CAPABILITIES")
-    except Exception:  # noqa: BLE001 - no openvino, no bf16 path
+    except Exception:  # no openvino, no bf16 path
         return False
 
 

@@ -337,7 +337,7 @@ class Results:
             table = pd.read_parquet(path)
         except FileNotFoundError:
             raise ResultsError(f"{path}: not found; rerun `papertopics run` in {self.folder}") from None
-        except Exception as error:  # noqa: BLE001 - any reader failure: the file is unusable
+        except Exception as error:  # any reader failure: the file is unusable
             raise ResultsError(
                 f"{path}: damaged ({first_line(error)}); rerun `papertopics run` there"
             ) from None

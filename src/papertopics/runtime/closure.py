@@ -1,11 +1,15 @@
-"""The package files a job runs: its import closure within papertopics, a rule's `code` input.
+"""What a job runs: its import closure within papertopics, the package data those modules read
+and the versions of the libraries they import; a rule's `code` param.
 
-common.smk gives each rule one small file as its `code` input (`code_manifest`): a content hash
-per package module that the job imports, directly or through another. An edit to any of them
-rewrites the file, so the job reruns (Snakemake's mtime trigger; its checksum check leaves a
-rewrite with the same bytes alone); upgrading papertopics over a finished folder is the same event,
-and the first parse after it names the modules that changed. Hashes, not paths: moving the folder
-or reinstalling the same code into another environment reruns nothing.
+common.smk gives each rule one short digest as its `code` param (`code_version`): of a content
+hash per package module the job imports, directly or through another, per package data file
+those modules read (`topics/names/title_use.tsv.gz`) and the version of each library among
+`LIBRARIES` they import. A change to any of them changes the digest, so Snakemake's params
+trigger reruns the job; the same digest (a moved or copied folder, the same code reinstalled
+elsewhere) reruns nothing. Nothing the DAG reads is written while the Snakefile is parsed: a dry
+run plans the same jobs however often it runs. The one line that names what changed compares
+with `.snakemake/papertopics/code/<name>.txt`, the record of the last run that ran jobs here,
+which only such a run rewrites (common.smk).
 
 The closure is found by reading the files, not importing them, so parsing the Snakefile stays
 quick: one regular expression over each module's text (the package bans relative imports; an
@@ -17,6 +21,7 @@ names). tests/test_architecture.py checks the statements found against the exact
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import importlib.util
 import os
 import re
@@ -24,6 +29,23 @@ from functools import cache
 from pathlib import Path
 
 PACKAGE = "papertopics"
+
+# Libraries whose version shapes what a job writes (import name -> distribution): a module that
+# imports one makes its version part of the job's code (issue 60). The embedding cache keys its
+# vectors on the same versions (embed/), so an upgrade recomputes them rather than reusing.
+LIBRARIES = {
+    "bertopic": "bertopic",
+    "umap": "umap-learn",
+    "hdbscan": "hdbscan",
+    "sklearn": "scikit-learn",
+    "sentence_transformers": "sentence-transformers",
+    "openvino": "openvino",
+    "torch": "torch",
+    "transformers": "transformers",
+}
+_LIBRARY = re.compile(rf"^[ \t]*(?:from|import)[ \t]+({'|'.join(LIBRARIES)})\b", re.MULTILINE)
+# a file name written in a module ("title_use.tsv.gz"): package data when it lies beside the module
+_FILE_NAME = re.compile(r"[\"']([\w-]+(?:\.[\w-]+)+)[\"']")
 
 # `import papertopics.a.b [as x]` and `from papertopics.a import b, c` (parenthesised or not)
 _IMPORT = re.compile(
@@ -147,37 +169,111 @@ def script_modules(script: str | Path) -> list[str]:
 
 
 @cache
+def _data_files(module: str) -> tuple[Path, ...]:
+    """Package data a module reads: files beside it (not modules) that its text names."""
+    path = module_file(module)
+    if path is None:
+        return ()
+    names = set(_FILE_NAME.findall(path.read_text(encoding="utf-8")))
+    found = (path.parent / name for name in names if not name.endswith(".py"))
+    return tuple(sorted(file for file in found if file.is_file()))
+
+
+@cache
+def _libraries(module: str) -> frozenset[str]:
+    """The distributions among LIBRARIES a module imports (at any depth of its code)."""
+    path = module_file(module)
+    text = path.read_text(encoding="utf-8") if path else ""
+    return frozenset(LIBRARIES[name] for name in _LIBRARY.findall(text))
+
+
+@cache
+def library_version(distribution: str) -> str:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(package_root().parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@cache
 def _hashed(path: Path) -> tuple[str, str]:
     """(path in the package, content hash) of a package file."""
     return path.relative_to(package_root()).as_posix(), hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-def code_manifest(
-    name: str, modules: list[str] | tuple[str, ...], folder: Path, files: list[Path] | tuple[Path, ...] = ()
-) -> tuple[Path, list[str]]:
-    """Write `.snakemake/papertopics/code/<name>.txt`, one line per file of the closure of
-    `modules` and per package file of `files` (the report's scripts and templates): content hash,
-    path in the package; written when its text changed. Returns its path
-    (relative to `folder`) and the package files that changed since it was last written (none
-    the first time). A rule's `code` input: same content, same file, so nothing reruns when the
-    folder moves or papertopics is reinstalled elsewhere; a changed module rewrites it, which
-    reruns every job whose closure holds the module."""
-    lines = dict(map(_hashed, [*import_closure(modules), *files]))
-    text = "".join(f"{digest}  {module}\n" for module, digest in lines.items())
-    relative = Path(".snakemake") / "papertopics" / "code" / f"{name}.txt"
-    path = folder / relative
+LIBRARY_MARK = " (library)"
+
+
+def manifest(
+    modules: list[str] | tuple[str, ...], files: list[Path] | tuple[Path, ...] = ()
+) -> dict[str, str]:
+    """What a job runs, name -> content hash or version: every file of the closure of `modules`,
+    the package data they read (`_data_files`), the `files` given (the report's scripts and
+    templates), and the libraries of LIBRARIES they import (`scikit-learn (library)` -> 1.6.1)."""
+    closure = import_closure(modules)
+    names = [_module_name(path) for path in closure]
+    data = [file for name in names for file in _data_files(name)]
+    lines = dict(map(_hashed, [*closure, *data, *files]))
+    for distribution in sorted({lib for name in names for lib in _libraries(name)}):
+        lines[distribution + LIBRARY_MARK] = library_version(distribution)
+    return lines
+
+
+def _said(name: str, old: str | None, new: str | None) -> str:
+    """A changed entry as the run's line names it: the file, or `scikit-learn 1.5.2 -> 1.6.1`."""
+    if name.endswith(LIBRARY_MARK):
+        return f"{name.removesuffix(LIBRARY_MARK)} {old or 'none'} -> {new or 'none'}"
+    return name
+
+
+def record_path(name: str) -> Path:
+    """Where the record of what `name`'s jobs last ran with lives, relative to the folder."""
+    return Path(".snakemake") / "papertopics" / "code" / f"{name}.txt"
+
+
+def code_version(
+    name: str,
+    modules: list[str] | tuple[str, ...],
+    folder: Path,
+    files: list[Path] | tuple[Path, ...] = (),
+    record: bool = False,
+) -> tuple[str, list[str], str | None]:
+    """A rule's `code` param: the digest of its `manifest`. Also what changed since the record
+    of the last run here (`record_path`; nothing the first time) and, where that record does not
+    read, a line saying it was rebuilt. With `record` (a run that runs jobs, never a dry run),
+    the record is rewritten when it differs, so the next command compares with this run."""
+    lines = manifest(modules, files)
+    text = "".join(f"{key}  {entry}\n" for entry, key in lines.items())
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    path = folder / record_path(name)
+    damaged = None
     try:
         old = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         old = None
-    if old == text:
-        return relative, []
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-    if old is None:
-        return relative, []
+    except (UnicodeDecodeError, OSError) as error:
+        old = None
+        why = "not UTF-8" if isinstance(error, UnicodeDecodeError) else error.strerror or type(error).__name__
+        damaged = (
+            f"{record_path(name)} did not read ({why}); {'rebuilt' if record else 'the next run rebuilds it'}"
+        )
+    if record and old != text:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.{os.getpid()}")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    if old is None or old == text:
+        return digest, [], damaged
     before = dict(reversed(line.split("  ", 1)) for line in old.splitlines() if "  " in line)
-    changed = sorted(m for m in lines.keys() | before.keys() if lines.get(m) != before.get(m))
-    return relative, changed
+    # a library the record does not list was not tracked then (an older papertopics): no change
+    changed = sorted(
+        m
+        for m in lines.keys() | before.keys()
+        if lines.get(m) != before.get(m) and not (m.endswith(LIBRARY_MARK) and m not in before)
+    )
+    return digest, [_said(m, before.get(m), lines.get(m)) for m in changed], damaged

@@ -52,6 +52,6 @@ def damage(path: Path) -> str | None:
             pq.read_metadata(path)
         elif path.suffix == ".json":
             json.loads(path.read_bytes())
-    except Exception as error:  # noqa: BLE001 - any reader failure means the file is unusable
+    except Exception as error:  # any reader failure means the file is unusable
         return str(error).splitlines()[0][:120] if str(error) else type(error).__name__
     return None

@@ -42,7 +42,7 @@ def load_snapshot(folder: Path) -> tuple[TopicSnapshot, dict] | None:
         topics["centroid"] = [list(c) for c in topics["centroid"]]
         documents = pd.read_parquet(folder / "documents.parquet")
         return TopicSnapshot(topics, documents), json.loads((folder / "meta.json").read_text())
-    except Exception as error:  # noqa: BLE001 - any damage means the same: start afresh
+    except Exception as error:  # any damage means the same: start afresh
         reason = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
         log.warning(
             "%s: the previous run's topics are unreadable (%s); starting topic ids afresh, "

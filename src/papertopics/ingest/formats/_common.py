@@ -62,7 +62,7 @@ class Parsed(NamedTuple):
     columns: list[str]
     records: Records
     title: str = ""
-    roles: dict[str, str] = {}  # noqa: RUF012 (a NamedTuple default, never mutated)
+    roles: dict[str, str] = {}  # a NamedTuple default, never mutated
     skipped: tuple[str, ...] = ()  # records that do not parse, "line 7 (why)": one warning line
 
 
