@@ -208,14 +208,15 @@ def phrase_vectors(index) -> dict:
     return dict(zip(phrases, ce.embed(phrases)))
 
 
-def fit(data: dict, corpus, **options):
-    """fit_topic_tables as rule fit_topics runs it (name index and phrase vectors given), with the
-    defaults of the checkout on PYTHONPATH."""
+def fit(data: dict, corpus, index=None, vectors=None, **options):
+    """fit_topic_tables as rule fit_topics runs it (name index and phrase vectors given: built
+    from `corpus` unless passed), with the defaults of the checkout on PYTHONPATH."""
     from papertopics.pipeline import default_config
     from papertopics.topics.fit import fit_topic_tables
     from papertopics.topics.names.phrases import NameIndex
 
-    index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    if index is None:
+        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
     config = default_config()
     if "naming" in options:  # a registered name source (bench/names_fit.py's "bench-fitted")
         config["representation"]["name_source"] = options.pop("naming")
@@ -231,7 +232,7 @@ def fit(data: dict, corpus, **options):
         confidence=data["confidence"],
         mixed_cohesion=config["clustering"]["mixed_cohesion"],
         index=index,
-        phrase_vectors=phrase_vectors(index),
+        phrase_vectors=phrase_vectors(index) if vectors is None else vectors,
         **options,
     )
 

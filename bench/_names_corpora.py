@@ -100,25 +100,10 @@ def phrase_vectors(data: dict) -> dict:
 
 
 def fit(data: dict, index=None, terms=None):
-    from papertopics.pipeline import default_config
-    from papertopics.topics.fit import fit_topic_tables
-
-    config = default_config()
-    return fit_topic_tables(
-        data["corpus"],
-        data["vectors"],
-        data["clusters"],
-        None,
-        vectorizer=config["vectorizer"],
-        representation=config["representation"],
-        topics=config["topics"],
-        assignment=data["assignment"],
-        confidence=data["confidence"],
-        mixed_cohesion=config["clustering"]["mixed_cohesion"],
-        index=index if index is not None else name_index(data),
-        terms=terms,
-        phrase_vectors=phrase_vectors(data),  # as rules embed_phrases and fit_topics do
-    )
+    """fit_topic_tables as the fit_topics rule runs it, on a corpus of names_regions (its cached
+    name index and phrase vectors)."""
+    index = index if index is not None else name_index(data)
+    return _names.fit(data, data["corpus"], index=index, vectors=phrase_vectors(data), terms=terms)
 
 
 def time_fit(name: str, data: dict, repeats: int) -> None:

@@ -73,6 +73,12 @@ def _halo() -> dict:
     return {"boxstyle": "round,pad=0.15", "facecolor": "white", "alpha": 0.7, "edgecolor": "none"}
 
 
+def _name(ax, at, text, **style):
+    """A region's or topic's name centred on `at` (x, y), wrapped, on a halo."""
+    x, y = at
+    return ax.text(x, y, textwrap.fill(str(text), _WRAP), ha="center", va="center", bbox=_halo(), **style)
+
+
 def _numbers(table: pd.DataFrame, *columns: str) -> pd.DataFrame:
     table = table.copy()
     for column in columns:
@@ -163,35 +169,12 @@ def document_map(map2d: pd.DataFrame, documents: pd.DataFrame, topics: pd.DataFr
             by_size = weight["region"].value_counts().index
             middle = weight.groupby("region")[["x", "y"]].median()
             for name in by_size:
-                x, y = middle.loc[name]
                 texts.append(
-                    ax.text(
-                        x,
-                        y,
-                        textwrap.fill(str(name), _WRAP),
-                        fontsize=9.5,
-                        fontweight="bold",
-                        color="#444444",
-                        ha="center",
-                        va="center",
-                        bbox=_halo(),
-                    )
+                    _name(ax, middle.loc[name], name, fontsize=9.5, fontweight="bold", color="#444444")
                 )
     named = topics[topics["topic"].isin(centres.index)].sort_values("size", ascending=False, kind="stable")
     for topic, label in zip(named["topic"].astype(int)[:MAP_TOPIC_NAMES], named["label"][:MAP_TOPIC_NAMES]):
-        x, y = centres.loc[topic]
-        texts.append(
-            ax.text(
-                x,
-                y,
-                textwrap.fill(str(label), _WRAP),
-                fontsize=6.5,
-                ha="center",
-                va="center",
-                color="#222222",
-                bbox=_halo(),
-            )
-        )
+        texts.append(_name(ax, centres.loc[topic], label, fontsize=6.5, color="#222222"))
     ax.set_title(title, fontsize=11, loc="left")
     kept = place_names(ax, texts)
     return figure, [t.get_text().replace("\n", " ") for t in kept]
