@@ -209,14 +209,12 @@ def phrase_vectors(index) -> dict:
 
 
 def fit(data: dict, corpus, index=None, vectors=None, **options):
-    """fit_topic_tables as rule fit_topics runs it (name index and phrase vectors given: built
-    from `corpus` unless passed), with the defaults of the checkout on PYTHONPATH."""
+    """fit_topic_tables as rule fit_topics runs it (name index, phrase vectors: from corpus unless given)."""
     from papertopics.pipeline import default_config
     from papertopics.topics.fit import fit_topic_tables
     from papertopics.topics.names.phrases import NameIndex
 
-    if index is None:
-        index = NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
+    index = index or NameIndex.build(corpus["text_raw"].tolist(), corpus["title"].fillna("").tolist())
     config = default_config()
     if "naming" in options:  # a registered name source (bench/names_fit.py's "bench-fitted")
         config["representation"]["name_source"] = options.pop("naming")
