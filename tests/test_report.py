@@ -1116,7 +1116,7 @@ def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_ven
 def test_colour_by_venue_folds_capitals_as_the_cards_do_and_author_search_reads_the_listings_column():
     """Issue 57 case 12: "Colour by venue" listed "NeurIPS", "neurips" and "NEURIPS" apart (three
     swatches, three colours) while the cards' top venues merge them; `author:` always searched
-    `authors`, a column a Scopus listing ("Author full names") does not have."""
+    `authors`, while a Scopus listing's full names are its `author_full_names` (ingest.columns)."""
     import base64
 
     from papertopics.report.documents import document_fields
@@ -1132,8 +1132,8 @@ def test_colour_by_venue_folds_capitals_as_the_cards_do_and_author_search_reads_
     assert set(cards["name"]) == set(field["labels"])  # the names the cards show
 
     inputs = sample_inputs(40)
-    documents = inputs.documents.assign(**{"Author full names": "Doe, Jane", "Author Keywords": "graphs"})
+    documents = inputs.documents.assign(**{"author_full_names": "Doe, Jane", "Author Keywords": "graphs"})
     docs = document_payload(documents, inputs.map2d, inputs.topics, inputs.listings)
-    assert docs["author_column"] == "Author full names"
+    assert docs["author_column"] == "author_full_names"
     plain = document_payload(inputs.documents, inputs.map2d, inputs.topics, inputs.listings)
     assert plain["author_column"] is None

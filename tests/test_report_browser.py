@@ -613,7 +613,7 @@ def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(bro
 @pytest.mark.browser
 def test_venue_colours_fold_capitals_and_author_and_spaced_columns_are_searched_by_name(browser, tmp_path):
     """Issue 57 case 12: "Colour by" the venue shows "NeurIPS" once however it is capitalised
-    (as the cards do); `author:` searches the listing's author column ("Author full names", no
+    (as the cards do); `author:` searches the listing's author column (`author_full_names`, no
     `authors`); a column with spaces is searched by its name with _ ("author_keywords:")."""
     import dataclasses as dc
 
@@ -626,7 +626,7 @@ def test_venue_colours_fold_capitals_and_author_and_spaced_columns_are_searched_
     documents = inputs.documents.assign(
         venue=[("NeurIPS", "neurips", "NEURIPS", "ICML")[i % 4] for i in range(n)],
         **{
-            "Author full names": ["Doe, Jane" if i % 5 == 0 else "Roe, Rick" for i in range(n)],
+            "author_full_names": ["Doe, Jane" if i % 5 == 0 else "Roe, Rick" for i in range(n)],
             "Author Keywords": ["graph neural networks" if i % 6 == 0 else "optics" for i in range(n)],
         },
     )
