@@ -9,6 +9,7 @@ min_version("9.27")  # as pyproject.toml requires; the version the tests run
 # config.yaml of the working directory (--directory) is loaded in common.smk, so that a
 # syntax error names the file and line and `--configfile` of the same file is not read twice.
 include: "workflow/rules/common.smk"
+include: "workflow/rules/inputs.smk"  # the rules' input functions
 include: "workflow/rules/lifecycle.smk"
 include: "workflow/rules/parse.smk"
 include: "workflow/rules/corpus.smk"

@@ -669,9 +669,11 @@ def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_any
     for own in ["report/data/docs-0.js", "report_data/data/headlines.js", "report_data/documents.json"]:
         (tmp_path / "results" / own).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "results" / own).write_text("x")
-    for own in ["index.html", "plotly.min.js", "report.js", "data/docs-12.js"]:
+    for own in ["index.html", "plotly.min.js", "report.js", "data/docs-12.js"]:  # the bundle: hard links
+        (tmp_path / "results/report" / own).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "results/report" / own).write_text("x")
         (tmp_path / "results/report_bundle/topic-report" / own).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "results/report_bundle/topic-report" / own).write_text("x")
+        os.link(tmp_path / "results/report" / own, tmp_path / "results/report_bundle/topic-report" / own)
     assert recovery.recover(tmp_path, say=lambda line: None) is None  # papertopics' own files only
     recovery.release_folder(tmp_path)
     path = tmp_path / mine

@@ -1,35 +1,9 @@
-from snakemake.exceptions import WorkflowError
-
 from papertopics.constants import PHRASE_VECTORS_MAX
 from papertopics.embed import ENCODER_KEYS, SETTING_KEYS
 
 # What a vector depends on (papertopics.embed.SETTING_KEYS, which each shard records): both rules
 # take these as params (see gather_embeddings).
 EMBEDDING_SETTINGS = {key: config["embedding"][key] for key in SETTING_KEYS}
-
-
-def embedding_shards(wildcards):
-    """Shard files for the corpus at hand: known once build_corpus has run (a checkpoint)."""
-    from papertopics.params import embedding_shard_count
-
-    n_shards = embedding_shard_count(n_documents(), config["embedding"]["shard_size"])
-    return [f"results/embed/shards/{i}.parquet" for i in range(n_shards)]
-
-
-def embedding_threads(wildcards):
-    """embedding.threads for this corpus (`auto`: papertopics.params.resolve_embedding_threads)."""
-    import os
-
-    from papertopics.params import resolve_embedding_threads
-
-    cpus = None
-    if workflow.local_exec:  # a cluster gives every job its own CPUs
-        try:
-            cpus = min(workflow.cores, os.cpu_count() or workflow.cores)
-        except WorkflowError:  # no --cores (a dry run): as on a cluster
-            pass
-    n_shards = len(embedding_shards(wildcards))
-    return resolve_embedding_threads(config["embedding"]["threads"], n_shards, cpus)
 
 
 rule embed_shard:

@@ -1,19 +1,3 @@
-def stability_refits(wildcards):
-    """One refit file per seed (none when the corpus is clustered by Ward, which has no seed)."""
-    from papertopics.params import refit_seeds, resolve_method
-
-    n = n_documents()
-    evaluation = config["evaluation"]
-    seeds = refit_seeds(
-        n,
-        evaluation["stability_runs"],
-        evaluation["stability_sample"],
-        config["random_state"],
-        resolve_method(config["clustering"], n),
-    )
-    return [f"results/evaluation/refits/{seed}.parquet" for seed in seeds]
-
-
 rule refit_reduction:
     """One UMAP refit under another seed for the stability check; one job per seed, so they run
     side by side (and beside reduce_embeddings); reused by clustering tweaks."""

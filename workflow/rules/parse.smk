@@ -1,29 +1,5 @@
-# One job per listing: its file (by content) and its spec from config.yaml (common.smk LISTINGS).
-
-
-def listing_path(wildcards):
-    """The listing file as input; none where its path has braces, which Snakemake would read
-    as wildcards (`papers {v2}.txt`): the content hash in params reruns it then."""
-    path = str(LISTINGS[wildcards.listing].path)
-    return [] if "{" in path or "}" in path else path
-
-
-def listing_content(wildcards):
-    """The listing's content hash (cached by size, mtime, ctime and inode under .snakemake/)."""
-    return listing_fingerprint(
-        LISTINGS[wildcards.listing].path, Path(".snakemake/papertopics/listing-hashes.json")
-    )
-
-
-def listing_spec(wildcards):
-    spec = LISTINGS[wildcards.listing]
-    return {
-        "name": spec.name,
-        "path": str(spec.path),
-        "format": spec.format,
-        "columns": dict(spec.columns),
-        "sheet": spec.sheet,
-    }
+# One job per listing: its file (by content) and its spec from config.yaml (common.smk LISTINGS;
+# the input functions in inputs.smk).
 
 
 rule parse_listing:

@@ -16,6 +16,8 @@ from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.colors import topic_color
 from papertopics.report.html import page_data, page_footer, render_page
 from papertopics.report.inputs import ReportInputs
+from papertopics.report.over_time_rows import TREND_MARKS, over_time_rows
+from papertopics.report.over_time_rows import numbers as _number
 from papertopics.report.text import plotly_text, short_label
 from papertopics.topics.over_time import MIN_PERIOD_PAPERS
 
@@ -33,13 +35,6 @@ def _table(inputs: ReportInputs, name: str) -> pd.DataFrame:
 def has_over_time(inputs: ReportInputs) -> bool:
     shares = _table(inputs, "over_time")
     return len(shares) > 0 and shares["period"].nunique() >= 2
-
-
-def _number(table: pd.DataFrame, *columns: str) -> pd.DataFrame:
-    table = table.copy()
-    for column in columns:
-        table[column] = pd.to_numeric(table[column], errors="coerce")
-    return table
 
 
 def _change(row) -> dict:
@@ -84,34 +79,6 @@ def trend_rows(inputs: ReportInputs) -> list[dict]:
             }
         )
     return rows
-
-
-# the Over time heatmap's marks before a rising or falling topic's name
-TREND_MARKS = {"rising": "▲ ", "falling": "▼ "}
-
-
-def over_time_rows(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.DataFrame):
-    """The Over time heatmap's rows and columns, as the page and the paper's figure
-    (report.figures) draw them: the rising topics, then the falling (each by p-value), then the
-    others by size, every topic of over_time.csv but the outliers; the periods in
-    over_time.csv's order (in time, joined ones such as "1991-2001" as written there).
-    -> (topics, {topic: status}, periods)."""
-    shares = _number(shares, "topic")
-    if not {"topic", "status", "p_value"} <= set(trends.columns):  # no trends table: no marks
-        trends = pd.DataFrame(columns=["topic", "status", "p_value"])
-    trends = _number(trends, "topic", "p_value")
-    topics = _number(topics, "topic", "size")
-    status = dict(zip(trends["topic"].astype(int), trends["status"].astype(str)))
-    moving = [
-        int(t)
-        for kind in ("rising", "falling")
-        for t in trends[trends["status"] == kind].sort_values("p_value", kind="stable")["topic"]
-    ]
-    largest = topics[topics["topic"] >= 0].sort_values("size", ascending=False, kind="stable")["topic"]
-    present = set(shares["topic"].astype(int))
-    drawn = [t for t in dict.fromkeys([*moving, *largest.astype(int).tolist()]) if t in present]
-    periods = list(dict.fromkeys(shares["period"].astype(str)))  # over_time.csv's order: in time
-    return drawn, status, periods
 
 
 def visualize_over_time(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.DataFrame) -> go.Figure:

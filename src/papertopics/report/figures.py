@@ -21,7 +21,7 @@ import pandas as pd
 
 from papertopics.constants import OUTLIER_COLOR
 from papertopics.report.colors import topic_color
-from papertopics.report.described import TREND_MARKS, over_time_rows
+from papertopics.report.over_time_rows import TREND_MARKS, over_time_rows
 from papertopics.report.text import truncate
 from papertopics.topics.trends import TREND_Q
 

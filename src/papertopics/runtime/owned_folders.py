@@ -12,7 +12,6 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from papertopics.report.registry import ASSETS, page_names
 from papertopics.topics.snapshot_store import CURRENT, SNAPSHOT_FILES
 
 # folder -> the files papertopics writes there (BERTopic's safetensors model folder, the snapshot)
@@ -27,18 +26,17 @@ MODEL_FILES = (
 # CHUNK_FOLDER and HEADLINES_FILE, written out (it imports pandas; this runs as a run starts)
 CHUNK_FOLDER = "data"
 DATA_FILES = ("headlines.js", "docs-*.js")
-# render_report's files (report.registry's pages and assets; plotly.min.js is render.PLOTLY_JS)
-REPORT_FILES = (*(f"{name}.html" for name in page_names()), *ASSETS, "plotly.min.js")
+# the report bundle (render_report) holds hard links of results/report/'s files: a file there is
+# papertopics' when results/report/ has it too (not report.registry's page list: importing the
+# registry would make every page module part of every job's code, runtime.closure)
+BUNDLE = "results/report_bundle/topic-report"
+REPORT = "results/report"
 # folder -> patterns of the files papertopics writes there, relative to the folder
 OWNED = {
     "results/topics/model": MODEL_FILES,
     "results/topics/snapshot": SNAPSHOT_FILES,
     "results/report_data": ("documents.json", *(f"{CHUNK_FOLDER}/{name}" for name in DATA_FILES)),
     "results/report/data": DATA_FILES,
-    "results/report_bundle/topic-report": (
-        *REPORT_FILES,
-        *(f"{CHUNK_FOLDER}/{name}" for name in DATA_FILES),
-    ),
 }
 HISTORY = "results/topics/history"
 HISTORY_FILES = (CURRENT, "advanced.json")
@@ -56,7 +54,7 @@ def _ours(relative: str, patterns) -> bool:
 
 def foreign_file(workdir: Path) -> str | None:
     """The one line refusing a run while a file that is not papertopics' sits in a folder it
-    replaces (OWNED's folders and results/topics/history/), or None."""
+    replaces (OWNED's folders, the report bundle and results/topics/history/), or None."""
     workdir = Path(workdir)
     found: list[tuple[Path, str]] = []
     for folder, patterns in OWNED.items():
@@ -67,6 +65,15 @@ def foreign_file(workdir: Path) -> str | None:
                 for p in sorted(path.rglob("*"))
                 if p.is_file() and not _ours(p.relative_to(path).as_posix(), patterns)
             ]
+    bundle = workdir / BUNDLE
+    if bundle.is_dir():
+        found += [
+            (p, BUNDLE)
+            for p in sorted(bundle.rglob("*"))
+            if p.is_file()
+            and not _ours(p.name, ())
+            and not (workdir / REPORT / p.relative_to(bundle)).is_file()
+        ]
     history = workdir / HISTORY
     if history.is_dir():
         for path in sorted(history.iterdir()):
