@@ -181,3 +181,24 @@ def test_over_time_without_a_trends_table_has_every_topic_unmarked(tmp_path):
     draw_figures(tmp_path, tables, "x")
     rows = _svg_ticks(tmp_path / "over_time.svg", "y")
     assert sorted(rows) == sorted(NAMES) and "▲" not in _svg_texts(tmp_path / "over_time.svg")
+
+
+def test_a_title_in_a_script_no_font_here_draws_is_never_a_row_of_boxes(tmp_path):
+    """The seeds' header "NeurIPS 2026 论文列表": with DejaVu Sans alone the PNG drew four boxes.
+    Every character written in a figure is one a font of this machine draws (CJK where a CJK
+    font is installed, as on most desktops); the others are left out."""
+    from matplotlib import font_manager, ft2font
+
+    from papertopics.report.figures import _fonts
+
+    draw_figures(tmp_path, _tables(), "NeurIPS 2026 论文列表")
+    glyphs = set()
+    for name in _fonts():
+        glyphs |= set(ft2font.FT2Font(font_manager.findfont(name)).get_charmap())
+    for svg in tmp_path.glob("*.svg"):
+        text = _svg_texts(svg)
+        assert "NeurIPS 2026" in text, svg.name
+        missing = {c for c in text if not c.isspace() and ord(c) not in glyphs}
+        assert not missing, (svg.name, missing)
+        has_cjk = all(ord(c) in glyphs for c in "论文列表")
+        assert ("论文列表" in text) == has_cjk, svg.name

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import textwrap
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -42,13 +43,45 @@ SIZE = (7.2, 6.0)
 # topic names written on the document map (the largest topics)
 MAP_TOPIC_NAMES = 60
 _WRAP = 24  # characters per line of a topic name on the maps
+# fonts matplotlib tries glyph by glyph after DejaVu Sans (which ships with matplotlib), where the
+# machine has them: CJK on Linux desktops, macOS and Windows. None is fetched; a character none of
+# them draws is left out of the figure (drawable), never drawn as a box.
+_FALLBACKS = (
+    "Noto Sans CJK SC", "Noto Sans CJK JP", "Source Han Sans SC", "WenQuanYi Zen Hei",
+    "Droid Sans Fallback", "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", "Arial Unicode MS",
+)  # fmt: skip
 _STYLE = {
-    "font.family": "DejaVu Sans",  # ships with matplotlib: no font is fetched
+    "font.family": "DejaVu Sans",  # with the _FALLBACKS this machine has (_fonts)
     "svg.fonttype": "none",  # names stay text in the SVG: searchable, editable
     "svg.hashsalt": "papertopics",  # the same figure gives the same file
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
+
+
+@cache
+def _fonts() -> tuple[str, ...]:
+    from matplotlib import font_manager
+
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    return ("DejaVu Sans", *(name for name in _FALLBACKS if name in installed))
+
+
+@cache
+def _glyphs() -> tuple[frozenset, ...]:
+    """The code points each of _fonts() draws."""
+    from matplotlib import font_manager, ft2font
+
+    paths = [font_manager.findfont(font_manager.FontProperties(family=name)) for name in _fonts()]
+    return tuple(frozenset(ft2font.FT2Font(path).get_charmap()) for path in paths)
+
+
+def drawable(text) -> str:
+    """`text` without the characters no font of this machine draws (the seeds' "论文列表" where
+    no CJK font is installed), white space folded."""
+    glyphs = _glyphs()
+    kept = "".join(c for c in str(text) if c.isspace() or any(ord(c) in g for g in glyphs))
+    return " ".join(kept.split())
 
 
 def _figure(size=SIZE, layout=None):
@@ -76,7 +109,9 @@ def _halo() -> dict:
 def _name(ax, at, text, **style):
     """A region's or topic's name centred on `at` (x, y), wrapped, on a halo."""
     x, y = at
-    return ax.text(x, y, textwrap.fill(str(text), _WRAP), ha="center", va="center", bbox=_halo(), **style)
+    return ax.text(
+        x, y, textwrap.fill(drawable(text), _WRAP), ha="center", va="center", bbox=_halo(), **style
+    )
 
 
 def _numbers(table: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -215,7 +250,7 @@ def thematic_figure(thematic: pd.DataFrame, title: str):
     ax.margins(0.18)  # room for the quadrants' names in the corners
     _freeze(ax)
     ax.set_xlabel("centrality: links to the other topics", fontsize=9)
-    ax.set_ylabel("density: cohesion of the topic's abstracts", fontsize=9)
+    ax.set_ylabel("density: links among the topic's own keywords", fontsize=9)
     ax.tick_params(labelsize=8)
     ax.set_title(title, fontsize=11, loc="left")
     order = table.sort_values("size", ascending=False, kind="stable")
@@ -223,7 +258,7 @@ def thematic_figure(thematic: pd.DataFrame, title: str):
         ax.text(
             x,
             y,
-            textwrap.fill(str(label), _WRAP),
+            textwrap.fill(drawable(label), _WRAP),
             fontsize=6.5,
             ha="center",
             va="center",
@@ -244,7 +279,9 @@ def over_time_figure(shares: pd.DataFrame, trends: pd.DataFrame, topics: pd.Data
     shares = _numbers(shares, "topic", "share").assign(period=lambda t: t["period"].astype(str))
     drawn, status, periods = over_time_rows(shares, trends, topics)
     labels = dict(zip(_numbers(topics, "topic")["topic"].astype(int), topics["label"].astype(str)))
-    names = [TREND_MARKS.get(status.get(t, ""), "") + truncate(labels.get(t, str(t)), 60) for t in drawn]
+    names = [
+        TREND_MARKS.get(status.get(t, ""), "") + drawable(truncate(labels.get(t, str(t)), 60)) for t in drawn
+    ]
     grid = shares.pivot_table(index="topic", columns="period", values="share", aggfunc="sum")
     percent = 100 * grid.reindex(index=drawn, columns=periods).fillna(0).to_numpy()
     figure = _figure((7.2, max(2.8, 1.4 + 0.15 * len(drawn))), layout="constrained")  # 0.15 in a row
@@ -302,7 +339,8 @@ def draw_figures(folder, tables: dict[str, pd.DataFrame], title: str) -> dict[st
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     drawn: dict[str, list[str]] = {}
-    with matplotlib.rc_context(_STYLE):
+    title = drawable(title).rstrip(" :;,-") or "papertopics"
+    with matplotlib.rc_context({**_STYLE, "font.family": list(_fonts())}):
         figure, drawn["document_map"] = document_map(
             tables["map2d"], tables["documents"], tables["topics"], f"{title}: document map"
         )
