@@ -30,6 +30,20 @@ def snakemake_env() -> dict[str, str]:
     return env
 
 
+def shared_export(tmp_path: Path, name: str) -> Path:
+    """An export of ../shared/data/exports (`name` as unzipped) in tmp_path, as a user has it;
+    the test is skipped where ../shared is not beside the repository."""
+    import gzip
+
+    source = SHARED / "data" / "exports" / f"{name}.gz"
+    if not source.exists():
+        pytest.skip(f"{source} not found")
+    path = tmp_path / name
+    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
+        shutil.copyfileobj(handle, out)
+    return path
+
+
 def run_snakemake(
     workdir: Path, *args: str, check: bool = True, timeout: int = 900
 ) -> subprocess.CompletedProcess:

@@ -2,19 +2,11 @@
 
 from __future__ import annotations
 
-import gzip
-import shutil
-from pathlib import Path
-
 import pandas as pd
-import pytest
+from conftest import shared_export
 
 from papertopics.topics.authors import author_key, author_keys, comma_lists, split_authors
 from papertopics.topics.sources import topic_sources
-
-EXPORTS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "exports"
-if not EXPORTS.is_dir():
-    EXPORTS = Path("/work/shared/data/exports")
 
 # 27 name forms as the shared exports write them, and each one's key within the listing
 # (author_keys over all of them): full names where given, surname + all initials otherwise.
@@ -125,12 +117,7 @@ def test_authors_and_venues_come_from_the_canonical_columns():
 
 
 def test_the_scopus_export_keeps_full_names_apart_and_the_authors_are_full_names(tmp_path):
-    source = EXPORTS / "scopus-csv-smart-on-fhir-701.csv.gz"
-    if not source.exists():
-        pytest.skip(f"{source} not found")
-    path = tmp_path / "scopus.csv"
-    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
-        shutil.copyfileobj(handle, out)
+    path = shared_export(tmp_path, "scopus-csv-smart-on-fhir-701.csv")
     from papertopics.ingest.listings import read_listing
     from papertopics.ingest.specs import ListingSpec
 

@@ -4,30 +4,16 @@ total, median and most-cited papers (topics.citations), their sheets and their c
 from __future__ import annotations
 
 import csv
-import gzip
 import logging
 import re
-import shutil
 
 import pandas as pd
 import pytest
-from conftest import SHARED
+from conftest import shared_export
 
 from papertopics.ingest.listings import read_listing
 from papertopics.ingest.specs import ListingSpec
 from papertopics.topics.citations import TOP_CITED, topic_citations
-
-EXPORTS = SHARED / "data" / "exports"
-
-
-def _export(tmp_path, name):
-    source = EXPORTS / f"{name}.gz"
-    if not source.exists():
-        pytest.skip(f"{source} not found")
-    path = tmp_path / name
-    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
-        shutil.copyfileobj(handle, out)
-    return path
 
 
 def _as_topics(table: pd.DataFrame) -> pd.DataFrame:
@@ -55,7 +41,7 @@ def _check_against(table: pd.DataFrame, truth: dict[str, int], key: str) -> pd.D
 
 def test_a_real_wos_export_gives_each_topics_most_cited_papers_with_the_files_tc(tmp_path):
     """Web of Science plain text: TC (Core Collection times cited, as bibliometrix), not Z9."""
-    path = _export(tmp_path, "wos-plain-tr-wok-500.txt")
+    path = shared_export(tmp_path, "wos-plain-tr-wok-500.txt")
     table = read_listing(ListingSpec(name="wos", path=path))
     text = path.read_text(encoding="utf-8-sig")
     truth = {
@@ -70,7 +56,7 @@ def test_a_real_wos_export_gives_each_topics_most_cited_papers_with_the_files_tc
 
 
 def test_a_real_scopus_export_gives_each_topics_most_cited_papers_with_the_files_cited_by(tmp_path):
-    path = _export(tmp_path, "scopus-csv-smart-on-fhir-701.csv")
+    path = shared_export(tmp_path, "scopus-csv-smart-on-fhir-701.csv")
     table = read_listing(ListingSpec(name="scopus", path=path))
     with open(path, encoding="utf-8-sig", newline="") as handle:
         truth = {row["EID"]: int(row["Cited by"] or 0) for row in csv.DictReader(handle)}

@@ -3,8 +3,6 @@ citations on a log scale and the search's `cited:>100`."""
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -69,10 +67,7 @@ def test_the_map_is_coloured_by_citations_on_a_log_scale_and_searched_by_count(b
             ("cited:>100", (counts > 100).sum()),
             ("cited:<=3", ((counts >= 0) & (counts <= 3)).sum()),  # "n/a" has no count: no match
         ):
-            page.evaluate(
-                "(q => { const s = document.getElementById('search'); s.value = q;"
-                f" s.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter'}})); }})({json.dumps(query)})"
-            )
+            page.search(query)
             page.wait_for(f"{figure}.dataset.matches === '{int(wanted)}'")
         assert page.errors == []
     finally:

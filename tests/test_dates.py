@@ -4,13 +4,11 @@ where they agree, day/month order per column, impossible and out-of-range dates 
 from __future__ import annotations
 
 import datetime as dt
-import gzip
-import shutil
 import warnings
 
 import pandas as pd
 import pytest
-from conftest import SHARED
+from conftest import shared_export
 
 from papertopics.ingest.dates import add_dates, parse_date
 
@@ -89,12 +87,7 @@ def test_impossible_dates_and_years_out_of_range_are_no_date_in_one_line():
 
 def test_web_of_science_early_access_years_count_as_dates(tmp_path):
     """The capture-recapture WoS export: 7 early-access papers carry EY/EA and no PY."""
-    source = SHARED / "data" / "exports" / "wos-plain-capture-recapture-500.txt.gz"
-    if not source.exists():
-        pytest.skip(f"{source} not found")
-    path = tmp_path / "wos.txt"
-    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
-        shutil.copyfileobj(handle, out)
+    path = shared_export(tmp_path, "wos-plain-capture-recapture-500.txt")
     from papertopics.ingest.listings import read_listing
     from papertopics.ingest.specs import ListingSpec
 
@@ -118,12 +111,7 @@ def test_a_month_without_a_year_takes_the_publication_year():
 
 def test_the_ieee_export_keeps_its_publication_years_online_dates_never_replace_them(tmp_path):
     """IEEE Xplore's CSV: "Online Date" is often the digitisation date (2002 for papers of 1972-2001)."""
-    source = SHARED / "data" / "exports" / "ieee-csv-legal-re-492.csv.gz"
-    if not source.exists():
-        pytest.skip(f"{source} not found")
-    path = tmp_path / "ieee.csv"
-    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
-        shutil.copyfileobj(handle, out)
+    path = shared_export(tmp_path, "ieee-csv-legal-re-492.csv")
     from papertopics.ingest.listings import read_listing
     from papertopics.ingest.specs import ListingSpec
 

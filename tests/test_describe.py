@@ -3,20 +3,14 @@ topics over time (shares, trends, each period's terms), venues and authors, the 
 
 from __future__ import annotations
 
-import gzip
-import shutil
-
 import pandas as pd
-import pytest
-from conftest import SHARED
+from conftest import shared_export
 from report_sample import dated_inputs
 
 from papertopics.ingest.dates import add_dates
 from papertopics.topics.authors import author_key, author_keys
 from papertopics.topics.over_time import document_periods, over_time_tables
 from papertopics.topics.sources import topic_sources
-
-EXPORTS = SHARED / "data" / "exports"
 
 
 def test_periods_are_years_for_a_long_span_and_months_for_a_short_one():
@@ -59,12 +53,7 @@ def test_authors_written_several_ways_are_one_author_shown_by_the_fullest_form()
 
 def test_a_real_scopus_export_gets_years_venues_and_folded_authors(tmp_path):
     """The Scopus export of ../shared (health informatics, 652 abstracts, 2010s-2024)."""
-    source = EXPORTS / "scopus-csv-smart-on-fhir-701.csv.gz"
-    if not source.exists():
-        pytest.skip(f"{source} not found")
-    path = tmp_path / "scopus.csv"
-    with gzip.open(source, "rb") as handle, open(path, "wb") as out:
-        shutil.copyfileobj(handle, out)
+    path = shared_export(tmp_path, "scopus-csv-smart-on-fhir-701.csv")
     from papertopics.ingest.listings import read_listing
     from papertopics.ingest.specs import ListingSpec
 

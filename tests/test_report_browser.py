@@ -241,6 +241,13 @@ class Page:
         self.browser.pump(0.1)
         return float(self.evaluate("Number(document.documentElement.getAttribute('data-ready-ms'))")) / 1000
 
+    def search(self, query: str) -> None:
+        """Type `query` into the document map's search box and press Enter."""
+        self.evaluate(
+            "(q => { const s = document.getElementById('search'); s.value = q;"
+            f" s.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter'}})); }})({json.dumps(query)})"
+        )
+
     def wait_for(self, expression: str, timeout: float = 10):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -594,10 +601,7 @@ def test_the_map_is_coloured_by_year_or_venue_and_the_years_brush_filters_it(bro
             ("venue:beta", (documents["journal"] == "Beta Letters").sum()),
             ("author:doe", documents["authors"].str.contains("Doe").sum()),
         ):
-            page.evaluate(
-                "(q => { const s = document.getElementById('search'); s.value = q;"
-                f" s.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter'}})); }})({json.dumps(query)})"
-            )
+            page.search(query)
             page.wait_for(f"{figure}.dataset.matches === '{int(wanted)}'")
         assert page.errors == []
     finally:
@@ -649,10 +653,7 @@ def test_venue_colours_fold_capitals_and_author_and_spaced_columns_are_searched_
             ("author_keywords:graph", sum(i % 6 == 0 for i in range(n))),
             ("venue:neurips", sum(i % 4 != 3 for i in range(n))),
         ):
-            page.evaluate(
-                "(q => { const s = document.getElementById('search'); s.value = q;"
-                f" s.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter'}})); }})({json.dumps(query)})"
-            )
+            page.search(query)
             page.wait_for(f"{figure}.dataset.matches === '{int(wanted)}'")
         assert page.errors == []
     finally:
