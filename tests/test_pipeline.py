@@ -308,6 +308,12 @@ def test_added_listing_embeds_only_new_abstracts_and_keeps_topic_ids(seed_run, t
     metrics = json.loads((grown / "results/metrics.json").read_text())
     assert (metrics["embedding"]["computed"], metrics["embedding"]["reused"]) == (5, 37)
     assert metrics["n_documents"] == 42 and metrics["n_listings"] == 3
+    # the candidate names too: a name the first run embedded is reused (issue 67)
+    pattern = r"embedding (\d+) texts: (\d+) from cache, (\d+) to compute"
+    names = re.search(pattern, (grown / "results/logs/embed_phrases.log").read_text())
+    total, reused, computed = map(int, names.groups())
+    seen = int(re.search(pattern, (seed_run / "results/logs/embed_phrases.log").read_text()).group(1))
+    assert reused >= 0.8 * min(seen, total) and computed == total - reused < total / 5, names.group(0)
 
     before = pd.read_csv(seed_run / "results/topics/document_topics.csv")
     after = pd.read_csv(grown / "results/topics/document_topics.csv")

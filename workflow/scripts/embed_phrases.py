@@ -3,6 +3,8 @@
 Inputs: results/corpus/name_index.pkl (and the documents' embeddings, only so that this job runs
 beside UMAP rather than against the embedding shards). Outputs: results/embed/phrase_vectors.parquet
 (doc_id = the phrase as the index displays it, vector), read by fit_topics to weigh names by meaning.
+The vectors go to the per-user cache with the abstracts': a rerun after a new listing embeds only
+the names it has not seen.
 """
 
 from papertopics.artifacts import save_embeddings
@@ -19,8 +21,7 @@ with script_run(snakemake, writes=[cache]) as log:
         phrases,
         **{key: getattr(p, key) for key in ENCODER_KEYS},
         threads=snakemake.threads,
-        cache_dir=cache,  # the converted model only: these vectors serve this corpus alone
-        cache_vectors=False,
+        cache_dir=cache,  # a name embedded once is reused, as abstracts are (issue 67)
         log=log,
     )
     save_embeddings(snakemake.output.phrases, phrases, vectors)

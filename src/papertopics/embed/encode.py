@@ -26,6 +26,13 @@ from papertopics.errors import ConfigError
 PROGRESS_SECONDS = 5.0
 # Batches are padded to the next multiple of this many tokens (papertopics.embed.encode.bucket_width).
 BUCKET_TOKENS = 32
+# Texts shorter than BUCKET_TOKENS (candidate names, pinned phrases, titles: 2-8 tokens) are
+# padded to the next multiple of this many instead, and their passes hold SHORT_BATCH_TOKENS
+# tokens on every backend: a 5-token name padded to 32 in passes of 64 rows spent 5x its own
+# work on padding (issue 67: 10,000 names took a third of a NeurIPS 2023 run on an AVX2 CPU).
+# Abstracts (>= 32 tokens) keep their widths and rows, so their cached vectors stay valid.
+SHORT_BUCKET_TOKENS = 8
+SHORT_BATCH_TOKENS = 2048
 # Tokens per forward pass (rows x width) where a backend runs best with fewer rows than
 # embedding.batch_size: OpenVINO's per-row speed at width 256 was the same with 8 rows as with 32
 # (Sapphire Rapids, bf16 and fp32, shared machine; bench/embed_throughput.py, issue 53), and a
@@ -302,6 +309,8 @@ def _get_encoder(path, spec, backend, precision, max_seq_length, device, threads
 def batch_rows(width: int, batch_size: int, backend: str) -> int:
     """Rows of every forward pass at this width: `batch_size`, or fewer where the backend has a
     token budget per pass (BATCH_TOKENS). A function of the settings and the width only."""
+    if width < BUCKET_TOKENS:  # short texts: a fixed token budget per pass, whatever the backend
+        return max(batch_size, SHORT_BATCH_TOKENS // width)
     budget = BATCH_TOKENS.get(backend)
     return max(1, min(batch_size, budget // width)) if budget else batch_size
 
@@ -310,13 +319,18 @@ def batch_scheme(batch_size: int, backend: str | None = None) -> str:
     """The batch shapes, as the vector cache records them: vectors made with others differ."""
     budget = BATCH_TOKENS.get(backend)
     rows = f"{batch_size} rows" + (f", at most {budget} tokens" if budget else "")
-    return f"fixed-shape: {rows}, widths in steps of {BUCKET_TOKENS} tokens"
+    return (
+        f"fixed-shape: {rows}, widths in steps of {BUCKET_TOKENS} tokens; below {BUCKET_TOKENS}, "
+        f"steps of {SHORT_BUCKET_TOKENS} in passes of {SHORT_BATCH_TOKENS} tokens"
+    )
 
 
 def bucket_width(length: int, max_seq_length: int) -> int:
-    """The padded width of a text of `length` tokens: the next multiple of BUCKET_TOKENS, at most
-    max_seq_length. A text's width depends on its own length only."""
-    return min(max_seq_length, -(-length // BUCKET_TOKENS) * BUCKET_TOKENS)
+    """The padded width of a text of `length` tokens: the next multiple of BUCKET_TOKENS (of
+    SHORT_BUCKET_TOKENS below BUCKET_TOKENS), at most max_seq_length. A text's width depends on
+    its own length only."""
+    step = SHORT_BUCKET_TOKENS if length < BUCKET_TOKENS else BUCKET_TOKENS
+    return min(max_seq_length, -(-length // step) * step)
 
 
 def _plan_batches(ids: list[list[int]], rows, max_seq_length: int) -> list[tuple[int, list[int]]]:
