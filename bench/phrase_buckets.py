@@ -45,10 +45,9 @@ def main() -> None:
         os.execv(sys.executable, [sys.executable, *sys.argv])  # the caps are read at library load
 
     import numpy as np
-
     from _pipeline import DATA
-    from papertopics.embed import encode
-    from papertopics.embed import embed_texts
+
+    from papertopics.embed import embed_texts, encode
     from papertopics.topics.names.phrases import NameIndex
 
     rows = [json.loads(line) for line in gzip.open(DATA / "neurips2023" / "neurips2023.jsonl.gz", "rt")]
