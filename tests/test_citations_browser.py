@@ -18,6 +18,7 @@ def cited_inputs(n_documents: int = 300):
     inputs = dated_inputs(n_documents)
     rng = np.random.RandomState(1)
     counts = np.floor(np.exp(rng.uniform(0, 7, size=len(inputs.documents)))).astype(int)
+    counts[:3] = [200_000, 70_001, 0]  # above 16 bits; an uncited paper
     cells = counts.astype(str)
     cells[5] = "n/a"
     inputs.documents["cited_by"] = cells
@@ -66,6 +67,9 @@ def test_the_map_is_coloured_by_citations_on_a_log_scale_and_searched_by_count(b
         for query, wanted in (
             ("cited:>100", (counts > 100).sum()),
             ("cited:<=3", ((counts >= 0) & (counts <= 3)).sum()),  # "n/a" has no count: no match
+            ("cited:>70000", 2),  # 200,000 and 70,001 whole, not capped at 65,535
+            ("cited:>1,000", (counts > 1000).sum()),  # the number, not "1"
+            ("cited:0", (counts == 0).sum()),  # the uncited papers
         ):
             page.search(query)
             page.wait_for(f"{figure}.dataset.matches === '{int(wanted)}'")
