@@ -24,6 +24,7 @@ MARGIN = {"l": 60, "r": 20, "t": 20, "b": 60}
 LABEL_FONT = 11  # px; a character is about 0.6 of it wide, a line 1.35 of it high
 LABEL_CHARS = 30
 CORNER_FONT = 13  # px, the quadrants' names
+HOLLOW = "rgba(255,255,255,0.6)"  # the fill of a theme of too few keywords
 
 
 def _table(inputs: ReportInputs) -> pd.DataFrame:
@@ -99,6 +100,46 @@ def _axis(values: np.ndarray, pad: float = 0.08) -> list[float]:
     return [low - pad * span, high + pad * span]
 
 
+def _bubbles(table: pd.DataFrame, x, y, diameter, labels: list[str]) -> go.Scatter:
+    """The themes' bubbles: filled in the topic's colour, or hollow (its colour on the rim) for a
+    theme of fewer than MIN_KEYWORDS keywords; the hover gives the quadrant, papers, figures and
+    the keywords with their count."""
+    n_keywords = (
+        table["n_keywords"].fillna(0).astype(int) if "n_keywords" in table else pd.Series(0, table.index)
+    )
+    hollow = (n_keywords < MIN_KEYWORDS).to_numpy()
+    colours = [topic_color(int(t)) for t in table["topic"]]
+    keywords = table["keywords"].fillna("") if "keywords" in table else pd.Series("", table.index)
+    return go.Scatter(
+        x=x.tolist(),
+        y=y.tolist(),
+        mode="markers",
+        marker={
+            "size": diameter.tolist(),
+            "color": [HOLLOW if h else c for h, c in zip(hollow, colours)],
+            "opacity": 0.75,
+            "line": {
+                "width": [2.5 if h else 1 for h in hollow],
+                "color": [c if h else "#ffffff" for h, c in zip(hollow, colours)],
+            },
+        },
+        text=[plotly_text(t) for t in labels],
+        customdata=[
+            [
+                plotly_text(q),
+                int(s),
+                int(n),
+                "" if n >= MIN_KEYWORDS else " (too few: drawn hollow)",
+                plotly_text(k),
+            ]
+            for q, s, n, k in zip(table["quadrant"], table["size"], n_keywords, keywords)
+        ],  # fmt: skip
+        hovertemplate="%{text}<br>%{customdata[0]}, %{customdata[1]} papers<br>"
+        "centrality %{x:.2f}, density %{y:.2f}<br>%{customdata[2]} keywords%{customdata[3]}: "
+        "%{customdata[4]}<extra></extra>",
+    )
+
+
 def visualize_thematic_map(thematic: pd.DataFrame) -> go.Figure:
     """Themes by centrality (x) and density (y), bubbles by papers (hollow: fewer than
     MIN_KEYWORDS keywords), labels apart, the lines where bibliometrix splits the quadrants."""
@@ -110,11 +151,6 @@ def visualize_thematic_map(thematic: pd.DataFrame) -> go.Figure:
     py = (y_range[1] - y) / (y_range[1] - y_range[0]) * plot_h
     diameter = (10 + 50 * np.sqrt(table["size"] / max(table["size"].max(), 1))).round(1).to_numpy()
     labels = [short_label(int(t), label, LABEL_CHARS) for t, label in zip(table["topic"], table["label"])]
-    n_keywords = (
-        table["n_keywords"].fillna(0).astype(int) if "n_keywords" in table else pd.Series(0, table.index)
-    )
-    hollow = (n_keywords < MIN_KEYWORDS).to_numpy()
-    colours = [topic_color(int(t)) for t in table["topic"]]
     corners = [
         (1, 1, "right", "top", "Motor themes"),
         (0, 1, "left", "top", "Niche themes"),
@@ -128,38 +164,7 @@ def visualize_thematic_map(thematic: pd.DataFrame) -> go.Figure:
         names.append((left, top, left + w, top + h))
     boxes = [label_box(t) for t in labels]
     centres = place_labels(px, py, diameter / 2, boxes, (plot_w, plot_h), tuple(names))
-    keywords = table["keywords"].fillna("") if "keywords" in table else pd.Series("", table.index)
-    figure = go.Figure(
-        go.Scatter(
-            x=x.tolist(),
-            y=y.tolist(),
-            mode="markers",
-            marker={
-                "size": diameter.tolist(),
-                # a theme of too few keywords is drawn apart: hollow, its colour on the rim
-                "color": ["rgba(255,255,255,0.6)" if h else c for h, c in zip(hollow, colours)],
-                "opacity": 0.75,
-                "line": {
-                    "width": [2.5 if h else 1 for h in hollow],
-                    "color": [c if h else "#ffffff" for h, c in zip(hollow, colours)],
-                },
-            },
-            text=[plotly_text(t) for t in labels],
-            customdata=[
-                [
-                    plotly_text(q),
-                    int(s),
-                    int(n),
-                    "" if n >= MIN_KEYWORDS else " (too few: drawn hollow)",
-                    plotly_text(k),
-                ]
-                for q, s, n, k in zip(table["quadrant"], table["size"], n_keywords, keywords)
-            ],  # fmt: skip
-            hovertemplate="%{text}<br>%{customdata[0]}, %{customdata[1]} papers<br>"
-            "centrality %{x:.2f}, density %{y:.2f}<br>%{customdata[2]} keywords%{customdata[3]}: "
-            "%{customdata[4]}<extra></extra>",
-        )
-    )
+    figure = go.Figure(_bubbles(table, x, y, diameter, labels))
     for k, (cx, cy) in enumerate(centres):
         w, h = label_box(labels[k])
         nx, ny = min(max(px[k], cx - w / 2), cx + w / 2), min(max(py[k], cy - h / 2), cy + h / 2)
