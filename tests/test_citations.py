@@ -195,7 +195,13 @@ def test_the_workbook_gets_citations_and_most_cited_sheets_with_numbers(tmp_path
     from papertopics.report.workbook import described_sheets
 
     documents = pd.DataFrame(
-        {"doc_id": ["a", "b"], "topic": ["0", "0"], "title": ["A", "B"], "cited_by": ["5", "9"]}
+        {
+            "doc_id": ["a", "b"],
+            "topic": ["0", "0"],
+            "title": ["A", "B"],
+            "cited_by": ["5", "9"],
+            "published": ["2020-05", "2021"],
+        }
     )
     summary, most = topic_citations(documents)
     summary.to_csv(tmp_path / "c.csv", index=False)
@@ -204,6 +210,10 @@ def test_the_workbook_gets_citations_and_most_cited_sheets_with_numbers(tmp_path
     assert list(sheets) == ["citations", "most cited"]
     assert sheets["most cited"]["cited_by"].tolist() == [9, 5]
     assert sheets["citations"]["citations_total"].dtype.kind in "if"
+    assert sheets["most cited"]["ntc"].tolist() == [1.0, 1.0]  # each alone in its year
+    assert sheets["most cited"]["per_year"].tolist() == [9.0, 2.5]  # to 2021
+    assert sheets["most cited"]["as_of_year"].tolist() == [2021, 2021]
+    assert sheets["citations"]["as_of_year"].tolist() == [2021]
 
 
 def test_ieee_xplores_empty_citation_counts_are_read_as_zero_in_one_line(tmp_path, caplog):

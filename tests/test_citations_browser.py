@@ -42,6 +42,8 @@ def test_each_card_lists_its_most_cited_papers_with_their_counts(tmp_path):
     assert f"documents.html#doc={top['doc_id']}" in card
     total = documents.loc[(documents["topic"] == 0) & (documents["count"] >= 0), "count"].sum()
     assert f"<strong>{total:,}</strong> citations" in card
+    latest = inputs.documents["published"].str[:4].astype(int).max()
+    assert f"a year since publication (to {latest}, the listing's latest year)" in card
     assert "Figures for a paper" in page and 'href="figures/document_map.svg"' in page
 
 
