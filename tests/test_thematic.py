@@ -12,6 +12,8 @@ from html import unescape
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from papertopics.report.thematic import label_box, place_labels, thematic_page, visualize_thematic_map
 from papertopics.topics.thematic import ASSOCIATION, AUTHOR_KEYWORDS, TOP_TERMS, sides, split_at, thematic_map
@@ -336,3 +338,57 @@ def test_thematic_normalise_is_a_checked_setting():
         check_config({"listings": ["seeds/*.txt"], "thematic": {"normalise": "cosine"}})
     with pytest.raises(ValueError, match="thematic.normalise is 'cosine'"):
         thematic_map(_documents(), _topics(), normalise="cosine")
+
+
+def _naive(incidence: np.ndarray, theme_of: list, normalise: str) -> tuple[dict, dict]:
+    """Centrality and density pair by pair, as the definitions read (verify_thematic_formulas.py
+    for association: each pair i <= j in matrix order, credited to row i's theme)."""
+    k = incidence.shape[1]
+    c = [int(incidence[:, i].sum()) for i in range(k)]
+    both = [[int((incidence[:, i] * incidence[:, j]).sum()) for j in range(k)] for i in range(k)]
+    centrality = {t: 0.0 for t in theme_of}
+    inside = {t: 0.0 for t in theme_of}
+    for i in range(k):
+        for j in range(i, k):
+            if not both[i][j] or (i == j and normalise != ASSOCIATION):
+                continue
+            e = both[i][j] / (c[i] * c[j]) if normalise == ASSOCIATION else both[i][j] ** 2 / (c[i] * c[j])
+            if theme_of[i] == theme_of[j]:
+                inside[theme_of[i]] += e
+            elif normalise == ASSOCIATION:
+                centrality[theme_of[i]] += e
+            else:
+                centrality[theme_of[i]] += 10 * e
+                centrality[theme_of[j]] += 10 * e
+    size = {t: theme_of.count(t) for t in theme_of}
+    return centrality, {t: 100 * inside[t] / size[t] for t in inside}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_centrality_and_density_equal_the_definitions_pair_by_pair(data):
+    from papertopics.topics.thematic import centrality_density, cooccurrence
+
+    papers = data.draw(st.integers(3, 12))
+    k = data.draw(st.integers(2, 9))
+    cells = data.draw(st.lists(st.booleans(), min_size=papers * k, max_size=papers * k))
+    incidence = np.array(cells, dtype=float).reshape(papers, k)
+    incidence[0, :] = 1  # every keyword given by one paper at least
+    order = np.argsort(-incidence.sum(axis=0), kind="stable")  # commonest first, as bibliometrix
+    incidence = incidence[:, order]
+    theme_of = data.draw(st.lists(st.integers(0, 3), min_size=k, max_size=k))
+    for normalise in ("equivalence", ASSOCIATION):
+        centrality, density = centrality_density(cooccurrence(incidence), np.array(theme_of), normalise)
+        want_c, want_d = _naive(incidence, theme_of, normalise)
+        for theme in set(theme_of):
+            assert centrality[theme] == pytest.approx(want_c[theme], abs=1e-9)
+            assert density[theme] == pytest.approx(want_d[theme], abs=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=12))
+def test_sides_are_rs_ranks_against_their_mean(values):
+    """R's rank() with ties averaged, counted by hand: #smaller + (#equal + 1) / 2."""
+    ranks = [sum(w < v for w in values) + (sum(w == v for w in values) + 1) / 2 for v in values]
+    middle = sum(ranks) / len(ranks)
+    assert sides(np.array(values, dtype=float)) == [None if r == middle else r > middle for r in ranks]
