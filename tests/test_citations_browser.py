@@ -18,6 +18,7 @@ def cited_inputs(n_documents: int = 300):
     inputs = dated_inputs(n_documents)
     rng = np.random.RandomState(1)
     counts = np.floor(np.exp(rng.uniform(0, 7, size=len(inputs.documents)))).astype(int)
+    counts[:3] = [200_000, 70_001, 0]  # above 16 bits; an uncited paper
     cells = counts.astype(str)
     cells[5] = "n/a"
     inputs.documents["cited_by"] = cells
@@ -41,6 +42,8 @@ def test_each_card_lists_its_most_cited_papers_with_their_counts(tmp_path):
     assert f"documents.html#doc={top['doc_id']}" in card
     total = documents.loc[(documents["topic"] == 0) & (documents["count"] >= 0), "count"].sum()
     assert f"<strong>{total:,}</strong> citations" in card
+    latest = inputs.documents["published"].str[:4].astype(int).max()
+    assert f"a year since publication (to {latest}, the listing's latest year)" in card
     assert "Figures for a paper" in page and 'href="figures/document_map.svg"' in page
 
 
@@ -66,6 +69,9 @@ def test_the_map_is_coloured_by_citations_on_a_log_scale_and_searched_by_count(b
         for query, wanted in (
             ("cited:>100", (counts > 100).sum()),
             ("cited:<=3", ((counts >= 0) & (counts <= 3)).sum()),  # "n/a" has no count: no match
+            ("cited:>70000", 2),  # 200,000 and 70,001 whole, not capped at 65,535
+            ("cited:>1,000", (counts > 1000).sum()),  # the number, not "1"
+            ("cited:0", (counts == 0).sum()),  # the uncited papers
         ):
             page.search(query)
             page.wait_for(f"{figure}.dataset.matches === '{int(wanted)}'")

@@ -1,5 +1,7 @@
-"""Callon's thematic map (topics.thematic, report.thematic): centrality and density of each
-topic's keyword network as Cobo et al. (2011) define them, checked on a network worked by hand."""
+"""The thematic map (topics.thematic, report.thematic): centrality and density of each topic's
+keyword network as Cobo et al. (2011) define them, checked on a network worked by hand; the
+quadrants split as bibliometrix's axes split them; topics without keywords of their own and themes
+of too few keywords said (bibliometrix's own figures: test_bibliometrix_reference.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from html import unescape
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from papertopics.report.thematic import label_box, place_labels, thematic_page, visualize_thematic_map
-from papertopics.topics.thematic import AUTHOR_KEYWORDS, TOP_TERMS, thematic_map
+from papertopics.topics.thematic import ASSOCIATION, AUTHOR_KEYWORDS, TOP_TERMS, sides, split_at, thematic_map
 
 # 13 papers of 4 topics; keywords a, b, c (topic 0), d, e, f (topic 1), g, h (topic 2), x, y
 # (topic 3, linked to nothing). "Topic Models"/"topic model" is one keyword (a), as the names fold it.
@@ -173,7 +177,9 @@ def test_the_page_names_its_method_and_where_its_keywords_come_from():
     for documents, source in cases:
         inputs.described["thematic"] = thematic_map(documents, _topics(), *_term_counts()).astype(str)
         html = unescape(thematic_page(inputs))
-        assert "Callon" in html and "Cobo et al. (2011)" in html and "equivalence index" in html
+        assert "after Callon" in html and "Cobo et al. (2011), with the topics as the themes" in html
+        assert "equivalence index" in html and "as bibliometrix's thematic map draws it" not in html
+        assert "How it differs from bibliometrix's thematic map" in html and "Louvain" in html
         assert source in html
         data = json.loads(unescape(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1)))
         assert len(data["figure"]["data"][0]["x"]) == 4
@@ -196,3 +202,193 @@ def test_keywords_too_sparse_for_a_map_give_way_to_the_topics_terms():
     documents.loc[documents["topic"].isin(["2", "3"]), "keywords"] = ""  # two topics without keywords
     table = thematic_map(documents, _topics(), *_term_counts())
     assert set(table["keywords_from"]) == {TOP_TERMS} and len(table) == 4
+
+
+def test_a_theme_at_the_middle_rank_is_on_the_line_and_density_0_is_never_motor():
+    """bibliometrix's axes cross at the mean rank (R rank(), ties averaged): a theme whose rank is
+    the mean rank is on the line; tied zeros rank below it."""
+    assert sides(np.array([1.0, 2.0, 3.0])) == [False, None, True]  # the middle of three: on it
+    assert sides(np.array([0.0, 0.0, 0.0, 5.0])) == [False, False, False, True]  # median 0, yet below
+    assert sides(np.array([0.0, 0.0, 3.0, 5.0])) == [False, False, True, True]
+    assert sides(np.array([2.0, 2.0, 2.0, 2.0])) == [None] * 4
+    assert split_at([0.0, 0.0, 0.0, 5.0]) == 2.5 and split_at([1.0, 2.0, 3.0]) == 2.0
+    assert split_at([1.0, 2.0, 4.0, 9.0]) == 3.0  # the median, for distinct values
+    # the hand network and a fifth theme of one keyword z (density 0, centrality 0): densities 0,
+    # 33.3, 36.1, 37.5, 50 put topic 0 (36.1) on the line; centralities 0, 0, 1.94, 3.75, 4.03
+    # (ranks 1.5, 1.5, 3, 4, 5; mean 3) put topic 1 (1.94) on the other
+    documents = pd.concat(
+        [_documents(), pd.DataFrame({"topic": ["4", "4"], "text": ".", "keywords": ["z", "z"]})],
+        ignore_index=True,
+    )
+    topics = pd.concat(
+        [_topics(), pd.DataFrame({"topic": ["4"], "label": ["zulu"], "size": ["2"], "top_terms": ["z"]})]
+    )
+    table = thematic_map(documents, topics).set_index("topic")
+    assert table.loc[4, "density"] == 0 and table.loc[4, "n_keywords"] == 1
+    assert table["quadrant"].to_dict() == {
+        0: "between motor and basic themes",
+        1: "between emerging or declining and basic themes",
+        2: "motor themes",
+        3: "niche themes",
+        4: "emerging or declining themes",  # density 0: never motor
+    }
+
+
+def test_topics_without_keywords_of_their_own_are_named_with_the_reason(tmp_path):
+    """A topic whose papers give no keyword, or only keywords other topics' papers give more
+    often, is a row without figures whose note says why, and the page names it."""
+    documents = pd.concat(
+        [
+            _documents(),
+            pd.DataFrame({"topic": ["4", "4", "5"], "text": ".", "keywords": ["", "", "g; d"]}),
+        ],
+        ignore_index=True,
+    )
+    topics = pd.concat(
+        [
+            _topics(),
+            pd.DataFrame(
+                {"topic": ["4", "5"], "label": ["quiet", "borrower"], "size": ["2", "1"], "top_terms": "q"}
+            ),
+        ]
+    )
+    table = thematic_map(documents, topics).set_index("topic")
+    assert table.loc[[0, 1, 2, 3], "centrality"].notna().all()
+    assert table.loc[[4, 5], ["centrality", "density"]].isna().all().all()
+    assert table.loc[4, "note"] == "no keyword of its own: none of its papers gives keywords"
+    assert table.loc[5, "note"].startswith("no keyword of its own: the papers of other topics (")
+    assert "1 delta" in table.loc[5, "note"] and "2 gamma" in table.loc[5, "note"]
+    path = tmp_path / "thematic_map.csv"
+    table.reset_index().to_csv(path, index=False)
+    written = pd.read_csv(path).set_index("topic")
+    assert written.loc[4, "note"].startswith("no keyword of its own")
+
+    from report_sample import sample_inputs
+
+    inputs = sample_inputs(60, n_topics=6)
+    inputs.described["thematic"] = table.reset_index().astype(str).replace("nan", "")
+    html = unescape(thematic_page(inputs))
+    assert "2 topics have no keyword of their own and are not on the map" in html
+    assert "4 · quiet" in html and "none of its papers gives keywords" in html
+    data = json.loads(unescape(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1)))
+    assert len(data["figure"]["data"][0]["x"]) == 4  # the four themes only
+
+
+def test_each_themes_keyword_count_is_on_hover_and_in_the_table_and_few_keywords_are_hollow():
+    from report_sample import sample_inputs
+
+    table = thematic_map(_documents(), _topics())
+    assert table.set_index("topic")["n_keywords"].to_dict() == {0: 3, 1: 3, 2: 2, 3: 2}
+    notes = table.set_index("topic")["note"]
+    assert notes[2] == notes[3] == "2 keywords: too few for its density to mean much (drawn hollow)"
+    assert notes[0] == notes[1] == ""
+    inputs = sample_inputs(60, n_topics=4)
+    inputs.described["thematic"] = table.astype(str)
+    html = unescape(thematic_page(inputs))
+    data = json.loads(unescape(re.search(r'id="report-data">(.*?)</script>', html, re.S).group(1)))
+    trace = data["figure"]["data"][0]
+    assert "keywords" in trace["hovertemplate"] and [row[2] for row in trace["customdata"]] == [3, 3, 2, 2]
+    rims = trace["marker"]["line"]["color"]
+    fills = trace["marker"]["color"]
+    assert (
+        fills[2] == fills[3] == "rgba(255,255,255,0.6)" and rims[2] != "#ffffff"
+    )  # hollow, its colour on the rim
+    assert fills[0] != "rgba(255,255,255,0.6)" and rims[0] == "#ffffff"
+    table_html = html[html.index('class="data thematic-table"') :]
+    assert (
+        table_html.count('class="hollow"') == 2
+        and "<td>2</td>" in table_html
+        and "drawn hollow" in table_html
+    )
+
+
+def test_association_gives_bibliometrix_figures_on_the_hand_network():
+    """thematic.normalise: association. By hand on the same network, keywords in bibliometrix's
+    order (commonest first, ties alphabetical): g 4; b, d, e, f, h 3; a (topic model), c, x, y 2.
+    e_ij = c_ij / (c_i c_j), e_ii = 1 / c_i; a link between themes counts for the commoner keyword's."""
+    table = thematic_map(_documents(), _topics(), normalise=ASSOCIATION).set_index("topic")
+    # topic 2 (g, h): inside 1/4 + 1/3 + g-h 3/12; out g-f 1/12, g-c 1/8 (g first), h-c 1/6 (h before c)
+    assert table.loc[2, "density"] == pytest.approx(100 * (1 / 4 + 1 / 3 + 3 / 12) / 2)
+    assert table.loc[2, "centrality"] == pytest.approx(1 / 12 + 1 / 8 + 1 / 6)
+    # topic 0 (b, topic model, c): b-d 1/9 counts for b (b before d); c's links count for g's and h's
+    assert table.loc[0, "centrality"] == pytest.approx(1 / 9)
+    assert table.loc[0, "density"] == pytest.approx(100 * (1 / 3 + 1 / 2 + 1 / 2 + 2 / 6 + 1 / 6 + 1 / 4) / 3)
+    # topic 1 (d, e, f): f-g 1/12 counts for g (topic 2), b-d for topic 0
+    assert table.loc[1, "centrality"] == 0
+    assert set(table["links"]) == {ASSOCIATION}
+    inputs_html = unescape(_page(table.reset_index()))
+    assert "association strength" in inputs_html and "Its themes are clusters" in inputs_html
+    assert "equivalence index c_ij² / (c_i c_j); here" not in inputs_html
+
+
+def _page(table: pd.DataFrame) -> str:
+    from report_sample import sample_inputs
+
+    inputs = sample_inputs(60, n_topics=4)
+    inputs.described["thematic"] = table.astype(str)
+    return thematic_page(inputs)
+
+
+def test_thematic_normalise_is_a_checked_setting():
+    from papertopics.config import check_config
+    from papertopics.errors import ConfigError
+
+    check_config({"listings": ["seeds/*.txt"], "thematic": {"normalise": "association"}})
+    with pytest.raises(ConfigError, match="thematic.normalise: expected one of 'equivalence', 'association'"):
+        check_config({"listings": ["seeds/*.txt"], "thematic": {"normalise": "cosine"}})
+    with pytest.raises(ValueError, match="thematic.normalise is 'cosine'"):
+        thematic_map(_documents(), _topics(), normalise="cosine")
+
+
+def _naive(incidence: np.ndarray, theme_of: list, normalise: str) -> tuple[dict, dict]:
+    """Centrality and density pair by pair, as the definitions read (verify_thematic_formulas.py
+    for association: each pair i <= j in matrix order, credited to row i's theme)."""
+    k = incidence.shape[1]
+    c = [int(incidence[:, i].sum()) for i in range(k)]
+    both = [[int((incidence[:, i] * incidence[:, j]).sum()) for j in range(k)] for i in range(k)]
+    centrality = {t: 0.0 for t in theme_of}
+    inside = {t: 0.0 for t in theme_of}
+    for i in range(k):
+        for j in range(i, k):
+            if not both[i][j] or (i == j and normalise != ASSOCIATION):
+                continue
+            e = both[i][j] / (c[i] * c[j]) if normalise == ASSOCIATION else both[i][j] ** 2 / (c[i] * c[j])
+            if theme_of[i] == theme_of[j]:
+                inside[theme_of[i]] += e
+            elif normalise == ASSOCIATION:
+                centrality[theme_of[i]] += e
+            else:
+                centrality[theme_of[i]] += 10 * e
+                centrality[theme_of[j]] += 10 * e
+    size = {t: theme_of.count(t) for t in theme_of}
+    return centrality, {t: 100 * inside[t] / size[t] for t in inside}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_centrality_and_density_equal_the_definitions_pair_by_pair(data):
+    from papertopics.topics.thematic import centrality_density, cooccurrence
+
+    papers = data.draw(st.integers(3, 12))
+    k = data.draw(st.integers(2, 9))
+    cells = data.draw(st.lists(st.booleans(), min_size=papers * k, max_size=papers * k))
+    incidence = np.array(cells, dtype=float).reshape(papers, k)
+    incidence[0, :] = 1  # every keyword given by one paper at least
+    order = np.argsort(-incidence.sum(axis=0), kind="stable")  # commonest first, as bibliometrix
+    incidence = incidence[:, order]
+    theme_of = data.draw(st.lists(st.integers(0, 3), min_size=k, max_size=k))
+    for normalise in ("equivalence", ASSOCIATION):
+        centrality, density = centrality_density(cooccurrence(incidence), np.array(theme_of), normalise)
+        want_c, want_d = _naive(incidence, theme_of, normalise)
+        for theme in set(theme_of):
+            assert centrality[theme] == pytest.approx(want_c[theme], abs=1e-9)
+            assert density[theme] == pytest.approx(want_d[theme], abs=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=12))
+def test_sides_are_rs_ranks_against_their_mean(values):
+    """R's rank() with ties averaged, counted by hand: #smaller + (#equal + 1) / 2."""
+    ranks = [sum(w < v for w in values) + (sum(w == v for w in values) + 1) / 2 for v in values]
+    middle = sum(ranks) / len(ranks)
+    assert sides(np.array(values, dtype=float)) == [None if r == middle else r > middle for r in ranks]

@@ -63,6 +63,12 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     ),
 }  # fmt: skip
 
+# Columns an export leaves empty for zero, by canonical name (folded spellings): IEEE Xplore's
+# "Article Citation Count" is empty for an uncited paper (an IEEE export of 492 papers: 240 empty
+# cells, no "0"). The readers read such an empty cell as "0" and say so in one line
+# (ingest.listings), as bibliometrix reads every missing TC as 0 (R/convert2df.R l.217-219).
+BLANK_IS_ZERO: dict[str, tuple[str, ...]] = {"cited_by": ("article citation count",)}
+
 
 class Export(NamedTuple):
     """One database's tabular export (CSV, TSV, Excel): recognised by `marks`, column names no

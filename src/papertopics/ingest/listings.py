@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
     import pandas as pd
 
 from papertopics.errors import ListingError
-from papertopics.ingest.columns import BASE_COLUMNS, value_text
+from papertopics.ingest.columns import BASE_COLUMNS, BLANK_IS_ZERO, fold_name, value_text
 from papertopics.ingest.formats import FORMATS, REGISTRY, ListingWarning, by_extension, sniffed
 from papertopics.ingest.formats._common import listing_of
 from papertopics.ingest.identity import (
@@ -217,6 +217,7 @@ def _frame(spec, records, plan, max_chars, parsed):
     notices: list[str] = []
     text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
     fell_back: dict[str, int] = {}
+    zeroed = {col: 0 for name, col in extras if fold_name(col) in BLANK_IS_ZERO.get(name, ())}
     for where, rec in records:
         raw = _abstract(rec, text_cols, fell_back)
         body, notice = split_abstract(raw)
@@ -243,12 +244,19 @@ def _frame(spec, records, plan, max_chars, parsed):
             value = strip_invisible(value_text(rec.get(col)))
             if name == "authors" or (name in _MARKED and "<" in value):  # `CO<inf>2</inf>`: CO2
                 value = display_text(value)
+            elif col in zeroed and not value.strip():  # an export that writes no 0 (BLANK_IS_ZERO)
+                value, zeroed[col] = "0", zeroed[col] + 1
             out[name].append(value)
     n = len(out["doc_id"])
     if n == 0:
         _refuse_empty(path, records, text_col, text_cols, lost)
     for col, count in fell_back.items():
         _LOG.info("%s: %d record(s) without %r: read their %r", path, count, text_cols[0], col)
+    for col, count in zeroed.items():
+        if count:
+            _LOG.info(
+                "%s: %d empty %r cell(s) read as 0 citations: the export writes none for 0", path, count, col
+            )
     _warn_lost(path, lost)
     if truncated:
         warnings.warn(

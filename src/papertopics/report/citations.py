@@ -12,8 +12,9 @@ import pandas as pd
 from papertopics.report.inputs import ReportInputs
 from papertopics.topics.citations import citation_counts
 
-# the map's `citations` field: count + 1 (0: no count) in a u2, so counts above this are capped
-FIELD_MAX = 65_535
+# the map's `citations` field: count + 1 (0: no count) packed in 32 bits, every count
+# topics.citations reads (MAX_COUNT = 2^31) whole: no cap
+FIELD_TYPE = "u4"
 
 
 def _numbers(table: pd.DataFrame, *columns: str) -> pd.DataFrame:
@@ -35,14 +36,22 @@ def card_citations(inputs: ReportInputs) -> dict[int, dict]:
     if summary is None or summary.empty:
         return {}
     summary = _numbers(
-        summary, "topic", "papers_counted", "citations_total", "citations_median", "per_year_median"
+        summary,
+        "topic",
+        "papers_counted",
+        "citations_total",
+        "citations_median",
+        "per_year_median",
+        "as_of_year",
     )
     most = inputs.described.get("most_cited", pd.DataFrame())
     most = _numbers(most, "topic", "rank", "cited_by", "per_year")
     cards: dict[int, dict] = {}
     for row in summary.itertuples():
+        as_of = getattr(row, "as_of_year", np.nan)
         cards[int(row.topic)] = {
             "total": f"{int(row.citations_total):,}",
+            "as_of": "" if pd.isna(as_of) else str(int(as_of)),  # per year up to this year
             "median": f"{row.citations_median:g}",
             "per_year": _per_year(row.per_year_median),
             "papers": int(row.papers_counted),
@@ -66,10 +75,11 @@ def card_citations(inputs: ReportInputs) -> dict[int, dict]:
 
 def citation_field(documents: pd.DataFrame) -> dict | None:
     """The document map's "citations" field (Colour by, on a log scale; the search's
-    `cited:>100`): each document's count + 1, 0 where it has none; None without citations."""
+    `cited:>100`): each document's count + 1, 0 where it has none, unsigned 32-bit (`type`);
+    None without citations."""
     cited = citation_counts(documents, warn=False)  # describe_topics has warned already
     if cited is None or not cited.notna().any():
         return None
-    values = (cited.fillna(-1).clip(upper=FIELD_MAX - 1) + 1).to_numpy(dtype=np.uint16)
+    values = (cited.fillna(-1) + 1).to_numpy(dtype=np.uint32)
     return {"name": "citations", "kind": "numeric", "scale": "log", "values": values, "min": 1,
-            "max": max(int(values.max()), 2)}  # fmt: skip
+            "max": max(int(values.max()), 2), "type": FIELD_TYPE}  # fmt: skip

@@ -254,7 +254,7 @@ def document_fields(documents: pd.DataFrame) -> list[dict]:
         )
     cited = citation_field(documents)  # report.citations: colour by citations (log), `cited:>100`
     if cited is not None:
-        fields.append({**cited, "values": packed(cited["values"], "u2")})
+        fields.append({**cited, "values": packed(cited["values"], cited["type"])})
     return fields
 
 

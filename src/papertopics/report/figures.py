@@ -24,6 +24,7 @@ from papertopics.constants import OUTLIER_COLOR
 from papertopics.report.colors import topic_color
 from papertopics.report.over_time_rows import TREND_MARKS, over_time_rows
 from papertopics.report.text import truncate
+from papertopics.topics.thematic import MIN_KEYWORDS, split_at
 from papertopics.topics.trends import TREND_Q
 
 __all__ = [
@@ -216,25 +217,32 @@ def document_map(map2d: pd.DataFrame, documents: pd.DataFrame, topics: pd.DataFr
 
 
 def thematic_figure(thematic: pd.DataFrame, title: str):
-    """Callon's strategic diagram as the Thematic map page draws it: centrality across,
-    density up, bubbles by size, quadrants split at the medians; -> (figure, names drawn)."""
+    """The strategic diagram as the Thematic map page draws it: centrality across, density up,
+    bubbles by size (hollow: fewer than MIN_KEYWORDS keywords), quadrants split at the middle
+    rank (topics.thematic.split_at); -> (figure, names drawn)."""
     table = _numbers(thematic, "topic", "size", "centrality", "density").dropna(
         subset=["centrality", "density"]
     )
     figure = _figure()
     ax = figure.add_axes((0.1, 0.08, 0.87, 0.85))
     sizes = 20 + 600 * np.sqrt(table["size"] / max(table["size"].max(), 1))
+    colours = [topic_color(int(t)) for t in table["topic"]]
+    keywords = pd.to_numeric(
+        table.get("n_keywords", pd.Series(MIN_KEYWORDS, index=table.index)), errors="coerce"
+    )
+    hollow = (keywords.fillna(MIN_KEYWORDS) < MIN_KEYWORDS).to_numpy()  # too few keywords: drawn apart
     ax.scatter(
         table["centrality"],
         table["density"],
         s=sizes,
-        c=[topic_color(int(t)) for t in table["topic"]],
+        c=["white" if h else c for h, c in zip(hollow, colours)],
         alpha=0.75,
-        edgecolors="white",
-        linewidths=0.8,
+        edgecolors=[c if h else "white" for h, c in zip(hollow, colours)],
+        linewidths=[1.8 if h else 0.8 for h in hollow],
     )
-    ax.axvline(table["centrality"].median(), color="#999999", linestyle=":", linewidth=1)
-    ax.axhline(table["density"].median(), color="#999999", linestyle=":", linewidth=1)
+    # the lines where bibliometrix splits the quadrants (the middle rank)
+    ax.axvline(split_at(table["centrality"]), color="#999999", linestyle=":", linewidth=1)
+    ax.axhline(split_at(table["density"]), color="#999999", linestyle=":", linewidth=1)
     corners = [
         (0.99, 0.99, "right", "top", "Motor themes"),
         (0.01, 0.99, "left", "top", "Niche themes"),

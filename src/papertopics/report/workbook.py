@@ -60,7 +60,7 @@ _NUMBERS = (
 )  # fmt: skip
 _NUMBERS += ("undated", "dispersion")  # topic_trends.csv: papers in no period, the quasi-binomial scale
 _NUMBERS += ("rank", "papers_counted", "citations_total", "citations_median", "per_year_median")
-_NUMBERS += ("cited_by", "per_year")  # topic_citations.csv, most_cited.csv
+_NUMBERS += ("cited_by", "per_year", "ntc", "as_of_year")  # topic_citations.csv, most_cited.csv
 EXCEL_MAX_CELL = 32_767  # characters Excel shows in one cell
 TRUNCATED = " … [truncated: {n} characters]"  # the end of a cell cut to EXCEL_MAX_CELL
 log = logging.getLogger(__name__)

@@ -41,7 +41,8 @@
       this.map = map;
       this.fields = {};
       (map.docs.fields || []).forEach((field) => {
-        const Type = field.kind === 'numeric' ? Uint16Array : Uint8Array;
+        // numbers in 16 bits, the citations in 32 (field.type 'u4': counts up to 2^31), codes in 8
+        const Type = field.type === 'u4' ? Uint32Array : field.kind === 'numeric' ? Uint16Array : Uint8Array;
         this.fields[field.name] = Object.assign({}, field, { values: PT.packedArray(field.values, Type) });
       });
       if (map.docs.listing_names.length > 1) {

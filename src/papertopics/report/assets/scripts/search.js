@@ -47,9 +47,10 @@
     parseTerm(term) {
       const at = term.indexOf(':'), extra = this.map.store.extra, docs = this.map.docs;
       if (at < 1 || at === term.length - 1) { return term; }
-      // "cited:>100", "cited:<=5", "cited:0": the citations field (report.citations), compared
-      const cited = /^cited:(>=|<=|>|<|=)?(\d+)$/.exec(term), citations = this.map.fields.fields.citations;
-      if (cited && citations) { return { numeric: citations, op: cited[1] || '=', number: Number(cited[2]) }; }
+      // "cited:>100", "cited:<=5", "cited:0" (the uncited), "cited:>1,000" or "cited:>1_000": the
+      // citations field (report.citations), compared as numbers
+      const cited = /^cited:(>=|<=|>|<|=)?(\d{1,3}(?:[,_]\d{3})+|\d+)$/.exec(term), citations = this.map.fields.fields.citations;
+      if (cited && citations) { return { numeric: citations, op: cited[1] || '=', number: Number(cited[2].replace(/[,_]/g, '')) }; }
       const venue = (docs.fields || []).filter(function (f) { return f.kind === 'category'; })[0];
       const aliases = { author: docs.author_column || 'authors', venue: venue ? venue.name : '' };
       const key = function (name) { return String(name).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, ''); };
