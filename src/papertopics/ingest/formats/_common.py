@@ -15,6 +15,18 @@ class ListingWarning(UserWarning):
     """A listing was read, but something in it was skipped, truncated or guessed."""
 
 
+class ListingChoice(ListingWarning):
+    """A choice the reading made among columns or values (which of two year columns, how
+    "01/02/2020" or "'19" was read), said in one line like every ListingWarning; `field` names
+    the canonical field it is about ("year", "keywords", "columns", ...). read_listing keeps
+    each one in the parsed table's `attrs["choices"]` ({"field", "line"}), add_dates in the
+    corpus's, so that the report can list them (the data page) as the run's log does."""
+
+    def __init__(self, line: str, field: str = ""):
+        super().__init__(line)
+        self.field = field
+
+
 def one_line(s: str, limit: int = 80) -> str:
     s = " ".join(str(s).split())
     return s if len(s) <= limit else s[: limit - 3] + "..."
