@@ -1,12 +1,18 @@
 """Issue 65 (dates 1-4, two columns for one field 5-6, readers 13-15): metadata read as the
 export means it, and every choice among columns or values said in one line."""
 
+import datetime as dt
 import warnings
 from pathlib import Path
 
+import pandas as pd
 import pytest
+from dateutil.parser import parserinfo
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from papertopics.errors import ListingError
+from papertopics.ingest.dates import add_dates, parse_date
 from papertopics.ingest.listings import ListingSpec, ListingWarning, listing_name, read_listing
 
 A1 = "We study sparse autoencoders and find that polysemanticity is a data problem in language models."
@@ -106,3 +112,116 @@ def test_an_older_scopus_csv_with_an_unnamed_column_mid_row_is_read_with_it_unna
     bad = tmp_path / "bad.csv"
     bad.write_text("\n".join([lines[0].replace('"Funding Text 1"', '"Funding Text"'), *lines[1:]]) + "\n")
     assert error(bad) == f"{bad}: line 3: 9 fields, the header has 8 (a stray delimiter or quote?)"
+
+
+# items 1-4: dates
+def _dated(table, today=dt.date(2026, 12, 7)):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = add_dates(table, today=today)
+    return out, [str(w.message) for w in caught]
+
+
+def _wos_bib(year, month, key):
+    return (
+        f"@article{{ {key},\nAuthor = {{Lee, Ann}},\nTitle = {{Paper {key}}},\nJournal = {{ECOLOGY}},\n"
+        f"Year = {{{year}}},\nVolume = {{101}},\nMonth = {{{month}}},\nAbstract = {{{A1} {key}}},\n"
+        f"DA = {{2024-05-31}},\nUnique-ID = {{WOS:{key}}},\n}}\n"
+    )
+
+
+def test_web_of_science_bibtex_da_is_the_files_date_and_its_month_is_read(tmp_path):
+    path = tmp_path / "savedrecs.bib"
+    path.write_text("\n".join([_wos_bib(2024, "FEB", "1"), _wos_bib(2021, "SEP", "2")]))
+    table, warned = read(path)
+    assert table["date_generated"].tolist() == ["2024-05-31", "2024-05-31"]
+    line = (
+        f"{path}: DA (2 record(s)) is the day Web of Science generated the file, not a publication "
+        "date: kept as date_generated; the dates are Year and Month"
+    )
+    assert line in warned and {"field": "date", "line": line} in table.attrs["choices"]
+    dated, _ = _dated(table.assign(doc_id=["a", "b"]))
+    assert dated["published"].tolist() == ["2024-02", "2021-09"]
+
+
+_MONTH_WORDS = [
+    "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june", "jul",
+    "july", "aug", "august", "sep", "sept", "september", "oct", "october", "nov", "november", "dec",
+    "december",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("word", ["Decision", "Marine", "Mayo", "Junior", "Augmented", "Novel"])
+def test_a_word_that_begins_with_a_month_names_no_month(word):
+    assert parse_date(f"{word} 2020") == "2020"
+    assert parse_date(f"{word} 14, 2020") == "2020"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(_MONTH_WORDS),
+    st.text(st.characters(whitelist_categories=("Ll", "Lu")), max_size=4),
+    st.text(st.characters(whitelist_categories=("Ll", "Lu")), max_size=4),
+    st.sampled_from(["{} 2020", "2020 {}", "{}. 2020", "15 {} 2020"]),
+)
+def test_month_names_are_whole_words_only(month, before, after, form):
+    word = before + month.title() + after
+    expected = parserinfo().month(word)  # the word itself a month's name ("Sept", "June"): a month
+    read = parse_date(form.format(word))
+    if expected is None:
+        assert read == "2020"
+    else:
+        assert read.startswith(f"2020-{expected:02d}")
+
+
+def test_day_or_month_first_is_decided_per_listing_not_on_the_merged_corpus():
+    corpus = pd.DataFrame(
+        {
+            "doc_id": ["u1", "u2", "s1", "s2", "x1"],
+            "listings": ["uk", "uk", "us", "us;uk", "open"],
+            "date": ["31/12/2020", "01/02/2020", "01/02/2020", "12/31/2020", "03/04/2021"],
+        }
+    )
+    dated, lines = _dated(corpus)
+    assert dated["published"].tolist() == [
+        "2020-12-31",
+        "2020-02-01",
+        "2020-01-02",
+        "2020-12-31",
+        "2021-04-03",
+    ]
+    assert lines == [
+        "dates: open: column 'date' writes dd/mm or mm/dd with no day above 12: the order cannot be "
+        "decided, read day-first"
+    ]
+    assert dated.attrs["choices"] == [{"field": "date", "line": lines[0]}]
+    mixed, lines = _dated(
+        pd.DataFrame({"doc_id": ["a", "b"], "listings": "m", "date": ["31/12/2020", "12/31/2020"]})
+    )
+    assert mixed["published"].tolist() == ["2020-12-31", ""]
+    assert lines[0] == (
+        "dates: m: column 'date' writes dates day-first ('31/12/2020') and month-first ('12/31/2020'): "
+        "the order cannot be decided, read day-first (the month-first ones are impossible dates)"
+    )
+
+
+def test_next_years_cover_dates_are_dates_and_two_digit_and_academic_years_are_said():
+    corpus = pd.DataFrame(
+        {
+            "doc_id": ["a", "b", "c", "d", "e", "f"],
+            "listings": "mine",
+            "year": ["2027", "", "", "", "'19", "2028"],
+            "date": ["JAN 2027", "5/17/19", "2021/22", "2021/2022", "", ""],
+        }
+    )
+    dated, lines = _dated(corpus)
+    assert dated["published"].tolist() == ["2027-01", "2019-05-17", "2021", "2021", "2019", ""]
+    assert lines == [
+        "dates: mine: column 'year': 1 two-digit year(s) read in the century within 50 years of 2026, "
+        'as dateutil reads them ("\'19" in e -> 2019)',
+        "dates: mine: column 'date': 1 two-digit year(s) read in the century within 50 years of 2026, "
+        "as dateutil reads them ('5/17/19' in b -> 2019-05-17)",
+        "dates: mine: column 'date': 2 academic year(s) read as their first year ('2021/22' in c -> 2021, "
+        "'2021/2022' in d -> 2021)",
+        "dates: mine: 1 year(s) after 2027 or before 1900 ('2028' in f): left undated",
+    ]
