@@ -26,12 +26,20 @@ A listing with no date in any row gets no column: the seeds and NeurIPS 2023 sta
 from __future__ import annotations
 
 import datetime as dt
-import re
 import warnings
 
 import pandas as pd
-from dateutil.parser import parserinfo
 
+from papertopics.ingest.date_values import (
+    ACADEMIC,
+    BAD,
+    SLASHED,
+    is_academic,
+    month_day,
+    parse_date,
+    two_digit,
+    year_of,
+)
 from papertopics.ingest.formats._common import ListingChoice, ListingWarning
 
 __all__ = ["DATE_COLUMNS", "FIRST_YEAR", "PUBLISHED", "add_dates", "parse_date"]
@@ -42,101 +50,12 @@ DATE_COLUMNS = ("year", "date", "online_date", "listing_date")
 PUBLISHED = "published"
 # years before this are no date (flagged): a typo or a placeholder, not a publication year
 FIRST_YEAR = 1900
-_ISO = re.compile(r"(?<!\d)(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?![\d])")
-_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
-_COMPACT = re.compile(r"^(\d{4})(\d{2})(\d{2})$")  # 20190517
-# 17/05/2019, 5/17/2019, and with a two-digit year 5/17/19
-_SLASHED = re.compile(r"(?<![\d/.])(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d{2})(?![\d/.])")
-_APOSTROPHE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’])")  # "May '19", "'19"
-# an academic year: "2021/22", "2021/2022", "2021-2022" (the second year the next one)
-_ACADEMIC = re.compile(r"(?<!\d)(\d{4})\s*(?:/\s*(\d{2})|[/-]\s*(\d{4}))(?![\d/.-])")
-_WORD = re.compile(r"[^\W\d_]+")
-_DAY = re.compile(r"(?<![\d])(\d{1,2})(?![\d])")
-_BAD = "bad"  # parse_date's answer for a value that names an impossible date
-_MONTH_NAMES = parserinfo()  # dateutil's month words: "Feb", "February", "Sept"; whole words only
-
-
-def _month(text: str) -> re.Match | None:
-    """The first whole word of `text` that names a month in dateutil's table ("FEB", "Sept.",
-    "March"), else None: "Decision", "Marine" or "Mayo" name none."""
-    return next((m for m in _WORD.finditer(text) if _MONTH_NAMES.month(m.group(0))), None)
-
-
-def _century(two: int, this_year: int) -> int:
-    """A two-digit year in the century that puts it within 50 years of this one, as dateutil's
-    parserinfo.convertyear reads it ('19 -> 2019, '87 -> 1987 in 2026)."""
-    year = two + this_year // 100 * 100
-    if year >= this_year + 50:
-        return year - 100
-    if year < this_year - 50:
-        return year + 100
-    return year
-
-
-def _iso(year: int, month: int | None = None, day: int | None = None) -> str:
-    """The ISO text, or _BAD when no such day exists (2020-02-30, month 13)."""
-    if month is None:
-        return f"{year:04d}"
-    if not 1 <= month <= 12:
-        return _BAD
-    if day is None:
-        return f"{year:04d}-{month:02d}"
-    try:
-        return dt.date(year, month, day).isoformat()
-    except ValueError:
-        return _BAD
-
-
-def _academic(found: re.Match) -> bool:
-    """ "2021/22", "2021-2022": the second year the one after the first."""
-    first = int(found.group(1))
-    if found.group(2):
-        return int(found.group(2)) == (first + 1) % 100
-    return int(found.group(3)) == first + 1
-
-
-def parse_date(value: str, day_first: bool = True, this_year: int | None = None) -> str | None:
-    """One value as an ISO date at its own precision; None when it holds no year, "bad" when it
-    names an impossible date. `day_first`: how its column writes 01/02/2020; a two-digit year
-    ("5/17/19", "May '19") is read in the century within 50 years of `this_year` (dateutil's
-    rule), an academic year ("2021/22") as its first year."""
-    text = str(value).strip()
-    if not text:
-        return None
-    this_year = this_year or dt.date.today().year
-    if re.fullmatch(r"\d{4}\.0", text):  # a year read as a float
-        return text[:4]
-    if compact := _COMPACT.match(text):
-        return _iso(int(compact.group(1)), int(compact.group(2)), int(compact.group(3)))
-    if slashed := _SLASHED.search(text):
-        first, second = int(slashed.group(1)), int(slashed.group(2))
-        day, month = (first, second) if day_first else (second, first)
-        year = int(slashed.group(3))
-        return _iso(_century(year, this_year) if len(slashed.group(3)) == 2 else year, month, day)
-    if (academic := _ACADEMIC.search(text)) and _academic(academic):
-        return _iso(int(academic.group(1)))
-    found = _ISO.search(text)
-    if not found:
-        short = _APOSTROPHE.search(text)
-        if not short:
-            return None
-        found, year = short, _century(int(short.group(1)), this_year)
-    else:
-        year = int(found.group(1))
-        if found.group(2):  # 2019-05-17, 2019/05
-            return _iso(year, int(found.group(2)), int(found.group(3)) if found.group(3) else None)
-    month = _month(text)
-    if not month:
-        return _iso(year)
-    rest = text[: found.start()] + " " + text[found.end() :]
-    day = _DAY.search(rest)  # "2020 Jul 14", "JAN 15 2019", "13 October 2025"
-    return _iso(year, _MONTH_NAMES.month(month.group(0)), int(day.group(1)) if day else None)
 
 
 def _day_first(values: pd.Series) -> tuple[bool, str]:
     """(whether the column writes 01/02/2020 day-first, what its values leave open: "" when
     they decide it)."""
-    pairs = values.str.extract(_SLASHED).dropna()
+    pairs = values.str.extract(SLASHED).dropna()
     if pairs.empty:
         return True, ""
     first, second = pairs[0].astype(int), pairs[1].astype(int)
@@ -158,50 +77,19 @@ def _parsed(values: pd.Series, column: str, this_year: int) -> tuple[pd.Series, 
     values = values.fillna("").astype(str)
     day_first, open_ = _day_first(values)
     if column == "year":
-        read = lambda v: _year(v, this_year)  # noqa: E731
+        read = lambda v: year_of(v, this_year)  # noqa: E731
     else:
-        read = lambda v: parse_date(v, day_first, this_year) or _month_day(v)  # noqa: E731
+        read = lambda v: parse_date(v, day_first, this_year) or month_day(v)  # noqa: E731
     cache: dict[str, str | None] = {}
     return values.map(lambda v: cache[v] if v in cache else cache.setdefault(v, read(v))), open_
 
 
-def _month_day(value: str) -> str | None:
-    """A month (and day) without a year, as Web of Science's PD writes it beside PY ("JUL",
-    "JUL 15"), or BibTeX's `month`: "????-07" or "????-07-15", the publication year filled in
-    by add_dates."""
-    month = _month(value)
-    if not month or _YEAR.search(value):
-        return None
-    day = _DAY.search(value[: month.start()] + " " + value[month.end() :])
-    found = _iso(
-        2000, _MONTH_NAMES.month(month.group(0)), int(day.group(1)) if day else None
-    )  # 2000: a leap year
-    return None if found == _BAD else "????" + found[4:]
-
-
-def _year(value: str, this_year: int) -> str | None:
-    """A publication-year cell's year ("2019", "2010.0", "2019a", "'19", "2021/22": 2021);
-    None without one."""
-    found = _YEAR.search(value)
-    if found:
-        return found.group(1)
-    short = _APOSTROPHE.search(value)
-    return str(_century(int(short.group(1)), this_year)) if short else None
-
-
 def _kinds(values: pd.Series, parsed: pd.Series) -> dict[str, pd.Series]:
     """Which values were read by a rule a reader should hear of: two-digit years, academic years."""
-    read = parsed.notna() & (parsed != _BAD)
-    two = values.map(_two_digit).astype(bool)
-    academic = values.map(lambda v: bool((m := _ACADEMIC.search(v)) and _academic(m))).astype(bool)
+    read = parsed.notna() & (parsed != BAD)
+    two = values.map(two_digit).astype(bool)
+    academic = values.map(lambda v: bool((m := ACADEMIC.search(v)) and is_academic(m))).astype(bool)
     return {"two-digit": two & read, "academic": academic & read & ~two}
-
-
-def _two_digit(value: str) -> bool:
-    """Whether the value's year is written in two digits ("5/17/19", "May '19")."""
-    if slashed := _SLASHED.search(value):
-        return len(slashed.group(3)) == 2
-    return not _YEAR.search(value) and bool(_APOSTROPHE.search(value))
 
 
 def _listing_of(corpus: pd.DataFrame) -> pd.Series:
@@ -286,9 +174,9 @@ def add_dates(corpus: pd.DataFrame, today: dt.date | None = None) -> pd.DataFram
     for column in sources:  # the publication year, else the finer columns' own year
         values = parsed[column].fillna("").replace(r"^\?{4}.*", "", regex=True)
         undecided = year == ""
-        bad |= (values == _BAD) & undecided
+        bad |= (values == BAD) & undecided
         shown = shown.where(~(undecided & (values != "")), corpus[column].astype(str))
-        year = year.where(~undecided, values.where(values != _BAD, "").str[:4])
+        year = year.where(~undecided, values.where(values != BAD, "").str[:4])
     number = pd.to_numeric(year, errors="coerce")
     # the cover date of next year's issues (a December export) is a date; later ones are not
     off = (number > this_year + 1) | (number < FIRST_YEAR)
@@ -297,7 +185,7 @@ def add_dates(corpus: pd.DataFrame, today: dt.date | None = None) -> pd.DataFram
     for column in sources:  # a finer column adds month and day where its year agrees
         values = parsed[column].fillna("")
         values = values.where(~values.str.startswith("????"), year + values.str[4:])  # PD "JUL" + PY
-        finer = (values.str[:4] == year) & (values.str.len() > published.str.len()) & (values != _BAD)
+        finer = (values.str[:4] == year) & (values.str.len() > published.str.len()) & (values != BAD)
         published = published.where(~finer, values)
     for field, line in choices:
         warnings.warn(ListingChoice(f"dates: {line}", field=field), stacklevel=2)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
 from papertopics.errors import ListingError
 from papertopics.ingest.columns import BASE_COLUMNS, value_text
 from papertopics.ingest.formats import FORMATS, REGISTRY, ListingChoice, ListingWarning, by_extension, sniffed
-from papertopics.ingest.formats._common import listing_of
+from papertopics.ingest.formats._common import choices_kept, listing_of
 from papertopics.ingest.identity import (
     RE_LONE_SURROGATE_ESCAPE,
     Duplicates,
@@ -122,30 +122,15 @@ def read_listing(
             elif fmt is not by_name:
                 guess = _guess_note(fmt, by_name, content)
                 _LOG.info("%s: %s", path, guess)
-    caught: list[warnings.WarningMessage] = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
+        with choices_kept() as choices:
             table = _read(spec, fmt, content, max_chars, embedding_model)
     except ListingError as e:
         if guess:  # say what the content was taken for, and how to read it otherwise
             raise ListingError(f"{e}; {guess}") from None
         raise
-    finally:  # said as they were, once caught to keep the choices
-        for w in caught:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
-    table.attrs["choices"] = choices_of(caught)
+    table.attrs["choices"] = choices  # the data page's list of them
     return table
-
-
-def choices_of(caught) -> list[dict[str, str]]:
-    """The ListingChoice lines among caught warnings, as the data page lists them: {"field",
-    "line"} (a parsed table's and the corpus's `attrs["choices"]`)."""
-    return [
-        {"field": w.message.field, "line": str(w.message)}
-        for w in caught
-        if isinstance(w.message, ListingChoice)
-    ]
 
 
 def _guess_note(fmt, by_name, content: str) -> str:

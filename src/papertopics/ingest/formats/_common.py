@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -25,6 +27,23 @@ class ListingChoice(ListingWarning):
     def __init__(self, line: str, field: str = ""):
         super().__init__(line)
         self.field = field
+
+
+@contextmanager
+def choices_kept() -> Iterator[list[dict[str, str]]]:
+    """The ListingChoice lines warned inside, as {"field", "line"} in the list it gives; every
+    warning is still warned as it was, once the block ends."""
+    kept: list[dict[str, str]] = []
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield kept
+    finally:
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+            if isinstance(w.message, ListingChoice):
+                kept.append({"field": w.message.field, "line": str(w.message)})
 
 
 def one_line(s: str, limit: int = 80) -> str:

@@ -99,22 +99,8 @@ def read_bibtex(text: str, path: Path) -> Parsed:
         if glued:  # `title = {A}` then `abstract = {...}` without a comma: one field swallowed the next
             skipped.append(f"line {entry.start_line + 1} ({key}: no comma before field {glued.group(1)!r})")
             continue
-        rec = {"id": key, "type": entry.entry_type}
-        if "author_keywords" in fields:  # Scopus: the authors' own; its `keywords`, the index terms
-            if "keywords" in fields:
-                rec["index_keywords"] = fields.pop("keywords")
-            rec["keywords"] = fields.pop("author_keywords")
-        if "da" in fields:  # Web of Science's DA: the day the file was generated
-            rec["date_generated"] = fields.pop("da")
-            generated += 1
-        if "month" in fields and "date" not in fields:  # `Month = {FEB}`: the date, with the year
-            month, year = fields["month"].strip(), fields.get("year", "").strip()
-            numbered = month.isdigit() and year.isdigit()  # `month = 2`
-            rec["date"] = f"{year}-{int(month):02d}" if numbered else " ".join(x for x in (month, year) if x)
-        for name in ("title", "author", "year", "doi", "url", "abstract"):
-            if name in fields:
-                rec["authors" if name == "author" else name] = fields.pop(name)
-        rec.update((k, v) for k, v in fields.items() if k not in rec)
+        rec = _record(key, entry.entry_type, fields)
+        generated += "date_generated" in rec
         where = f"line {entry.start_line + 1}" + (f" ({key})" if key else "")
         records.append((where, rec))
     if generated:
@@ -127,6 +113,26 @@ def read_bibtex(text: str, path: Path) -> Parsed:
             stacklevel=3,
         )
     return Parsed(columns_of(records), records, skipped=tuple(skipped))
+
+
+def _record(key: str, kind: str, fields: dict[str, str]) -> dict[str, str]:
+    """One entry's fields under the canonical names (read_bibtex's docstring)."""
+    rec = {"id": key, "type": kind}
+    if "author_keywords" in fields:  # Scopus: the authors' own; its `keywords`, the index terms
+        if "keywords" in fields:
+            rec["index_keywords"] = fields.pop("keywords")
+        rec["keywords"] = fields.pop("author_keywords")
+    if "da" in fields:  # Web of Science's DA: the day the file was generated
+        rec["date_generated"] = fields.pop("da")
+    if "month" in fields and "date" not in fields:  # `Month = {FEB}`: the date, with the year
+        month, year = fields["month"].strip(), fields.get("year", "").strip()
+        numbered = month.isdigit() and year.isdigit()  # `month = 2`
+        rec["date"] = f"{year}-{int(month):02d}" if numbered else " ".join(x for x in (month, year) if x)
+    for name in ("title", "author", "year", "doi", "url", "abstract"):
+        if name in fields:
+            rec["authors" if name == "author" else name] = fields.pop(name)
+    rec.update((k, v) for k, v in fields.items() if k not in rec)
+    return rec
 
 
 def _original_key(key: str, keys: list[str]) -> str:
