@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import shared_export
 from dateutil.parser import parserinfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +16,7 @@ from papertopics.errors import ListingError
 from papertopics.ingest.dates import add_dates, parse_date
 from papertopics.ingest.listings import ListingSpec, ListingWarning, listing_name, read_listing
 
+FIXTURES = Path(__file__).parent / "fixtures"
 A1 = "We study sparse autoencoders and find that polysemanticity is a data problem in language models."
 A2 = "Diffusion models erase concepts poorly; we propose a fix that keeps image quality high."
 A3 = "Graph neural networks over-smooth; a residual scheme keeps node features apart at depth."
@@ -75,10 +77,11 @@ def test_an_ieee_csv_with_undoubled_quotes_before_the_closing_quote_is_read(tmp_
     assert table["journal"].tolist() == [EUROCON, "IEEE Software", EUROCON]
     assert table["text_raw"].tolist()[2].endswith('"compliance by design".')
     assert table["Document Identifier"].tolist() == ["IEEE Conferences"] * 3  # every field in its column
-    assert warned == [
+    assert warned[0] == (
         f'{path}: line 2: a quote (") inside a field is not doubled; read as text, 3 records as the '
         f"header's {len(_IEEE)} columns say"
-    ]
+    )
+    assert len(warned) == 1  # IEEE Terms beside an empty Mesh_Terms: no choice made, none said
 
 
 # item 14: an older Scopus CSV whose header leaves "Funding Text 2" unnamed
@@ -225,3 +228,61 @@ def test_next_years_cover_dates_are_dates_and_two_digit_and_academic_years_are_s
         "'2021/2022' in d -> 2021)",
         "dates: mine: 1 year(s) after 2027 or before 1900 ('2028' in f): left undated",
     ]
+
+
+# items 5-6: two columns for one field
+def test_a_second_spelling_of_a_field_fills_the_rows_the_first_leaves_empty(tmp_path):
+    path = tmp_path / "merged.csv"
+    path.write_text(
+        "Title,Abstract,Year,Publication Year,Keywords,Author Keywords,Cited by,Times Cited\n"
+        f'T1,"{A1}",2020,2020,sae,,3,\n'
+        f'T2,"{A2}",,2018,,diffusion; erasure,,7\n'
+        f'T3,"{A3}",2031,,gnn,over-smoothing,,\n'
+    )
+    table, warned = read(path)
+    assert table["year"].tolist() == ["2020", "2018", "2031"]
+    assert table["keywords"].tolist() == ["sae", "diffusion; erasure", "gnn"]
+    assert table["cited_by"].tolist() == ["3", "7", ""]
+    assert table["Publication Year"].tolist() == ["2020", "2018", ""]  # the other column as it was
+    lines = [
+        f"{path}: columns 'Year' and 'Publication Year' both spell year: each row reads 'Year', where it "
+        "is empty the next: 1 row(s) from 'Publication Year'",
+        f"{path}: columns 'Keywords' and 'Author Keywords' both spell keywords: each row reads "
+        "'Keywords', where it is empty the next: 1 row(s) from 'Author Keywords'; 1 row(s) whose "
+        "columns differ keep 'Keywords'",
+        f"{path}: columns 'Cited by' and 'Times Cited' both spell cited_by: each row reads 'Cited by', "
+        "where it is empty the next: 1 row(s) from 'Times Cited'",
+    ]
+    assert warned == lines
+    assert table.attrs["choices"] == [
+        {"field": f, "line": line} for f, line in zip(["year", "keywords", "cited_by"], lines, strict=True)
+    ]
+    dated, _ = _dated(table.assign(doc_id=["a", "b", "c"]))
+    assert dated["published"].tolist() == ["2020", "2018", ""]
+    # a column config.yaml names is read alone
+    mapped, warned = read(path, columns={"year": "Year"})
+    assert mapped["year"].tolist() == ["2020", "", "2031"] and len(warned) == 2
+
+
+def test_ieee_terms_are_the_index_keywords(tmp_path):
+    path = shared_export(tmp_path, "ieee-csv-legal-re-492.csv")
+    table, warned = read(path)
+    terms = table["IEEE Terms"] if "IEEE Terms" in table else None
+    assert terms is None  # carried as index_keywords, not under its own name
+    assert table["index_keywords"].ne("").sum() == 450
+    assert table["Mesh_Terms"].ne("").sum() == 2
+    line = (
+        f"{path}: columns 'IEEE Terms' and 'Mesh_Terms' both spell index_keywords: each row reads "
+        "'IEEE Terms', where it is empty the next: 0 row(s) from 'Mesh_Terms'; 2 row(s) whose columns "
+        "differ keep 'IEEE Terms'"
+    )
+    assert line in warned
+
+
+def test_openalex_keywords_and_zotero_tags_are_not_the_authors_keywords():
+    openalex, _ = read(FIXTURES / "openalex.json")
+    assert "keywords" not in openalex and openalex["index_keywords"].ne("").any()
+    zotero, _ = read(FIXTURES / "zotero.csv")
+    assert "keywords" not in zotero
+    assert zotero["tags"].tolist() == ["diet; mustelids", "camera traps", ""]
+    assert zotero["index_keywords"].tolist() == ["Animals; Rivers", "", ""]
