@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from papertopics.errors import ListingError
 from papertopics.ingest.dates import add_dates, parse_date
 from papertopics.ingest.listings import ListingSpec, ListingWarning, listing_name, read_listing
+from papertopics.ingest.text import split_abstract
 
 FIXTURES = Path(__file__).parent / "fixtures"
 A1 = "We study sparse autoencoders and find that polysemanticity is a data problem in language models."
@@ -286,3 +287,61 @@ def test_openalex_keywords_and_zotero_tags_are_not_the_authors_keywords():
     assert "keywords" not in zotero
     assert zotero["tags"].tolist() == ["diet; mustelids", "camera traps", ""]
     assert zotero["index_keywords"].tolist() == ["Animals; Rivers", "", ""]
+
+
+# item 15: cleaning leftovers
+def test_mendeley_italics_and_acm_mathml_titles_read_as_text(tmp_path):
+    ris = tmp_path / "mendeley.ris"
+    ris.write_text(
+        "TY  - JOUR\nTI  - Effects of &lt;I&gt;Escherichia coli&lt;/I&gt; on "
+        "&lt;I&gt;in vitro&lt;/I&gt; growth\n"
+        f"AB  - {A1} The &lt;I&gt;E. coli&lt;/I&gt; strain grew.\nPY  - 2019\nER  - \n"
+        f"TY  - JOUR\nTI  - A <I>Drosophila</I> atlas\nAB  - {A2}\nPY  - 2020\nER  - \n"
+    )
+    table, _ = read(ris)
+    assert table["title"].tolist() == ["Effects of Escherichia coli on in vitro growth", "A Drosophila atlas"]
+    assert table["text"].tolist()[0].endswith("The E. coli strain grew.")
+    bib = tmp_path / "acm.bib"
+    bib.write_text(
+        '@inproceedings{k1,\ntitle = {Learning <inline-formula> <tex-math notation="LaTeX">\\(k\\)</tex-math>'
+        " </inline-formula>-Sparse Codes},\n"
+        f'abstract = {{{A1} We recover <inline-formula><tex-math notation="LaTeX">$k$</tex-math>'
+        "</inline-formula> atoms.},\nyear = {2023}\n}\n"
+    )
+    table, _ = read(bib)
+    assert table["title"].tolist() == ["Learning $k$-Sparse Codes"]
+    assert table["text"].tolist()[0].endswith("We recover k atoms.")
+
+
+@pytest.mark.parametrize(
+    "notice",
+    [
+        "© International Headache Society 2023.",
+        "(C)12 Elsevier Ltd. All rights reserved.",
+        "Copyright © 1995, Wiley Blackwell. All rights reserved",
+        "Copyright © 1995 Wiley-Liss, Inc.",
+    ],
+)
+@pytest.mark.parametrize("where", ["end", "end, no full stop before", "start"])
+def test_copyright_notices_in_the_forms_the_cleaner_missed_are_split_off(notice, where):
+    body = A1 + " " + A2
+    if where == "start":
+        raw = f"{notice} {body}"
+    elif where == "end":
+        raw = f"{body} {notice}"
+    else:
+        raw = f"{body[:-1]} {notice}"
+        if notice.startswith("(C)12"):
+            return  # "(C)12" needs its full stop before: "(c) 12 Patients ..." is a list item
+        body = body[:-1]
+    assert split_abstract(raw) == (body, notice)
+
+
+def test_what_only_looks_like_a_notice_stays_in_the_abstract():
+    for raw in (
+        f"{A1} (c) 12 Patients were enrolled in 2019 and followed. {A2}",
+        f"{A1} Copyright law in 2020 changed how {A2}",
+        f"© 2023 Elsevier Ltd. All rights reserved. {A1[:40]}",  # too short to be an abstract after it
+    ):
+        body, notice = split_abstract(raw)
+        assert (body, notice) == (raw, "") or not body
