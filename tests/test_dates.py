@@ -82,7 +82,7 @@ def test_impossible_dates_and_years_out_of_range_are_no_date_in_one_line():
     assert dated["published"].tolist() == ["", "", "", "", "2020"]
     assert len(lines) == 1
     assert lines[0].startswith("dates: mine: 1 impossible date(s) ('2020-02-30' in a)")
-    assert "3 year(s) after 2026 or before 1900 ('2031' in b, '2087' in c, '1850' in d)" in lines[0]
+    assert "3 year(s) after 2027 or before 1900 ('2031' in b, '2087' in c, '1850' in d)" in lines[0]
 
 
 def test_web_of_science_early_access_years_count_as_dates(tmp_path):

@@ -624,7 +624,8 @@ def test_zotero_csv_reads_with_no_option_under_canonical_names():
     assert table["year"].tolist() == ["2022", "2021", "2020"]
     assert table["date"].tolist() == ["2022-10-01", "2021", "2020-03"]
     assert table["journal"].tolist() == ["Journal of Zoology", "Mammal Review", "Ecology Letters"]
-    assert table["keywords"].tolist() == ["diet; mustelids", "camera traps", ""]
+    # Zotero's Manual Tags are the user's tags, not the authors' keywords (issue 65 item 6)
+    assert table["tags"].tolist() == ["diet; mustelids", "camera traps", ""] and "keywords" not in table
     assert table["index_keywords"].tolist() == ["Animals; Rivers", "", ""]
     assert table["authors"].tolist()[0] == "Okafor, Chidi; Lindqvist, Maja"
 

@@ -46,7 +46,9 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
         "journal", "publication title", "source title", "journal name", "journal title",
         "secondary title", "container title", "jo", "jf", "t2", "so",
     ),
-    "keywords": ("keywords", "author keywords", "manual tags", "keywords author", "kw", "de"),
+    "keywords": ("keywords", "author keywords", "keywords author", "kw", "de"),
+    # Zotero's Manual Tags: the user's own tags, not the authors' keywords
+    "tags": ("tags", "manual tags"),
     "index_keywords": (
         "index keywords", "automatic tags", "keywords plus", "mesh terms", "mesh", "mh",
         "ieee terms", "inspec controlled terms", "index terms",
@@ -87,7 +89,8 @@ EXPORTS = (
         "IEEE Xplore",
         ("Document Title", "PDF Link", "Date Added To Xplore", "IEEE Terms"),
         {"authors": ("Authors",), "year": ("Publication Year",), "doi": ("DOI",), "url": ("PDF Link",),
-         "journal": ("Publication Title",), "keywords": ("Author Keywords",)},
+         "journal": ("Publication Title",), "keywords": ("Author Keywords",),
+         "index_keywords": ("IEEE Terms",)},  # IEEE's controlled terms (Mesh_Terms: the few medical)
     ),
     Export(
         "Scopus",

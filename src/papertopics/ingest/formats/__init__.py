@@ -11,9 +11,19 @@ from __future__ import annotations
 
 import importlib
 
-from papertopics.ingest.formats._common import Format, ListingWarning, Parsed
+from papertopics.ingest.formats._common import Format, ListingChoice, ListingWarning, Parsed
 
-__all__ = ["FORMATS", "REGISTRY", "Format", "ListingWarning", "Parsed", "by_extension", "lookup", "sniffed"]
+__all__ = [
+    "FORMATS",
+    "REGISTRY",
+    "Format",
+    "ListingChoice",
+    "ListingWarning",
+    "Parsed",
+    "by_extension",
+    "lookup",
+    "sniffed",
+]
 
 # one line per module, in the order of the README's table
 _MODULES = (

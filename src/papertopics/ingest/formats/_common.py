@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -13,6 +15,35 @@ Records = list[tuple[str, dict]]
 
 class ListingWarning(UserWarning):
     """A listing was read, but something in it was skipped, truncated or guessed."""
+
+
+class ListingChoice(ListingWarning):
+    """A choice the reading made among columns or values (which of two year columns, how
+    "01/02/2020" or "'19" was read), said in one line like every ListingWarning; `field` names
+    the canonical field it is about ("year", "keywords", "columns", ...). read_listing keeps
+    each one in the parsed table's `attrs["choices"]` ({"field", "line"}), add_dates in the
+    corpus's, so that the report can list them (the data page) as the run's log does."""
+
+    def __init__(self, line: str, field: str = ""):
+        super().__init__(line)
+        self.field = field
+
+
+@contextmanager
+def choices_kept() -> Iterator[list[dict[str, str]]]:
+    """The ListingChoice lines warned inside, as {"field", "line"} in the list it gives; every
+    warning is still warned as it was, once the block ends."""
+    kept: list[dict[str, str]] = []
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield kept
+    finally:
+        for w in caught:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+            if isinstance(w.message, ListingChoice):
+                kept.append({"field": w.message.field, "line": str(w.message)})
 
 
 def one_line(s: str, limit: int = 80) -> str:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import logging
 import re
+import warnings
 from pathlib import Path
 
 from papertopics.errors import ListingError
-from papertopics.ingest.formats._common import Format, Parsed, columns_of, one_line
+from papertopics.ingest.formats._common import Format, ListingChoice, Parsed, columns_of, one_line
 from papertopics.ingest.text import decode_latex
 
 # An entry header: `@type{` (or `@type(`) then the key up to the comma that ends the line (a
@@ -36,8 +37,10 @@ _VERBATIM = frozenset({"url", "doi", "file", "eprint", "pdf", "link", "urldate",
 
 def read_bibtex(text: str, path: Path) -> Parsed:
     """Columns: id (the key as written), type, title, authors ("First Last" joined with '; '),
-    year, doi, url, abstract, keywords (Scopus's `author_keywords`, else `keywords`),
-    index_keywords (Scopus's `keywords`), then the other fields under their lower-case names."""
+    year, date (`month` with the year, "FEB 2021", where no `date` is given), date_generated
+    (Web of Science's `DA`, the day the file was written), doi, url, abstract, keywords
+    (Scopus's `author_keywords`, else `keywords`), index_keywords (Scopus's `keywords`), then
+    the other fields under their lower-case names."""
     import bibtexparser
     from bibtexparser import middlewares as mw
     from bibtexparser.model import MiddlewareErrorBlock
@@ -84,6 +87,7 @@ def read_bibtex(text: str, path: Path) -> Parsed:
         raise ListingError(f"{path}: no BibTeX entries (no '@article{{...}}' or similar)")
     strings = {s.key.lower(): s.value for s in library.strings}
     records = []
+    generated = 0
     for entry in sorted(entries, key=lambda e: e.start_line):
         enclosing = entry.parser_metadata.get("removed_enclosing") or {}
         fields = {
@@ -95,18 +99,40 @@ def read_bibtex(text: str, path: Path) -> Parsed:
         if glued:  # `title = {A}` then `abstract = {...}` without a comma: one field swallowed the next
             skipped.append(f"line {entry.start_line + 1} ({key}: no comma before field {glued.group(1)!r})")
             continue
-        rec = {"id": key, "type": entry.entry_type}
-        if "author_keywords" in fields:  # Scopus: the authors' own; its `keywords`, the index terms
-            if "keywords" in fields:
-                rec["index_keywords"] = fields.pop("keywords")
-            rec["keywords"] = fields.pop("author_keywords")
-        for name in ("title", "author", "year", "doi", "url", "abstract"):
-            if name in fields:
-                rec["authors" if name == "author" else name] = fields.pop(name)
-        rec.update((k, v) for k, v in fields.items() if k not in rec)
+        rec = _record(key, entry.entry_type, fields)
+        generated += "date_generated" in rec
         where = f"line {entry.start_line + 1}" + (f" ({key})" if key else "")
         records.append((where, rec))
+    if generated:
+        warnings.warn(
+            ListingChoice(
+                f"{path}: DA ({generated} record(s)) is the day Web of Science generated the file, "
+                "not a publication date: kept as date_generated; the dates are Year and Month",
+                field="date",
+            ),
+            stacklevel=3,
+        )
     return Parsed(columns_of(records), records, skipped=tuple(skipped))
+
+
+def _record(key: str, kind: str, fields: dict[str, str]) -> dict[str, str]:
+    """One entry's fields under the canonical names (read_bibtex's docstring)."""
+    rec = {"id": key, "type": kind}
+    if "author_keywords" in fields:  # Scopus: the authors' own; its `keywords`, the index terms
+        if "keywords" in fields:
+            rec["index_keywords"] = fields.pop("keywords")
+        rec["keywords"] = fields.pop("author_keywords")
+    if "da" in fields:  # Web of Science's DA: the day the file was generated
+        rec["date_generated"] = fields.pop("da")
+    if "month" in fields and "date" not in fields:  # `Month = {FEB}`: the date, with the year
+        month, year = fields["month"].strip(), fields.get("year", "").strip()
+        numbered = month.isdigit() and year.isdigit()  # `month = 2`
+        rec["date"] = f"{year}-{int(month):02d}" if numbered else " ".join(x for x in (month, year) if x)
+    for name in ("title", "author", "year", "doi", "url", "abstract"):
+        if name in fields:
+            rec["authors" if name == "author" else name] = fields.pop(name)
+    rec.update((k, v) for k, v in fields.items() if k not in rec)
+    return rec
 
 
 def _original_key(key: str, keys: list[str]) -> str:

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from papertopics.errors import ListingError
 from papertopics.ingest.columns import SPELLINGS, export_roles, fold_name
-from papertopics.ingest.formats._common import Format, ListingWarning, Parsed
+from papertopics.ingest.formats._common import Format, ListingChoice, ListingWarning, Parsed
+from papertopics.ingest.formats._repair import double_stray_quotes, refuse_fields, unnamed_column
 from papertopics.ingest.formats.text import tabular_note
 
 _LOG = logging.getLogger(__name__)
@@ -102,16 +103,20 @@ def read_delimited(
         raise ListingError(f"{path}: empty file")
     csv.field_size_limit(max(csv.field_size_limit(), 1 << 30))
     try:
-        header, records, skipped = _read_rows(text, path, delimiter, first_line, quoting, strict=True)
+        header, records, skipped, notes = _read_rows(text, path, delimiter, first_line, quoting, strict=True)
     except csv.Error as e:
         bad, reason = e.args
         strict_error = ListingError(f"{path}: line {bad}: malformed {kind} ({reason})")
-        try:  # every quote that cannot end its field taken as text, then read strictly again
-            repaired = _double_stray_quotes(text, delimiter)
-            header, records, skipped = _read_rows(
-                repaired, path, delimiter, first_line, quoting, strict=True, exact=True
-            )
-        except (ListingError, csv.Error):
+        for doubled in (True, False):  # every quote that cannot end its field taken as text
+            try:  # then read strictly again, every record as wide as the header
+                repaired = double_stray_quotes(text, delimiter, doubled=doubled)
+                header, records, skipped, notes = _read_rows(
+                    repaired, path, delimiter, first_line, quoting, strict=True, exact=True
+                )
+                break
+            except (ListingError, csv.Error):
+                continue
+        else:
             raise strict_error from None
         warnings.warn(
             f'{path}: line {bad}: a quote (") inside a field is not doubled; read as text, '
@@ -123,6 +128,8 @@ def read_delimited(
         raise ListingError(
             f"{path}: no readable record; {skipped[0]}" if skipped else f"{path}: header row but no records"
         )
+    for note in notes:
+        warnings.warn(ListingChoice(f"{path}: {note}", field="columns"), stacklevel=4)
     return Parsed(header, records, roles=export_roles(header), skipped=tuple(skipped))
 
 
@@ -176,76 +183,21 @@ def _read_rows(text, path, delimiter, first_line, quoting, strict, exact=False):
             if width - len(row) != tail:
                 raise csv.Error(start, "fields out of step")
         if short:  # a short row that is not the last: misaligned, not cut
-            _refuse_fields(path, *short, header)
+            refuse_fields(path, *short, header)
         if len(row) < len(header):
             short = (where, row)  # the last row of a file cut mid-record, unless another follows
             continue
         if len(row) != len(header) and (len(row) != len(header) + 1 or exact):
-            _refuse_fields(path, where, row, header)
+            refuse_fields(path, where, row, header)
         widths.add(width)
         records.append((where, row))
     if header is None:
         raise ListingError(f"{path}: empty file")
-    wide = next(((where, row) for where, row in records if len(row) > len(header)), None)
-    if wide:  # old Scopus: every row one field more than the header, the last unnamed, mostly empty
-        blank = sum(len(row) == len(header) for _, row in records)  # its empty field dropped
-        if widths != {len(header) + 1} or 2 * blank <= len(records):
-            _refuse_fields(path, *wide, header)
-        header = [*header, f"column {len(header) + 1}"]
+    notes: list[str] = []
+    header, records = unnamed_column(header, records, widths, path, exact, notes)
     if short:
         skipped.append(f"{short[0]} ({len(short[1])} of {len(header)} fields: the file ends mid-record)")
-    return header, [(where, dict(zip(header, row))) for where, row in records], skipped
-
-
-def _double_stray_quotes(text: str, delimiter: str) -> str:
-    """`text` with every quote inside a quoted field that is neither doubled nor followed by a
-    delimiter or a line end doubled: IEEE Xplore's and hand-edited files' `"a "stray" word"`
-    become `"a ""stray"" word"`. A quote that does end a field stays; the strict reader then
-    says whether the records still have the header's fields (read_delimited)."""
-    out: list[str] = []
-    ends = (delimiter, "\r", "\n", "")
-    boundary = re.compile(f'[{re.escape(delimiter)}\r\n"]')
-    i, n, quoted, at_start = 0, len(text), False, True
-    while i < n:
-        if quoted:
-            j = text.find('"', i)
-            if j < 0:
-                out.append(text[i:])
-                break
-            out.append(text[i:j])
-            after = text[j + 1 : j + 2]
-            if after == '"':
-                out.append('""')
-                i = j + 2
-            elif after in ends:
-                out.append('"')
-                quoted, i = False, j + 1
-            else:
-                out.append('""')
-                i = j + 1
-            continue
-        if at_start and text[i] == '"':
-            out.append('"')
-            quoted, at_start, i = True, False, i + 1
-            continue
-        m = boundary.search(text, i)
-        if m is None:
-            out.append(text[i:])
-            break
-        j = m.start()
-        if text[j] == '"':  # a quote inside an unquoted field: text as it stands
-            out.append(text[i : j + 1])
-            at_start, i = False, j + 1
-            continue
-        out.append(text[i : j + 1])
-        at_start, i = True, j + 1
-    return "".join(out)
-
-
-def _refuse_fields(path, where, row, header) -> None:
-    raise ListingError(
-        f"{path}: {where}: {len(row)} fields, the header has {len(header)} (a stray delimiter or quote?)"
-    )
+    return header, [(where, dict(zip(header, row))) for where, row in records], skipped, notes
 
 
 def _refuse_swallowed_record(row, header, delimiter, path, start, kind, exact=False) -> None:

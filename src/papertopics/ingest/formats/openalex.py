@@ -2,7 +2,8 @@
 of works): the abstract is rebuilt from `abstract_inverted_index` ({word: [positions]}).
 
 Columns: id (the OpenAlex URL), doi, title, authors (display names, '; '-joined), year,
-venue (the primary location's source), type, keywords, cited_by (count), abstract. The
+venue (the primary location's source), type, index_keywords (the `keywords` OpenAlex assigns
+from the text: not the authors', so never `keywords`), cited_by (count), abstract. The
 other fields (references, concepts, locations, ...) are not carried: they are large and
 nested.
 """
@@ -45,7 +46,7 @@ def _work(rec: dict) -> dict:
         "year": rec.get("publication_year"),
         "venue": _get(rec, "primary_location", "source", "display_name"),
         "type": rec.get("type"),
-        "keywords": [k for k in keywords if k],
+        "index_keywords": [k for k in keywords if k],
         "cited_by": rec.get("cited_by_count"),
         "abstract": rec.get("abstract") or abstract_from_index(rec.get("abstract_inverted_index")),
     }

@@ -62,6 +62,8 @@ def clean_text(raw: str) -> str:
     touched = False  # removed markup can leave "word ." or "( x"
     if "\t" in s or "\x0c" in s or "\x08" in s or "\r" in s or "\x0b" in s or "\x07" in s:
         s = repair_ctrl(s, KNOWN)
+    if "&lt;" in s:  # escaped tags (`&lt;I&gt;E. coli&lt;/I&gt;`) are tags
+        s = unescape_entities(s)
     if "<" in s:
         touched = True
         s = strip_html(s)

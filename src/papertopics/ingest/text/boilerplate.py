@@ -24,18 +24,32 @@ _RE_PLACEHOLDER = re.compile(
 # Web of Science), or with no full stop before it when a year and a name follow ("... the
 # swelling (C) 2010 Elsevier Ltd", old WoS; "... NCT04540315 © 2021" at the end, Scopus); JMIR's
 # notice naming every author and the licence runs to 1,200 characters; "Copyrights ©" too.
-# "(c)" needs a year or a capitalised name and a year after it, and "Copyright" a ©, (c) or
-# year, so "(c) we show ..." and "Copyright law ..." stay.
+# "(c)" needs a year or a capitalised name and a year after it (or two digits, a name and "All
+# rights reserved": "(C)12 Elsevier Ltd. All rights reserved."), and "Copyright" a ©, (c) or
+# year, so "(c) we show ...", "(c) 12 Patients ..." and "Copyright law ..." stay.
 _NOTICE_OPENS = (
     r"(?:©|(?:Crown\s+)?Copyrights?\s*:?\s*(?:©|\([cC]\)|\d{4})"
-    r"|\(?\([cC]\)\s*(?:\d{4}|The\s+Author|[A-Z][\w&.,' -]{0,120}?\b(?:19|20)\d{2}\b))"
+    r"|\(?\([cC]\)\s*(?:\d{4}|\d{2}\s+[A-Z][^.]{0,80}\.\s+All\s+rights\s+reserved"
+    r"|The\s+Author|[A-Z][\w&.,' -]{0,120}?\b(?:19|20)\d{2}\b))"
 )
 _CITATION = r"(?:[A-Z][\w&,' -]{2,120}?\s+\d+\s*(?:\(\d+\))?\s*:\s*\d+(?:\s*-\s*\d+)?\s+)?"
+# with no full stop before it: a © (or "Copyright ©") with a year next, or a capitalised name and
+# a year ("... models © International Headache Society 2023.")
+_UNSTOPPED = (
+    r"\s+(?=(?:Copyright\s*)?(?:©|\([cC]\))\s*(?:(?:19|20)\d{2}(?:\s+[A-Z]|,|\s*$)"
+    r"|[A-Z][\w&.,' -]{0,80}?\b(?:19|20)\d{2}\b[^\w]{0,3}$))"
+)
 _RE_NOTICE = re.compile(
-    r"(?:^|(?<=[.!?\"')\];])\s+|\s*\n\s*|\s+(?=(?:©|\([cC]\))\s*(?:19|20)\d{2}(?:\s+[A-Z]|\s*$)))"
+    r"(?:^|(?<=[.!?\"')\];])\s+|\s*\n\s*|" + _UNSTOPPED + r")"
     r"(" + _CITATION + _NOTICE_OPENS + r".{0,1200}?)\s*$",
     re.S,
 )
+# A notice opening the abstract ("© International Headache Society 2023. We study ..."): to the
+# end of its first sentence and an "All rights reserved." after it, when an abstract follows
+_RE_LEADING = re.compile(
+    r"\s*(" + _NOTICE_OPENS + r".{0,300}?\.(?:\s+All\s+rights\s+reserved\.?)?)\s+(?=[A-Z])", re.S
+)
+_LEADING_MIN_WORDS = 10  # what follows a leading notice is an abstract, not the notice's rest
 
 
 def split_abstract(raw: str) -> tuple[str, str]:
@@ -45,6 +59,10 @@ def split_abstract(raw: str) -> tuple[str, str]:
         return "", ""
     if "©" not in raw and "(c)" not in raw.lower() and "opyright" not in raw:
         return raw, ""
+    lead = _RE_LEADING.match(raw)
+    if lead and len(raw[lead.end() :].split()) >= _LEADING_MIN_WORDS:
+        body, notice = split_abstract(raw[lead.end() :])
+        return body, " ".join(" ".join((lead.group(1), notice)).split())
     m = _RE_NOTICE.search(raw)
     if not m:
         return raw, ""

@@ -74,20 +74,32 @@ def strip_html(s: str) -> str:
 
 def _strip_xml(s: str) -> str:
     if "tex-math" in s:
+        s = _RE_FORMULA_SPACE.sub("", s)  # ACM: `<inline-formula> <tex-math>...` keeps no space
         twice = "math" in _RE_TEX_MATH.sub("", s)
-        s = _RE_TEX_MATH.sub("" if twice else r"$\1$", s)
+        s = _RE_TEX_MATH.sub("" if twice else _tex, s)
     s = _RE_ABSTRACT_TITLE.sub(" ", s)  # Crossref's `<jats:title>Abstract</jats:title>` heading
     return _RE_XML_INLINE.sub("", _RE_XML_BLOCK.sub(" ", s))
+
+
+_RE_FORMULA_SPACE = re.compile(r"(?<=<inline-formula>)\s+|\s+(?=</inline-formula>)", re.I)
+_RE_DELIMITED = re.compile(r"\s*(?:\$\$?|\\\(|\\\[)(.*?)(?:\$\$?|\\\)|\\\])\s*", re.S)
+
+
+def _tex(m: re.Match) -> str:
+    """A `<tex-math>` body as inline math: `$k$`, `\\(k\\)` or `k` alike become `$k$`."""
+    body = m.group(1)
+    inner = _RE_DELIMITED.fullmatch(body)
+    return f"${(inner.group(1) if inner else body).strip()}$"
 
 
 def display_text(text: str) -> str:
     """A title or author list as shown: one line, HTML entities decoded (`&amp;` -> `&`),
     inline HTML tags (`<i>E. coli</i>`) and invisible characters gone."""
     s = strip_invisible(text)
+    if "&" in s:  # first: Mendeley's RIS escapes its italics (`&lt;I&gt;E. coli&lt;/I&gt;`)
+        s = _RE_ENTITY.sub(_entity, s)
     if "<" in s:
         s = strip_html(s)
-    if "&" in s:
-        s = _RE_ENTITY.sub(_entity, s)
     return " ".join(s.split())
 
 
