@@ -225,7 +225,13 @@ def _frame(spec, records, plan, max_chars, parsed):
     notices: list[str] = []
     text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
     fell_back: dict[str, int] = {}
-    zeroed = {col: 0 for name, col in extras if fold_name(col) in BLANK_IS_ZERO.get(name, ())}
+    blank_zero = {  # field -> its column that writes no 0 (BLANK_IS_ZERO); a field may have several spellings
+        name: zero
+        for name, col in extras
+        for zero in ([col] if isinstance(col, str) else col)
+        if fold_name(zero) in BLANK_IS_ZERO.get(name, ())
+    }
+    zeroed = dict.fromkeys(blank_zero.values(), 0)
     for where, rec in records:
         raw = _abstract(rec, text_cols, fell_back)
         body, notice = split_abstract(raw)
@@ -252,8 +258,8 @@ def _frame(spec, records, plan, max_chars, parsed):
             value = strip_invisible(first_filled(rec, col, name, fell_back))
             if name == "authors" or (name in _MARKED and "<" in value):  # `CO<inf>2</inf>`: CO2
                 value = display_text(value)
-            elif col in zeroed and not value.strip():  # an export that writes no 0 (BLANK_IS_ZERO)
-                value, zeroed[col] = "0", zeroed[col] + 1
+            elif name in blank_zero and not value.strip():  # an export that writes no 0 (BLANK_IS_ZERO)
+                value, zeroed[blank_zero[name]] = "0", zeroed[blank_zero[name]] + 1
             out[name].append(value)
     n = len(out["doc_id"])
     if n == 0:
