@@ -775,3 +775,16 @@ def test_records_not_read_are_one_line_by_cause(tmp_path):
         f"{path}: 3 record(s) do not become documents: 1 empty abstract: line 2; 1 placeholder: line 3; "
         f"1 duplicate of another record: line 5 (= line 1)"
     ]
+
+
+def test_a_wos_record_whose_pt_line_has_no_value_is_a_record_not_a_crash(tmp_path):
+    """A `PT` line with no value (found by test_fuzz_listings) starts a record as `PT J` does:
+    it was glued to the record above and rispy's parser, handed two records, crashed."""
+    path = tmp_path / "savedrecs.txt"
+    path.write_text(
+        "FN Clarivate\nVR 1.0\nPT J\nAU Smith, J\nTI A title\n"
+        "AB Bovine tuberculosis remains endemic in dairy cattle of the region.\nPY 2021\nER\n\n"
+        "PT\nAU Lee, K\nTI Correction\nAB Corrects the sample sizes of the earlier study.\nPY 2022\nER\n\nEF\n"
+    )
+    table = read_listing(ListingSpec("x", path))
+    assert list(table["title"]) == ["A title", "Correction"]

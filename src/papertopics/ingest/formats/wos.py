@@ -27,7 +27,7 @@ _RE_PLAIN = re.compile(r"\A\ufeff?(?:FN |VR |PT [A-Z]\b|(?:FN|VR)\t|PT\t[A-Z][ \
 # the TAB variant: `TAG<TAB>value`, a multi-value field opening with an empty tag line, its
 # values and continuation lines not indented
 _RE_TAB_TAG = re.compile(r"^([A-Z][A-Z0-9])\t(.*)$", re.M)
-_RE_RECORD = re.compile(r"^PT ", re.M)
+_RE_RECORD = re.compile(r"^PT(?: |$)", re.M)  # a PT line without a value starts a record too
 _RE_TAB_HEADER = re.compile(r"\A\ufeff?PT\t(?:[A-Z][A-Z0-9]\t)*(?:TI|AB)\t")
 
 
