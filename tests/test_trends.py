@@ -4,11 +4,14 @@ the periods every dated paper falls in (topics.over_time)."""
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy.stats import chi2
+from scipy.stats import f as f_dist
 
 from papertopics.topics.over_time import document_periods, over_time_tables
 from papertopics.topics.trends import fit_trend, verdicts
@@ -22,62 +25,83 @@ def _reference(hits, totals, t, **fit):
     return sm.GLM(np.column_stack([hits, totals - hits]), exog, family=sm.families.Binomial()).fit(**fit)
 
 
-def test_without_over_dispersion_the_trend_is_statsmodels_binomial_fit_with_z():
-    hits = np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48])  # a smooth rise: X2/df below 1
+def _flat(hits, totals):
+    return sm.GLM(
+        np.column_stack([hits, totals - hits]), np.ones((len(hits), 1)), family=sm.families.Binomial()
+    ).fit()
+
+
+def _profile_deviance(hits, totals, t, slope):
+    """statsmodels' deviance of the best intercept with the slope fixed (an offset)."""
+    centred = t - t.mean()
+    return (
+        sm.GLM(
+            np.column_stack([hits, totals - hits]),
+            np.ones((len(t), 1)),
+            family=sm.families.Binomial(),
+            offset=slope * centred,
+        )
+        .fit()
+        .deviance
+    )
+
+
+def test_a_topic_with_many_papers_gets_statsmodels_likelihood_ratio_test_and_profile_interval():
+    hits = np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48])  # 170 papers, a smooth rise: deviance/df below 1
     reference = _reference(hits, TOTALS, YEARS)
-    assert reference.pearson_chi2 / reference.df_resid < 1
+    assert reference.deviance / reference.df_resid < 1
     trend = fit_trend(hits, TOTALS, YEARS)
-    assert trend.test == "wald-z" and trend.scale == 1.0
-    assert trend.slope == pytest.approx(reference.params[1], rel=1e-8)
-    assert trend.std_error == pytest.approx(reference.bse[1], rel=1e-8)
-    assert trend.p_value == pytest.approx(reference.pvalues[1], rel=1e-6)
-    assert (trend.ci_low, trend.ci_high) == pytest.approx(tuple(reference.conf_int()[1]), rel=1e-8)
+    assert trend.test == "lr" and trend.scale == 1.0
+    assert trend.slope == pytest.approx(reference.params[1], rel=1e-6)
+    statistic = _flat(hits, TOTALS).deviance - reference.deviance
+    assert trend.p_value == pytest.approx(chi2.sf(statistic, 1), rel=1e-6)
+    for bound in (trend.ci_low, trend.ci_high):  # the slopes the same test rejects at 5% exactly
+        excess = _profile_deviance(hits, TOTALS, YEARS, bound) - reference.deviance
+        assert excess == pytest.approx(chi2.ppf(0.95, 1), rel=1e-5)
+    assert trend.ci_low < trend.slope < trend.ci_high
 
 
-def test_with_over_dispersion_the_error_is_scaled_by_pearson_x2_and_tested_with_t_on_n_minus_2():
-    hits = np.array([2, 12, 1, 20, 3, 30, 5, 40, 10, 60])  # bursty years
+def test_over_dispersed_periods_read_f_with_the_deviance_dispersion_not_pearsons():
+    hits = np.array([2, 12, 1, 20, 3, 30, 5, 40, 10, 60])  # bursty years, 183 papers
     plain = _reference(hits, TOTALS, YEARS)
-    scale = plain.pearson_chi2 / plain.df_resid
+    scale = plain.deviance / plain.df_resid
     assert scale > 3
-    reference = _reference(hits, TOTALS, YEARS, scale=scale, use_t=True)
     trend = fit_trend(hits, TOTALS, YEARS)
-    assert trend.test == "wald-t" and trend.scale == pytest.approx(scale) and trend.df_resid == 8
-    assert trend.slope == pytest.approx(reference.params[1], rel=1e-8)
-    assert trend.std_error == pytest.approx(reference.bse[1], rel=1e-8)
-    assert trend.std_error == pytest.approx(plain.bse[1] * np.sqrt(scale), rel=1e-8)
-    assert trend.p_value == pytest.approx(reference.pvalues[1], rel=1e-6)
-    assert trend.p_value > plain.pvalues[1]  # the t on 8 df and the wider error: weaker evidence
-    assert (trend.ci_low, trend.ci_high) == pytest.approx(tuple(reference.conf_int()[1]), rel=1e-8)
+    assert trend.test == "lr-f" and trend.scale == pytest.approx(scale) and trend.df_resid == 8
+    statistic = _flat(hits, TOTALS).deviance - plain.deviance
+    assert trend.p_value == pytest.approx(f_dist.sf(statistic / scale, 1, 8), rel=1e-6)
+    assert trend.p_value > chi2.sf(statistic, 1)  # the dispersion and F on 8 df: weaker evidence
+    excess = _profile_deviance(hits, TOTALS, YEARS, trend.ci_high) - plain.deviance
+    assert excess == pytest.approx(scale * f_dist.ppf(0.95, 1, 8), rel=1e-5)
 
 
-def test_three_overdispersed_periods_get_the_t_interval_on_one_df_not_the_normal_one():
-    hits, totals, t = np.array([10, 40, 20]), np.array([100, 100, 100]), np.array([2019.0, 2020, 2021])
+def test_three_overdispersed_periods_get_the_f_interval_on_one_df_not_the_chi_square_one():
+    hits, totals, t = np.array([100, 150, 160]), np.array([1000, 1000, 1000]), np.array([2019.0, 2020, 2021])
     trend = fit_trend(hits, totals, t)
-    reference = _reference(hits, totals, t, scale=trend.scale, use_t=True)
-    assert trend.df_resid == 1 and trend.test == "wald-t"
-    half = (trend.ci_high - trend.ci_low) / 2
-    assert half == pytest.approx(12.706 * reference.bse[1], rel=1e-3)  # t(1) 97.5%, not 1.96
+    reference = _reference(hits, totals, t)
+    assert trend.df_resid == 1 and trend.test == "lr-f" and trend.scale == pytest.approx(reference.deviance)
+    excess = _profile_deviance(hits, totals, t, trend.ci_low) - reference.deviance
+    assert excess == pytest.approx(trend.scale * f_dist.ppf(0.95, 1, 1), rel=1e-5)  # F(1, 1): 161, not 3.84
 
 
 def test_a_scale_below_one_is_never_used():
-    hits = np.array([4, 4, 5, 4, 5, 4])  # steadier than binomial chance: X2/df << 1
-    totals = np.full(6, 100)
+    hits = np.array([45, 44, 46, 45, 44, 46])  # steadier than binomial chance: deviance/df << 1
+    totals = np.full(6, 1000)
     t = np.arange(2019, 2025, dtype=float)
     plain = _reference(hits, totals, t)
-    assert plain.pearson_chi2 / plain.df_resid < 0.3
+    assert plain.deviance / plain.df_resid < 0.5
     trend = fit_trend(hits, totals, t)
-    assert trend.scale == 1.0 and trend.std_error == pytest.approx(plain.bse[1], rel=1e-8)
+    assert trend.test == "lr" and trend.scale == 1.0
+    assert trend.p_value == pytest.approx(chi2.sf(_flat(hits, totals).deviance - plain.deviance, 1), rel=1e-6)
 
 
 @pytest.mark.parametrize("hits", [[0, 0, 0, 0, 0, 0, 15], [15, 0, 0, 0, 0, 0, 0]])
-def test_a_topic_all_in_the_last_or_first_period_gets_a_finite_likelihood_ratio_verdict(hits):
+def test_a_topic_of_few_papers_all_in_the_last_or_first_period_gets_the_exact_test(hits):
     hits, totals, t = np.array(hits), np.full(7, 100), np.arange(2019, 2026, dtype=float)
     trend = fit_trend(hits, totals, t)
-    flat = sm.GLM(
-        np.column_stack([hits, totals - hits]), np.ones((7, 1)), family=sm.families.Binomial()
-    ).fit()
-    assert trend.test == "lr" and np.isfinite(trend.p_value)
-    assert trend.p_value == pytest.approx(chi2.sf(flat.deviance, 1), rel=1e-6) and trend.p_value < 1e-10
+    assert trend.test == "exact"
+    # the two tables as far from the mean as this one: all 15 in the last period, or all in the first
+    assert trend.p_value == pytest.approx(2 * comb(100, 15) / comb(700, 15), rel=1e-9)
     rising = hits[-1] > 0
     assert trend.direction == (1 if rising else -1)
     bound = trend.ci_low if rising else trend.ci_high
@@ -85,6 +109,19 @@ def test_a_topic_all_in_the_last_or_first_period_gets_a_finite_likelihood_ratio_
     assert verdicts(np.array([trend.p_value]), np.array([trend.direction]))[0] == (
         "rising" if rising else "falling"
     )
+
+
+@pytest.mark.parametrize("hits", [[0, 0, 0, 0, 0, 0, 150], [150, 0, 0, 0, 0, 0, 0]])
+def test_a_topic_of_many_papers_all_in_one_end_period_gets_the_likelihood_ratio_test(hits):
+    hits, totals, t = np.array(hits), np.full(7, 1000), np.arange(2019, 2026, dtype=float)
+    trend = fit_trend(hits, totals, t)
+    assert trend.test == "lr" and np.isnan(trend.slope)
+    assert trend.p_value == pytest.approx(chi2.sf(_flat(hits, totals).deviance, 1), rel=1e-6)
+    rising = hits[-1] > 0
+    bound = trend.ci_low if rising else trend.ci_high
+    assert (trend.ci_high if rising else trend.ci_low) == (np.inf if rising else -np.inf)
+    # the finite end: where the profile deviance (its infimum 0) rises to chi-square's 95% quantile
+    assert _profile_deviance(hits, totals, t, bound) == pytest.approx(chi2.ppf(0.95, 1), rel=1e-5)
 
 
 def test_eight_papers_all_in_the_last_year_are_called_emerging_not_steady():
@@ -97,7 +134,7 @@ def test_eight_papers_all_in_the_last_year_are_called_emerging_not_steady():
     topics = pd.DataFrame({"topic": [0, 1, 2], "label": ["new", "a", "b"]})
     _, trends, _ = over_time_tables(documents, topics)
     row = trends.set_index("topic").loc[0]
-    assert row["test"] == "lr" and row["status"] == "rising" and row["q_value"] < 0.05
+    assert row["test"] == "exact" and row["status"] == "rising" and row["q_value"] < 0.05
     assert np.isfinite(row["ci_low"]) and row["ci_low"] > 0
 
 

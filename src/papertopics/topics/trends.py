@@ -252,19 +252,26 @@ def _lr(y, n, x):
     centred = x - x.mean()  # the slope is the same; the intercept better conditioned
     df_resid = len(x) - 2
     endog = np.column_stack([y, n - y])
-    flat = sm.GLM(endog, np.ones((len(x), 1)), family=sm.families.Binomial()).fit()
-    null_deviance = float(flat.deviance)
-    side = _separated(y, n, x)
-    if side:  # the trend model's deviance tends to 0 (one shared period: fitted exactly)
-        return float(chi2.sf(null_deviance, 1)), 1.0, df_resid, "lr", np.nan, np.nan, 0.0, side
+    binomial = sm.families.Binomial()
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # statsmodels' own convergence and domain warnings: checked below
+        # statsmodels' PerfectSeparationWarning, convergence and domain warnings: separation is
+        # found exactly (_separated) and convergence checked below
+        warnings.simplefilter("ignore")
         try:
-            fitted = sm.GLM(
-                endog, np.column_stack([np.ones_like(centred), centred]), family=sm.families.Binomial()
-            ).fit()
+            flat = sm.GLM(endog, np.ones((len(x), 1)), family=binomial).fit()
+            side = _separated(y, n, x)
+            fitted = (
+                None
+                if side
+                else sm.GLM(endog, np.column_stack([np.ones_like(centred), centred]), family=binomial).fit()
+            )
         except (np.linalg.LinAlgError, ValueError):
             return np.nan, 1.0, df_resid, "none", np.nan, np.nan, np.nan, 0
+    null_deviance = float(flat.deviance)
+    if not (flat.converged and np.isfinite(null_deviance)):
+        return np.nan, 1.0, df_resid, "none", np.nan, np.nan, np.nan, 0
+    if side:  # the trend model's deviance tends to 0 (one shared period: fitted exactly)
+        return float(chi2.sf(null_deviance, 1)), 1.0, df_resid, "lr", np.nan, np.nan, 0.0, side
     if not (fitted.converged and np.all(np.isfinite(fitted.params)) and np.isfinite(fitted.deviance)):
         return np.nan, 1.0, df_resid, "none", np.nan, np.nan, np.nan, 0
     deviance = float(fitted.deviance)
