@@ -167,10 +167,12 @@ def _periods_note(inputs: ReportInputs, shares: pd.DataFrame, unit: str) -> str:
     if PUBLISHED in documents.columns:
         published = documents[PUBLISHED].fillna("").astype(str)
         undated = int((published == "").sum())
-        if unit == "month":
-            undated += int(((published != "") & (published.str.len() < 7)).sum())
-        note += f" {undated} of {len(documents)} papers carry no {'month' if unit == 'month' else 'date'}"
-        note += " and are in no period." if undated else "."
+        year_only = int(((published != "") & (published.str.len() < 7)).sum()) if unit == "month" else 0
+        missing = "month" if unit == "month" else "date"
+        note += f" {undated + year_only} of {len(documents)} papers carry no {missing}"
+        if year_only:
+            note += f" ({year_only} with a year only: months, as the listing spans one year)"
+        note += " and are in no period." if undated + year_only else "."
     return note
 
 
@@ -203,13 +205,23 @@ def over_time_page(inputs: ReportInputs) -> str:
 
 
 def card_sources(inputs: ReportInputs) -> dict[int, dict]:
-    """{topic: the years it spans, its top venues and authors} for the overview's cards."""
-    cards: dict[int, dict] = defaultdict(lambda: {"years": "", "venues": [], "authors": []})
+    """{topic: the years it spans, its trend (rising or falling, as Over time says), its top
+    venues and authors} for the overview's cards. The years and the trend are topic_trends.csv's,
+    the Over time page's own (its papers' first and last years); a topic it lacks gets its
+    papers' publication years."""
+    cards: dict[int, dict] = defaultdict(lambda: {"years": "", "trend": "", "venues": [], "authors": []})
     if PUBLISHED in inputs.documents.columns:  # the publication years (ingest.dates), not a raw column
         years = pd.to_numeric(inputs.documents[PUBLISHED].astype(str).str[:4], errors="coerce")
         spans = years.groupby(inputs.documents["topic"].astype(int)).agg(["min", "max"]).dropna()
         for topic, (low, high) in spans.iterrows():
             cards[int(topic)]["years"] = f"{low:.0f}" if low == high else f"{low:.0f}–{high:.0f}"
+    trends = _table(inputs, "trends")
+    if has_over_time(inputs) and {"first_year", "last_year", "status"} <= set(trends.columns):
+        trends = _number(trends, "topic", "first_year", "last_year")
+        for row in trends.dropna(subset=["topic", "first_year", "last_year"]).itertuples():
+            low, high = int(row.first_year), int(row.last_year)
+            cards[int(row.topic)]["years"] = f"{low}" if low == high else f"{low}–{high}"
+            cards[int(row.topic)]["trend"] = row.status if row.status in ("rising", "falling") else ""
     sources = _table(inputs, "sources")
     if len(sources):
         sources = _number(sources, "topic", "count", "share")
