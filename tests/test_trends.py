@@ -221,3 +221,44 @@ def test_the_page_shows_an_emerging_topic_by_its_finite_bound_not_an_infinite_fa
     inputs.described["trends"] = trends
     row = next(r for r in trend_rows(inputs) if r["topic"] == int(trends.loc[0, "topic"]))
     assert row["change"] == "only the last period" and row["ci"] == "≥ ×4.40" and row["direction"] == "up"
+
+
+def test_a_one_year_listing_keeps_its_months_when_one_paper_has_a_year_only_and_the_page_says_so():
+    from types import SimpleNamespace
+
+    from papertopics.report.described import _periods_note
+
+    months = [f"2025-{1 + i % 12:02d}-15" for i in range(300)]
+    periods, unit = document_periods(pd.Series([*months, "2025"]))
+    assert unit == "month" and periods.iloc[-1] == "" and periods.iloc[:-1].nunique() == 12
+    documents = pd.DataFrame({"published": [*months, "2025"], "topic": 0})
+    shares = pd.DataFrame({"period": sorted(set(periods) - {""}), "formed": ""})
+    note = _periods_note(SimpleNamespace(documents=documents), shares, unit)
+    assert "1 of 301 papers carry no month (1 with a year only" in note and "in no period" in note
+
+
+def test_a_topics_years_are_its_own_papers_not_its_joined_periods_label():
+    years = ["1972", "1980", "1985", "1990"] + [str(1992 + i % 8) for i in range(160)]
+    topic = [1, 1, 1, 0] + [i % 2 for i in range(160)]
+    documents = pd.DataFrame({"topic": topic, "published": years})
+    shares, trends, _ = over_time_tables(documents, pd.DataFrame({"topic": [0, 1], "label": ["a", "b"]}))
+    assert shares["period"].iloc[0] == "1972-1992"  # the sparse early years joined
+    spans = trends.set_index("topic")[["first_year", "last_year"]].to_dict("index")
+    assert spans == {0: {"first_year": 1990, "last_year": 1998}, 1: {"first_year": 1972, "last_year": 1999}}
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_huge_or_infinite_odds_factor_is_written_without_an_overflow():
+    from report_sample import dated_inputs
+
+    from papertopics.report.described import trend_rows
+
+    inputs = dated_inputs(120)
+    trends = inputs.described["trends"].copy()
+    trends.loc[0, ["slope_per_year", "ci_low", "ci_high", "status"]] = ["800", "-900", "1000", "rising"]
+    trends.loc[1, ["slope_per_year", "ci_low", "ci_high", "status"]] = ["", "-inf", "-1000", "falling"]
+    inputs.described["trends"] = trends
+    rows = {r["topic"]: r for r in trend_rows(inputs)}
+    first, second = (rows[int(trends.loc[k, "topic"])] for k in (0, 1))
+    assert first["change"] == "> ×1e6" and first["ci"] == "0.00–> 1e6"
+    assert second["change"] == "only the first period" and second["ci"] == "≤ ×0.00"

@@ -6,6 +6,7 @@ topic card (the "Thematic map" page: report.thematic). A listing without dates (
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 import numpy as np
@@ -58,7 +59,7 @@ def _change(row) -> dict:
     finite factor: the interval's finite end (topics.trends, separation)."""
     if np.isfinite(row.slope_per_year):
         return {
-            "change": f"×{_odds(row.slope_per_year)}",
+            "change": re.sub(r"^([<>] )?", r"\1×", _odds(row.slope_per_year)),
             "ci": f"{_odds(row.ci_low)}–{_odds(row.ci_high)}",
             "direction": "up" if row.slope_per_year > 0 else "down",
         }
@@ -66,7 +67,9 @@ def _change(row) -> dict:
     bound = row.ci_low if up else row.ci_high
     return {
         "change": "only the last period" if up else "only the first period",
-        "ci": f"{'≥' if up else '≤'} ×{_odds(bound)}" if np.isfinite(bound) else "–",
+        "ci": f"{'≥' if up else '≤'} " + re.sub(r"^([<>] )?", r"\1×", _odds(bound))
+        if np.isfinite(bound)
+        else "–",
         "direction": "up" if up else "down",
     }
 
