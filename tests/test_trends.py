@@ -4,6 +4,7 @@ the periods every dated paper falls in (topics.over_time)."""
 
 from __future__ import annotations
 
+import warnings
 from math import comb
 
 import numpy as np
@@ -262,3 +263,31 @@ def test_a_huge_or_infinite_odds_factor_is_written_without_an_overflow():
     first, second = (rows[int(trends.loc[k, "topic"])] for k in (0, 1))
     assert first["change"] == "> ×1e6" and first["ci"] == "0.00–> 1e6"
     assert second["change"] == "only the first period" and second["ci"] == "≤ ×0.00"
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_on_the_ieee_export_each_topics_years_are_its_papers_and_every_topic_is_tested(tmp_path):
+    """The shared IEEE export (492 records, its early years sparse and joined into one period):
+    a topic's years are its own papers' first and last, not the joined period's "1972-..."."""
+    from conftest import shared_export
+
+    from papertopics.ingest.dates import add_dates
+    from papertopics.ingest.listings import read_listing
+    from papertopics.ingest.specs import ListingSpec
+
+    path = shared_export(tmp_path, "ieee-csv-legal-re-492.csv")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reader's own notes on the export
+        table = add_dates(read_listing(ListingSpec(name="ieee", path=path)))
+    table["topic"] = [i % 12 for i in range(len(table))]  # twelve topics, as the issue's run had
+    shares, trends, unit = over_time_tables(
+        table, pd.DataFrame({"topic": range(12), "label": list("abcdefghijkl")})
+    )
+    assert unit == "year" and "-" in shares["period"].iloc[0]  # sparse early years joined
+    year = pd.to_numeric(table["published"].astype(str).str[:4], errors="coerce")
+    papers = year.groupby(table["topic"]).agg(["min", "max"])
+    rows = trends.set_index("topic")
+    assert rows["first_year"].to_dict() == papers["min"].astype(int).to_dict()
+    assert rows["last_year"].to_dict() == papers["max"].astype(int).to_dict()
+    assert rows["first_year"].gt(int(shares["period"].iloc[0][:4])).any()  # some topic starts after the label
+    assert rows["p_value"].between(0, 1).all() and set(rows["status"]) <= {"rising", "falling", "steady"}
