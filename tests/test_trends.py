@@ -291,3 +291,21 @@ def test_on_the_ieee_export_each_topics_years_are_its_papers_and_every_topic_is_
     assert rows["last_year"].to_dict() == papers["max"].astype(int).to_dict()
     assert rows["first_year"].gt(int(shares["period"].iloc[0][:4])).any()  # some topic starts after the label
     assert rows["p_value"].between(0, 1).all() and set(rows["status"]) <= {"rising", "falling", "steady"}
+
+
+def test_a_fit_that_does_not_converge_gives_no_p_unless_the_exact_test_gives_one(monkeypatch):
+    import statsmodels.genmod.generalized_linear_model as glm
+
+    original = glm.GLM.fit
+
+    def unconverged(self, *args, **kwargs):
+        fitted = original(self, *args, **kwargs)
+        fitted.converged = False
+        return fitted
+
+    monkeypatch.setattr(glm.GLM, "fit", unconverged)
+    large = fit_trend(np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48]), TOTALS, YEARS)  # the likelihood ratio's
+    assert large.test == "none" and np.isnan(large.p_value)
+    assert verdicts(np.array([np.nan]), np.array([large.direction]))[0] == "steady"
+    small = fit_trend([1, 2, 4, 8, 16], [200] * 5, [2019, 2020, 2021, 2022, 2023])  # the exact test's
+    assert small.test == "exact" and small.p_value < 1e-5 and np.isnan(small.ci_low)

@@ -68,8 +68,10 @@ EXACT_MAX_PAPERS = 100
 # approximation wants expected counts of 5 or more)
 COCHRAN_MIN = 5.0
 # ... as long as the dynamic programme stays cheap: cells x papers added, summed over periods
-# (about 0.1 s of numpy; beyond it the likelihood-ratio test)
+# (beyond it the likelihood-ratio test)
 EXACT_BUDGET = 6e7
+# ... and its table (papers so far x T so far) at most this many cells (16 MB of floats)
+EXACT_CELLS = 2_000_000
 # period positions are multiples of 1/24 year (a month's middle, a joined period's middle)
 SCORE_GRID = 24
 # beyond this many log-odds per unit of t a slope is taken for infinite (the profile's search)
@@ -183,8 +185,10 @@ def _scores(x: np.ndarray) -> np.ndarray | None:
 
 
 def _exact_cost(n: np.ndarray, k: int, scores: np.ndarray) -> float:
+    """The programme's additions (cells x papers added, over the periods); inf beyond
+    EXACT_CELLS cells (its memory)."""
     cells = (k + 1) * (k * int(scores.max()) + 1)
-    return float(cells * np.sum(np.minimum(n, k) + 1))
+    return float(cells * np.sum(np.minimum(n, k) + 1)) if cells <= EXACT_CELLS else np.inf
 
 
 def exact_trend_p(successes, trials, x, budget: float = np.inf) -> float:
@@ -305,7 +309,11 @@ def fit_trend(successes, trials, x) -> Trend:
     if test == "none":
         return Trend(np.nan, np.nan, np.nan, np.nan, np.nan, 1.0, df_resid, "none")
     threshold = scale * (f.ppf(LEVEL, 1, df_resid) if scale > 1.0 else chi2.ppf(LEVEL, 1))
-    low, high = _profile_interval(y, n, x, slope if not side else np.nan, deviance, threshold, side)
+    if side or np.isfinite(slope):
+        centred = x - x.mean()  # the same slopes, a better-conditioned intercept
+        low, high = _profile_interval(y, n, centred, slope if not side else np.nan, deviance, threshold, side)
+    else:  # the exact test on a table whose fit did not converge: no interval
+        low, high = np.nan, np.nan
     return Trend(slope, error, low, high, p, scale, df_resid, test)
 
 
