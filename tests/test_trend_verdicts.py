@@ -65,6 +65,13 @@ CASES = [
     ("the same with one stray year-1 paper", [1] + [0] * 7 + [5, 30], [200] * 10, Y10, "rising"),
     ("60 of 67 papers in two early years", [30, 30, 1, 1, 1, 1, 1, 1, 1, 0], [200] * 10, Y10, "falling"),
     (
+        "60 of 67 papers in two early years, growing totals (Pearson scale 12.7)",
+        [2, 1, 0, 30, 30, 0, 1, 1, 2, 0],
+        [21, 32, 125, 169, 230, 232, 274, 330, 345, 375],
+        list(range(2012, 2022)),
+        "falling",
+    ),
+    (
         "54 + 14 in the last two years, all 14 of the last",
         [0] * 8 + [54, 14],
         [200] * 8 + [300, 14],
