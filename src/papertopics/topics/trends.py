@@ -166,9 +166,12 @@ def _profile_interval(y, n, x, slope: float, minimum: float, threshold: float, s
     if not side:
         return _crossing(excess, slope, -1.0 / span), _crossing(excess, slope, 1.0 / span)
     inside = 0.0  # a slope inside the interval, towards the infinite end
-    while excess(inside) >= 0 and abs(inside) <= SLOPE_LIMIT:
-        inside += side * 4.0 / span
-    bound = _crossing(excess, inside, -side * 1.0 / span)
+    try:
+        while excess(inside) >= 0 and abs(inside) <= SLOPE_LIMIT:
+            inside += side * 4.0 / span
+    except (ValueError, RuntimeError, FloatingPointError):  # never raises: no finite end
+        inside = np.nan
+    bound = _crossing(excess, inside, -side * 1.0 / span) if np.isfinite(inside) else np.nan
     return (bound, np.inf) if side > 0 else (-np.inf, bound)
 
 
@@ -211,7 +214,8 @@ def exact_trend_p(successes, trials, x, budget: float = np.inf) -> float:
         pmf = hypergeom.pmf(support, total, n[1], m)
         statistic = support * scores[1]
     else:
-        if _exact_cost(n, m, scores) > budget:
+        cost = _exact_cost(n, m, scores)
+        if not np.isfinite(cost) or cost > budget:  # EXACT_CELLS holds whatever the budget
             return np.nan
         statistic, pmf = _exact_distribution(n, scores, m)
     mean = float(np.dot(statistic, pmf) / pmf.sum())
