@@ -309,3 +309,16 @@ def test_a_fit_that_does_not_converge_gives_no_p_unless_the_exact_test_gives_one
     assert verdicts(np.array([np.nan]), np.array([large.direction]))[0] == "steady"
     small = fit_trend([1, 2, 4, 8, 16], [200] * 5, [2019, 2020, 2021, 2022, 2023])  # the exact test's
     assert small.test == "exact" and small.p_value < 1e-5 and np.isnan(small.ci_low)
+
+
+def test_the_profile_bounds_root_search_never_raises():
+    from papertopics.topics.trends import _crossing
+
+    assert _crossing(lambda b: -1.0, 0.0, 1.0) == np.inf  # never crosses: open on that side
+    assert _crossing(lambda b: -1.0, 0.0, -1.0) == -np.inf
+
+    def broken(b):
+        raise ValueError("f(a) and f(b) must have different signs")
+
+    assert np.isnan(_crossing(broken, 0.0, 1.0))
+    assert _crossing(lambda b: b - 2.5, 0.0, 1.0) == pytest.approx(2.5)
