@@ -322,3 +322,14 @@ def test_the_profile_bounds_root_search_never_raises():
 
     assert np.isnan(_crossing(broken, 0.0, 1.0))
     assert _crossing(lambda b: b - 2.5, 0.0, 1.0) == pytest.approx(2.5)
+
+
+def test_a_topic_with_nothing_to_test_is_steady_with_no_p_and_the_others_still_get_their_q():
+    """A topic that is every paper of its periods (or none) has no test: NaN p, NaN q, steady;
+    the Over time path once handed that NaN to Benjamini-Hochberg and crashed."""
+    years = [str(2015 + i % 6) for i in range(240)]
+    documents = pd.DataFrame({"topic": [0] * 240, "published": years})
+    _, trends, _ = over_time_tables(documents, pd.DataFrame({"topic": [0], "label": ["all"]}))
+    row = trends.iloc[0]
+    assert row["test"] == "none" and np.isnan(row["p_value"]) and np.isnan(row["q_value"])
+    assert row["status"] == "steady"
