@@ -6,6 +6,7 @@ folder, so no test here needs the pipeline, bertopic or a saved model from a rea
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import gzip
 import json
@@ -1099,11 +1100,15 @@ def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_ven
     months = [f"2025-{m:02d}-0{1 + i % 9}" for i in range(200) for m in [3 + i % 10]]
     months += [f"2026-0{1 + i % 7}-12" for i in range(200)]  # 17 months, as the arXiv listing
     fields = document_fields(pd.DataFrame({"published": months, "year": [d[:4] for d in months]}))
-    assert [field["name"] for field in fields] == ["month"]
+    assert [field["name"] for field in fields] == ["month"] and fields[0]["origin"] == MONTH_ORIGIN
     assert (fields[0]["min"], fields[0]["max"]) == (
         (2025 - MONTH_ORIGIN) * 12 + 3,
         (2026 - MONTH_ORIGIN) * 12 + 7,
     )
+    early = [f"1998-{1 + i % 12:02d}" for i in range(60)] + [f"1999-{1 + i % 6:02d}" for i in range(60)]
+    (field,) = document_fields(pd.DataFrame({"published": early}))  # 18 months before 2000: none dropped
+    assert field["name"] == "month" and field["origin"] == 1998 and (field["min"], field["max"]) == (1, 18)
+    assert (np.frombuffer(base64.b64decode(field["values"]), dtype="<u2") > 0).all()
     journals = ["Nature"] * 5 + ["Cell"] * 3 + [f"Journal {k}" for k in range(12)] + [""]
     years = [str(2010 + k % 8) for k in range(len(journals))]
     fields = document_fields(pd.DataFrame({"year": years, "journal": journals}))

@@ -515,6 +515,38 @@ def test_over_time_and_thematic_map_of_a_dated_listing_draw_offline(browser, tmp
 
 
 @pytest.mark.browser
+def test_the_listings_page_reads_could_be_chance_unless_the_change_is_significant(browser, tmp_path):
+    """Two listings (test_trend_verdicts.two_listing_inputs): the rows of "Rising and falling
+    topics" as Chromium shows them say "clear" only for a significant change (q < 0.05) and
+    "could be chance" for the others (row.clear once read dict.clear: every row was clear)."""
+    from test_trend_verdicts import two_listing_inputs
+
+    from papertopics.report import render_report
+
+    inputs, trends = two_listing_inputs()
+    folder = tmp_path / "report"
+    render_report(inputs, folder)
+    page, _ = open_page(browser, folder, "listings")
+    try:
+        page.screenshot(SCREENSHOTS / "listings-trends.png", full_page=True)
+        assert page.errors == []
+        rows = page.evaluate(
+            "Array.from(document.querySelectorAll('.trends-table tr[data-topic]'))"
+            ".map(r => [Number(r.dataset.topic), r.cells[6].innerText])"
+        )
+        expected = dict(zip(trends["topic"].astype(int), trends["status"]))
+        assert len(rows) == len(expected)
+        for topic, text in rows:
+            assert text.startswith("clear" if expected[topic] != "steady" else "could be chance"), (
+                topic,
+                text,
+            )
+        assert sum(text.startswith("could be chance") for _, text in rows) == 3
+    finally:
+        page.close()
+
+
+@pytest.mark.browser
 def test_thematic_map_labels_do_not_overlap_as_drawn(browser, tmp_path):
     """14 themes, most in one corner (test_thematic._crowded, as a WoS phage export's map): the
     labels as Chromium draws them overlap neither each other nor the quadrant names."""

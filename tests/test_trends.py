@@ -4,11 +4,15 @@ the periods every dated paper falls in (topics.over_time)."""
 
 from __future__ import annotations
 
+import warnings
+from math import comb
+
 import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.api as sm
 from scipy.stats import chi2
+from scipy.stats import f as f_dist
 
 from papertopics.topics.over_time import document_periods, over_time_tables
 from papertopics.topics.trends import fit_trend, verdicts
@@ -22,62 +26,83 @@ def _reference(hits, totals, t, **fit):
     return sm.GLM(np.column_stack([hits, totals - hits]), exog, family=sm.families.Binomial()).fit(**fit)
 
 
-def test_without_over_dispersion_the_trend_is_statsmodels_binomial_fit_with_z():
-    hits = np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48])  # a smooth rise: X2/df below 1
+def _flat(hits, totals):
+    return sm.GLM(
+        np.column_stack([hits, totals - hits]), np.ones((len(hits), 1)), family=sm.families.Binomial()
+    ).fit()
+
+
+def _profile_deviance(hits, totals, t, slope):
+    """statsmodels' deviance of the best intercept with the slope fixed (an offset)."""
+    centred = t - t.mean()
+    return (
+        sm.GLM(
+            np.column_stack([hits, totals - hits]),
+            np.ones((len(t), 1)),
+            family=sm.families.Binomial(),
+            offset=slope * centred,
+        )
+        .fit()
+        .deviance
+    )
+
+
+def test_a_topic_with_many_papers_gets_statsmodels_likelihood_ratio_test_and_profile_interval():
+    hits = np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48])  # 170 papers, a smooth rise: deviance/df below 1
     reference = _reference(hits, TOTALS, YEARS)
-    assert reference.pearson_chi2 / reference.df_resid < 1
+    assert reference.deviance / reference.df_resid < 1
     trend = fit_trend(hits, TOTALS, YEARS)
-    assert trend.test == "wald-z" and trend.scale == 1.0
-    assert trend.slope == pytest.approx(reference.params[1], rel=1e-8)
-    assert trend.std_error == pytest.approx(reference.bse[1], rel=1e-8)
-    assert trend.p_value == pytest.approx(reference.pvalues[1], rel=1e-6)
-    assert (trend.ci_low, trend.ci_high) == pytest.approx(tuple(reference.conf_int()[1]), rel=1e-8)
+    assert trend.test == "lr" and trend.scale == 1.0
+    assert trend.slope == pytest.approx(reference.params[1], rel=1e-6)
+    statistic = _flat(hits, TOTALS).deviance - reference.deviance
+    assert trend.p_value == pytest.approx(chi2.sf(statistic, 1), rel=1e-6)
+    for bound in (trend.ci_low, trend.ci_high):  # the slopes the same test rejects at 5% exactly
+        excess = _profile_deviance(hits, TOTALS, YEARS, bound) - reference.deviance
+        assert excess == pytest.approx(chi2.ppf(0.95, 1), rel=1e-5)
+    assert trend.ci_low < trend.slope < trend.ci_high
 
 
-def test_with_over_dispersion_the_error_is_scaled_by_pearson_x2_and_tested_with_t_on_n_minus_2():
-    hits = np.array([2, 12, 1, 20, 3, 30, 5, 40, 10, 60])  # bursty years
+def test_over_dispersed_periods_read_f_with_the_deviance_dispersion_not_pearsons():
+    hits = np.array([2, 12, 1, 20, 3, 30, 5, 40, 10, 60])  # bursty years, 183 papers
     plain = _reference(hits, TOTALS, YEARS)
-    scale = plain.pearson_chi2 / plain.df_resid
+    scale = plain.deviance / plain.df_resid
     assert scale > 3
-    reference = _reference(hits, TOTALS, YEARS, scale=scale, use_t=True)
     trend = fit_trend(hits, TOTALS, YEARS)
-    assert trend.test == "wald-t" and trend.scale == pytest.approx(scale) and trend.df_resid == 8
-    assert trend.slope == pytest.approx(reference.params[1], rel=1e-8)
-    assert trend.std_error == pytest.approx(reference.bse[1], rel=1e-8)
-    assert trend.std_error == pytest.approx(plain.bse[1] * np.sqrt(scale), rel=1e-8)
-    assert trend.p_value == pytest.approx(reference.pvalues[1], rel=1e-6)
-    assert trend.p_value > plain.pvalues[1]  # the t on 8 df and the wider error: weaker evidence
-    assert (trend.ci_low, trend.ci_high) == pytest.approx(tuple(reference.conf_int()[1]), rel=1e-8)
+    assert trend.test == "lr-f" and trend.scale == pytest.approx(scale) and trend.df_resid == 8
+    statistic = _flat(hits, TOTALS).deviance - plain.deviance
+    assert trend.p_value == pytest.approx(f_dist.sf(statistic / scale, 1, 8), rel=1e-6)
+    assert trend.p_value > chi2.sf(statistic, 1)  # the dispersion and F on 8 df: weaker evidence
+    excess = _profile_deviance(hits, TOTALS, YEARS, trend.ci_high) - plain.deviance
+    assert excess == pytest.approx(scale * f_dist.ppf(0.95, 1, 8), rel=1e-5)
 
 
-def test_three_overdispersed_periods_get_the_t_interval_on_one_df_not_the_normal_one():
-    hits, totals, t = np.array([10, 40, 20]), np.array([100, 100, 100]), np.array([2019.0, 2020, 2021])
+def test_three_overdispersed_periods_get_the_f_interval_on_one_df_not_the_chi_square_one():
+    hits, totals, t = np.array([100, 150, 160]), np.array([1000, 1000, 1000]), np.array([2019.0, 2020, 2021])
     trend = fit_trend(hits, totals, t)
-    reference = _reference(hits, totals, t, scale=trend.scale, use_t=True)
-    assert trend.df_resid == 1 and trend.test == "wald-t"
-    half = (trend.ci_high - trend.ci_low) / 2
-    assert half == pytest.approx(12.706 * reference.bse[1], rel=1e-3)  # t(1) 97.5%, not 1.96
+    reference = _reference(hits, totals, t)
+    assert trend.df_resid == 1 and trend.test == "lr-f" and trend.scale == pytest.approx(reference.deviance)
+    excess = _profile_deviance(hits, totals, t, trend.ci_low) - reference.deviance
+    assert excess == pytest.approx(trend.scale * f_dist.ppf(0.95, 1, 1), rel=1e-5)  # F(1, 1): 161, not 3.84
 
 
 def test_a_scale_below_one_is_never_used():
-    hits = np.array([4, 4, 5, 4, 5, 4])  # steadier than binomial chance: X2/df << 1
-    totals = np.full(6, 100)
+    hits = np.array([45, 44, 46, 45, 44, 46])  # steadier than binomial chance: deviance/df << 1
+    totals = np.full(6, 1000)
     t = np.arange(2019, 2025, dtype=float)
     plain = _reference(hits, totals, t)
-    assert plain.pearson_chi2 / plain.df_resid < 0.3
+    assert plain.deviance / plain.df_resid < 0.5
     trend = fit_trend(hits, totals, t)
-    assert trend.scale == 1.0 and trend.std_error == pytest.approx(plain.bse[1], rel=1e-8)
+    assert trend.test == "lr" and trend.scale == 1.0
+    assert trend.p_value == pytest.approx(chi2.sf(_flat(hits, totals).deviance - plain.deviance, 1), rel=1e-6)
 
 
 @pytest.mark.parametrize("hits", [[0, 0, 0, 0, 0, 0, 15], [15, 0, 0, 0, 0, 0, 0]])
-def test_a_topic_all_in_the_last_or_first_period_gets_a_finite_likelihood_ratio_verdict(hits):
+def test_a_topic_of_few_papers_all_in_the_last_or_first_period_gets_the_exact_test(hits):
     hits, totals, t = np.array(hits), np.full(7, 100), np.arange(2019, 2026, dtype=float)
     trend = fit_trend(hits, totals, t)
-    flat = sm.GLM(
-        np.column_stack([hits, totals - hits]), np.ones((7, 1)), family=sm.families.Binomial()
-    ).fit()
-    assert trend.test == "lr" and np.isfinite(trend.p_value)
-    assert trend.p_value == pytest.approx(chi2.sf(flat.deviance, 1), rel=1e-6) and trend.p_value < 1e-10
+    assert trend.test == "exact"
+    # the two tables as far from the mean as this one: all 15 in the last period, or all in the first
+    assert trend.p_value == pytest.approx(2 * comb(100, 15) / comb(700, 15), rel=1e-9)
     rising = hits[-1] > 0
     assert trend.direction == (1 if rising else -1)
     bound = trend.ci_low if rising else trend.ci_high
@@ -85,6 +110,19 @@ def test_a_topic_all_in_the_last_or_first_period_gets_a_finite_likelihood_ratio_
     assert verdicts(np.array([trend.p_value]), np.array([trend.direction]))[0] == (
         "rising" if rising else "falling"
     )
+
+
+@pytest.mark.parametrize("hits", [[0, 0, 0, 0, 0, 0, 150], [150, 0, 0, 0, 0, 0, 0]])
+def test_a_topic_of_many_papers_all_in_one_end_period_gets_the_likelihood_ratio_test(hits):
+    hits, totals, t = np.array(hits), np.full(7, 1000), np.arange(2019, 2026, dtype=float)
+    trend = fit_trend(hits, totals, t)
+    assert trend.test == "lr" and np.isnan(trend.slope)
+    assert trend.p_value == pytest.approx(chi2.sf(_flat(hits, totals).deviance, 1), rel=1e-6)
+    rising = hits[-1] > 0
+    bound = trend.ci_low if rising else trend.ci_high
+    assert (trend.ci_high if rising else trend.ci_low) == (np.inf if rising else -np.inf)
+    # the finite end: where the profile deviance (its infimum 0) rises to chi-square's 95% quantile
+    assert _profile_deviance(hits, totals, t, bound) == pytest.approx(chi2.ppf(0.95, 1), rel=1e-5)
 
 
 def test_eight_papers_all_in_the_last_year_are_called_emerging_not_steady():
@@ -97,7 +135,7 @@ def test_eight_papers_all_in_the_last_year_are_called_emerging_not_steady():
     topics = pd.DataFrame({"topic": [0, 1, 2], "label": ["new", "a", "b"]})
     _, trends, _ = over_time_tables(documents, topics)
     row = trends.set_index("topic").loc[0]
-    assert row["test"] == "lr" and row["status"] == "rising" and row["q_value"] < 0.05
+    assert row["test"] == "exact" and row["status"] == "rising" and row["q_value"] < 0.05
     assert np.isfinite(row["ci_low"]) and row["ci_low"] > 0
 
 
@@ -184,3 +222,114 @@ def test_the_page_shows_an_emerging_topic_by_its_finite_bound_not_an_infinite_fa
     inputs.described["trends"] = trends
     row = next(r for r in trend_rows(inputs) if r["topic"] == int(trends.loc[0, "topic"]))
     assert row["change"] == "only the last period" and row["ci"] == "≥ ×4.40" and row["direction"] == "up"
+
+
+def test_a_one_year_listing_keeps_its_months_when_one_paper_has_a_year_only_and_the_page_says_so():
+    from types import SimpleNamespace
+
+    from papertopics.report.described import _periods_note
+
+    months = [f"2025-{1 + i % 12:02d}-15" for i in range(300)]
+    periods, unit = document_periods(pd.Series([*months, "2025"]))
+    assert unit == "month" and periods.iloc[-1] == "" and periods.iloc[:-1].nunique() == 12
+    documents = pd.DataFrame({"published": [*months, "2025"], "topic": 0})
+    shares = pd.DataFrame({"period": sorted(set(periods) - {""}), "formed": ""})
+    note = _periods_note(SimpleNamespace(documents=documents), shares, unit)
+    assert "1 of 301 papers carry no month (1 with a year only" in note and "in no period" in note
+
+
+def test_a_topics_years_are_its_own_papers_not_its_joined_periods_label():
+    years = ["1972", "1980", "1985", "1990"] + [str(1992 + i % 8) for i in range(160)]
+    topic = [1, 1, 1, 0] + [i % 2 for i in range(160)]
+    documents = pd.DataFrame({"topic": topic, "published": years})
+    shares, trends, _ = over_time_tables(documents, pd.DataFrame({"topic": [0, 1], "label": ["a", "b"]}))
+    assert shares["period"].iloc[0] == "1972-1992"  # the sparse early years joined
+    spans = trends.set_index("topic")[["first_year", "last_year"]].to_dict("index")
+    assert spans == {0: {"first_year": 1990, "last_year": 1998}, 1: {"first_year": 1972, "last_year": 1999}}
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_huge_or_infinite_odds_factor_is_written_without_an_overflow():
+    from report_sample import dated_inputs
+
+    from papertopics.report.described import trend_rows
+
+    inputs = dated_inputs(120)
+    trends = inputs.described["trends"].copy()
+    trends.loc[0, ["slope_per_year", "ci_low", "ci_high", "status"]] = ["800", "-900", "1000", "rising"]
+    trends.loc[1, ["slope_per_year", "ci_low", "ci_high", "status"]] = ["", "-inf", "-1000", "falling"]
+    inputs.described["trends"] = trends
+    rows = {r["topic"]: r for r in trend_rows(inputs)}
+    first, second = (rows[int(trends.loc[k, "topic"])] for k in (0, 1))
+    assert first["change"] == "> ×1e6" and first["ci"] == "0.00–> 1e6"
+    assert second["change"] == "only the first period" and second["ci"] == "≤ ×0.00"
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_on_the_ieee_export_each_topics_years_are_its_papers_and_every_topic_is_tested(tmp_path):
+    """The shared IEEE export (492 records, its early years sparse and joined into one period):
+    a topic's years are its own papers' first and last, not the joined period's "1972-..."."""
+    from conftest import shared_export
+
+    from papertopics.ingest.dates import add_dates
+    from papertopics.ingest.listings import read_listing
+    from papertopics.ingest.specs import ListingSpec
+
+    path = shared_export(tmp_path, "ieee-csv-legal-re-492.csv")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the reader's own notes on the export
+        table = add_dates(read_listing(ListingSpec(name="ieee", path=path)))
+    table["topic"] = [i % 12 for i in range(len(table))]  # twelve topics, as the issue's run had
+    shares, trends, unit = over_time_tables(
+        table, pd.DataFrame({"topic": range(12), "label": list("abcdefghijkl")})
+    )
+    assert unit == "year" and "-" in shares["period"].iloc[0]  # sparse early years joined
+    year = pd.to_numeric(table["published"].astype(str).str[:4], errors="coerce")
+    papers = year.groupby(table["topic"]).agg(["min", "max"])
+    rows = trends.set_index("topic")
+    assert rows["first_year"].to_dict() == papers["min"].astype(int).to_dict()
+    assert rows["last_year"].to_dict() == papers["max"].astype(int).to_dict()
+    assert rows["first_year"].gt(int(shares["period"].iloc[0][:4])).any()  # some topic starts after the label
+    assert rows["p_value"].between(0, 1).all() and set(rows["status"]) <= {"rising", "falling", "steady"}
+
+
+def test_a_fit_that_does_not_converge_gives_no_p_unless_the_exact_test_gives_one(monkeypatch):
+    import statsmodels.genmod.generalized_linear_model as glm
+
+    original = glm.GLM.fit
+
+    def unconverged(self, *args, **kwargs):
+        fitted = original(self, *args, **kwargs)
+        fitted.converged = False
+        return fitted
+
+    monkeypatch.setattr(glm.GLM, "fit", unconverged)
+    large = fit_trend(np.array([2, 3, 5, 7, 9, 15, 20, 26, 35, 48]), TOTALS, YEARS)  # the likelihood ratio's
+    assert large.test == "none" and np.isnan(large.p_value)
+    assert verdicts(np.array([np.nan]), np.array([large.direction]))[0] == "steady"
+    small = fit_trend([1, 2, 4, 8, 16], [200] * 5, [2019, 2020, 2021, 2022, 2023])  # the exact test's
+    assert small.test == "exact" and small.p_value < 1e-5 and np.isnan(small.ci_low)
+
+
+def test_the_profile_bounds_root_search_never_raises():
+    from papertopics.topics.trends import _crossing
+
+    assert _crossing(lambda b: -1.0, 0.0, 1.0) == np.inf  # never crosses: open on that side
+    assert _crossing(lambda b: -1.0, 0.0, -1.0) == -np.inf
+
+    def broken(b):
+        raise ValueError("f(a) and f(b) must have different signs")
+
+    assert np.isnan(_crossing(broken, 0.0, 1.0))
+    assert _crossing(lambda b: b - 2.5, 0.0, 1.0) == pytest.approx(2.5)
+
+
+def test_a_topic_with_nothing_to_test_is_steady_with_no_p_and_the_others_still_get_their_q():
+    """A topic that is every paper of its periods (or none) has no test: NaN p, NaN q, steady;
+    the Over time path once handed that NaN to Benjamini-Hochberg and crashed."""
+    years = [str(2015 + i % 6) for i in range(240)]
+    documents = pd.DataFrame({"topic": [0] * 240, "published": years})
+    _, trends, _ = over_time_tables(documents, pd.DataFrame({"topic": [0], "label": ["all"]}))
+    row = trends.iloc[0]
+    assert row["test"] == "none" and np.isnan(row["p_value"]) and np.isnan(row["q_value"])
+    assert row["status"] == "steady"

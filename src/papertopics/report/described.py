@@ -6,6 +6,7 @@ topic card (the "Thematic map" page: report.thematic). A listing without dates (
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 import numpy as np
@@ -20,6 +21,7 @@ from papertopics.report.over_time_rows import TREND_MARKS, over_time_rows
 from papertopics.report.over_time_rows import numbers as _number
 from papertopics.report.text import plotly_text, short_label
 from papertopics.topics.over_time import MIN_PERIOD_PAPERS
+from papertopics.topics.trends import COCHRAN_MIN, EXACT_MAX_PAPERS, odds_factor
 
 # describe_topics' tables, as render_report's inputs name them
 DESCRIBED = ("over_time", "trends", "sources", "thematic", "citations", "most_cited")
@@ -37,19 +39,37 @@ def has_over_time(inputs: ReportInputs) -> bool:
     return len(shares) > 0 and shares["period"].nunique() >= 2
 
 
+def _odds(log_odds: float) -> str:
+    """An odds factor as the page writes it, from its log (topics.trends.odds_factor: no
+    overflow): "1.25"; "> 1e6" beyond a million; "< 1e-6" below a millionth; "∞" and "0"."""
+    value = odds_factor(log_odds)
+    if np.isnan(value):
+        return "–"
+    if value == np.inf:
+        return "∞"
+    if value > 1e6:
+        return "> 1e6"
+    if 0 < value < 1e-6:
+        return "< 1e-6"
+    return f"{value:.2f}"
+
+
 def _change(row) -> dict:
     """The odds factor per year and its interval; for a topic all in its last (first) period, no
-    finite factor: the interval's finite end (topics.trends, the likelihood-ratio case)."""
+    finite factor: the interval's finite end (topics.trends, separation)."""
     if np.isfinite(row.slope_per_year):
         return {
-            "change": f"×{np.exp(row.slope_per_year):.2f}",
-            "ci": f"{np.exp(row.ci_low):.2f}–{np.exp(row.ci_high):.2f}",
+            "change": re.sub(r"^([<>] )?", r"\1×", _odds(row.slope_per_year)),
+            "ci": f"{_odds(row.ci_low)}–{_odds(row.ci_high)}",
             "direction": "up" if row.slope_per_year > 0 else "down",
         }
     up = np.isfinite(row.ci_low) and not np.isfinite(row.ci_high)
+    bound = row.ci_low if up else row.ci_high
     return {
         "change": "only the last period" if up else "only the first period",
-        "ci": f"≥ ×{np.exp(row.ci_low):.2f}" if up else f"≤ ×{np.exp(row.ci_high):.2f}",
+        "ci": f"{'≥' if up else '≤'} " + re.sub(r"^([<>] )?", r"\1×", _odds(bound))
+        if np.isfinite(bound)
+        else "–",
         "direction": "up" if up else "down",
     }
 
@@ -74,8 +94,16 @@ def trend_rows(inputs: ReportInputs) -> list[dict]:
                 if row.first_year != row.last_year
                 else row.first_year,
                 **_change(row),
-                "p_value": f"p {row.p_value:.3f}" if row.p_value >= 0.001 else "p < 0.001",
-                "q_value": f"{row.q_value:.3f}" if row.q_value >= 0.001 else "< 0.001",
+                "p_value": "not tested"
+                if not np.isfinite(row.p_value)
+                else f"p {row.p_value:.3f}"
+                if row.p_value >= 0.001
+                else "p < 0.001",
+                "q_value": "–"
+                if not np.isfinite(row.q_value)
+                else f"{row.q_value:.3f}"
+                if row.q_value >= 0.001
+                else "< 0.001",
             }
         )
     return rows
@@ -142,10 +170,12 @@ def _periods_note(inputs: ReportInputs, shares: pd.DataFrame, unit: str) -> str:
     if PUBLISHED in documents.columns:
         published = documents[PUBLISHED].fillna("").astype(str)
         undated = int((published == "").sum())
-        if unit == "month":
-            undated += int(((published != "") & (published.str.len() < 7)).sum())
-        note += f" {undated} of {len(documents)} papers carry no {'month' if unit == 'month' else 'date'}"
-        note += " and are in no period." if undated else "."
+        year_only = int(((published != "") & (published.str.len() < 7)).sum()) if unit == "month" else 0
+        missing = "month" if unit == "month" else "date"
+        note += f" {undated + year_only} of {len(documents)} papers carry no {missing}"
+        if year_only:
+            note += f" ({year_only} with a year only: months, as the listing spans one year)"
+        note += " and are in no period." if undated + year_only else "."
     return note
 
 
@@ -172,17 +202,29 @@ def over_time_page(inputs: ReportInputs) -> str:
         trends=trend_rows(inputs) if shown else [],
         n_rising=int((trends.get("status", pd.Series(dtype=str)) == "rising").sum()),
         n_falling=int((trends.get("status", pd.Series(dtype=str)) == "falling").sum()),
+        exact_max=EXACT_MAX_PAPERS,
+        cochran_min=f"{COCHRAN_MIN:g}",
     )
 
 
 def card_sources(inputs: ReportInputs) -> dict[int, dict]:
-    """{topic: the years it spans, its top venues and authors} for the overview's cards."""
-    cards: dict[int, dict] = defaultdict(lambda: {"years": "", "venues": [], "authors": []})
+    """{topic: the years it spans, its trend (rising or falling, as Over time says), its top
+    venues and authors} for the overview's cards. The years and the trend are topic_trends.csv's,
+    the Over time page's own (its papers' first and last years); a topic it lacks gets its
+    papers' publication years."""
+    cards: dict[int, dict] = defaultdict(lambda: {"years": "", "trend": "", "venues": [], "authors": []})
     if PUBLISHED in inputs.documents.columns:  # the publication years (ingest.dates), not a raw column
         years = pd.to_numeric(inputs.documents[PUBLISHED].astype(str).str[:4], errors="coerce")
         spans = years.groupby(inputs.documents["topic"].astype(int)).agg(["min", "max"]).dropna()
         for topic, (low, high) in spans.iterrows():
             cards[int(topic)]["years"] = f"{low:.0f}" if low == high else f"{low:.0f}–{high:.0f}"
+    trends = _table(inputs, "trends")
+    if has_over_time(inputs) and {"first_year", "last_year", "status"} <= set(trends.columns):
+        trends = _number(trends, "topic", "first_year", "last_year")
+        for row in trends.dropna(subset=["topic", "first_year", "last_year"]).itertuples():
+            low, high = int(row.first_year), int(row.last_year)
+            cards[int(row.topic)]["years"] = f"{low}" if low == high else f"{low}–{high}"
+            cards[int(row.topic)]["trend"] = row.status if row.status in ("rising", "falling") else ""
     sources = _table(inputs, "sources")
     if len(sources):
         sources = _number(sources, "topic", "count", "share")

@@ -192,7 +192,8 @@ def document_payload(
     }
 
 
-# months of the `month` field count from January of this year (u2 holds 5,000 years of them)
+# months of the `month` field count from January of this year, or of the earliest paper's year
+# when that is earlier (u2 holds 5,000 years of them)
 MONTH_ORIGIN = 2000
 # categories a field colours the map by (the commonest; the rest are "other")
 FIELD_CATEGORIES = 10
@@ -200,14 +201,18 @@ FIELD_CATEGORIES = 10
 
 def time_field(documents: pd.DataFrame) -> dict | None:
     """`year` (numeric, packed u2, 0 for none), or `month` for a listing whose periods are months
-    (topics.over_time.document_periods: a 16-month arXiv listing), as months since MONTH_ORIGIN + 1."""
+    (topics.over_time.document_periods: a 16-month arXiv listing), as months since the field's
+    `origin` + 1 (MONTH_ORIGIN, or the earliest paper's year when earlier)."""
+    origin = None
     if PUBLISHED in documents.columns:  # the map shows each paper's own year or month, not its period
         published = documents[PUBLISHED].fillna("").astype(str)
         unit = document_periods(published)[1]
         if unit == "month":
             dated = published.str[:7].str.fullmatch(r"\d{4}-\d{2}")
             months = published.str[:7].where(dated, "0000-01")
-            values = (months.str[:4].astype(int) - MONTH_ORIGIN) * 12 + months.str[5:7].astype(int)
+            # counted from January of the earliest paper's year, so none before MONTH_ORIGIN is lost
+            origin = min(MONTH_ORIGIN, int(months[dated].str[:4].astype(int).min()))
+            values = (months.str[:4].astype(int) - origin) * 12 + months.str[5:7].astype(int)
             values = np.where(dated, values, 0).clip(0, 65535).astype(np.uint16)
         elif unit:
             years = pd.to_numeric(published.str[:4], errors="coerce")
@@ -221,7 +226,7 @@ def time_field(documents: pd.DataFrame) -> dict | None:
         return None
     known = values[values > 0]
     return {"name": unit, "kind": "numeric", "values": packed(values, "u2"), "min": int(known.min()),
-            "max": int(known.max()), "origin": MONTH_ORIGIN if unit == "month" else None}  # fmt: skip
+            "max": int(known.max()), "origin": origin}  # fmt: skip
 
 
 def document_fields(documents: pd.DataFrame) -> list[dict]:

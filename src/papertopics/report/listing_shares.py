@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 from papertopics.report.colors import OUTLIER_COLOR, listing_colors
 from papertopics.report.inputs import split_listings
 from papertopics.report.text import plotly_text, short_label
-from papertopics.topics.trends import fit_trend, verdicts
+from papertopics.topics.trends import TREND_Q, fit_trend, verdicts
 from papertopics.topics.trends import q_values as trend_q
 
 
@@ -157,11 +157,12 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
 
     One row per topic (not the outliers) with documents and shares on each side, the change in
     percentage points, a status (new, gone: no papers on one side; rising, falling: q < 0.05;
-    else unchanged), the p-value of topics.trends' model (the binomial GLM of Over time, on the
-    newest listing against the earlier ones: Wald's test, or the likelihood-ratio test where one
-    side has no papers; it weighs the change by the listings' sizes, so 3 of 40 is weaker evidence
-    than 300 of 4,000) and Benjamini-Hochberg q-values over the topics; sorted by the size of the
-    change. Empty with fewer than two listings.
+    else unchanged), `significant` (q < 0.05, whatever the status: a "new" topic of one paper is
+    not), the p-value of topics.trends' test, the one of Over time, on the newest listing against
+    the earlier ones (two periods: Fisher's exact test where the topic has few papers, else the
+    likelihood-ratio test; it weighs the change by the listings' sizes, so 3 of 40 is weaker
+    evidence than 300 of 4,000) and Benjamini-Hochberg q-values over the topics; sorted by the
+    size of the change. Empty with fewer than two listings.
     """
     columns = [
         "topic",
@@ -174,6 +175,7 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
         "share_after",
         "change",
         "status",
+        "significant",
         "p_value",
         "q_value",
     ]
@@ -190,7 +192,7 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     share_after = after / n_after if n_after else np.zeros_like(after)
     share_before = before / n_before if n_before else np.zeros_like(before)
     trends = [fit_trend([b, a], [n_before, n_after], [0.0, 1.0]) for b, a in zip(before, after)]
-    p_values = np.array([1.0 if np.isnan(t.p_value) else t.p_value for t in trends])
+    p_values = np.array([t.p_value for t in trends])  # NaN: nothing to test, left out of the q-values
     q_values = trend_q(p_values)
     labels = dict(zip(topics["topic"].astype(int), topics["label"]))
     change = share_after - share_before
@@ -210,6 +212,7 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
             "share_after": share_after,
             "change": change,
             "status": status,
+            "significant": np.isfinite(q_values) & (q_values < TREND_Q),
             "p_value": p_values,
             "q_value": q_values,
         },
@@ -221,4 +224,6 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
 
 
 def p_text(p: float) -> str:
+    if not np.isfinite(p):
+        return "not tested"
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"

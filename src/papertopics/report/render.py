@@ -7,6 +7,7 @@ import logging
 import time
 from pathlib import Path
 
+import numpy as np
 import plotly
 
 from papertopics.artifacts import atomic_copy, atomic_write_text
@@ -191,9 +192,9 @@ def trend_note(inputs: ReportInputs) -> str:
     latest, earlier = names[inputs.listings[-1]], [names[name] for name in inputs.listings[:-1]]
     return (
         f"{latest} (the last listing in the configuration) against {', '.join(earlier)}: the topics whose "
-        "share of the listing's documents moved most. The p-value (the binomial model of Over time: "
-        "Wald's test, or the likelihood-ratio test for a topic with no papers on one side) says how "
-        "likely a change this large is by chance given the listings' sizes; q is the same after "
+        "share of the listing's documents moved most. The p-value (the test of Over time: Fisher's "
+        "exact test for a topic with few papers, else the likelihood-ratio test of the binomial model) "
+        "says how likely a change this large is by chance given the listings' sizes; q is the same after "
         "correcting for testing every topic (Benjamini-Hochberg), and only q < 0.05 is called rising "
         "or falling."
     )
@@ -216,8 +217,13 @@ def trend_rows(inputs: ReportInputs) -> list[dict]:
                 "change": f"{100 * row.change:+.1f} pp",
                 "direction": "up" if row.change > 0 else "down",
                 "p_value": p_text(row.p_value),
-                "clear": bool(row.q_value < 0.05),
-                "q_value": f"{row.q_value:.3f}" if row.q_value >= 0.001 else "< 0.001",
+                # not "clear": Jinja's row.clear is the dict's own method, always true
+                "significant": bool(row.significant),
+                "q_value": "–"
+                if not np.isfinite(row.q_value)
+                else f"{row.q_value:.3f}"
+                if row.q_value >= 0.001
+                else "< 0.001",
             }
         )
     return rows

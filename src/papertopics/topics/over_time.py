@@ -3,7 +3,8 @@ and each period's own top terms for a topic (BERTopic's topics_over_time).
 
 The periods come from the documents' `published` date (ingest.dates): years when MIN_YEARS or
 more years hold MIN_PERIOD_PAPERS papers each, else months when every dated paper's date
-carries one (a 16-month arXiv listing), else years when there are two, else none. Sparse years
+carries one (a 16-month arXiv listing) or the listing spans one year (a paper with a year only is
+then in no period), else years when there are two, else none. Sparse years
 (or months) at either end are joined into one period, "1991-2001" ("2025-01/2025-03" for
 months), as bibliometrix's and VOSviewer's time slices join them: every dated paper is in
 exactly one period, so a topic's counts over the periods add up to its dated papers. A
@@ -19,7 +20,7 @@ import scipy.sparse as sp
 
 from papertopics.ingest.dates import PUBLISHED
 from papertopics.topics.ctfidf import class_tfidf
-from papertopics.topics.trends import fit_trend, q_values, verdicts
+from papertopics.topics.trends import fit_trend, odds_factor, q_values, verdicts
 
 # Years needed for yearly periods; below it, months (when the dates have them).
 MIN_YEARS = 3
@@ -85,7 +86,11 @@ def document_periods(dates: pd.Series) -> tuple[pd.Series, str]:
     months = text.str[:7]
     monthly = months.str.fullmatch(r"\d{4}-\d{2}")
     by_month = months[monthly].value_counts().sort_index()
-    if (by_month >= MIN_PERIOD_PAPERS).sum() >= MIN_YEARS and monthly.sum() == dated.sum():
+    # months when every dated paper has one, or when the listing spans one year (years give no
+    # trend at all): its papers with a year only are then in no period (the page says how many)
+    if (by_month >= MIN_PERIOD_PAPERS).sum() >= MIN_YEARS and (
+        monthly.sum() == dated.sum() or len(counts) == 1
+    ):
         return months.map(_joined(by_month, "/")).where(monthly, ""), "month"
     if len(counts) >= 2:
         return years.where(dated, ""), "year"
@@ -136,10 +141,16 @@ def _round(value: float, digits: int = 4):
 
 
 def topic_trends(
-    shares: pd.DataFrame, topics: pd.DataFrame, undated: dict[int, int] | None = None
+    shares: pd.DataFrame,
+    topics: pd.DataFrame,
+    undated: dict[int, int] | None = None,
+    years: dict[int, tuple[int, int]] | None = None,
 ) -> pd.DataFrame:
     """One row per topic: its slope (log-odds per year), interval, p, q and rising/falling/steady
-    (topics.trends); `undated`: each topic's papers in no period."""
+    (topics.trends); `undated`: each topic's papers in no period; `years`: each topic's first and
+    last year, its own papers' (paper_years), not its periods' labels (a topic whose first paper
+    is from 1990 starts in 1990, not in the 1972 of the joined period "1972-1991"); without them,
+    its first and last periods'."""
     periods = sorted(shares["period"].unique(), key=_position)
     t = period_years(periods)
     labels = dict(zip(topics["topic"].astype(int), topics["label"].astype(str)))
@@ -148,6 +159,7 @@ def topic_trends(
         part = part.set_index("period").reindex(periods)
         count, total = part["count"].fillna(0).to_numpy(), part["total"].fillna(0).to_numpy()
         present = [p for p, c in zip(periods, count) if c > 0]
+        span = (years or {}).get(int(topic))
         trend = fit_trend(count, total, t)
         directions.append(trend.direction)
         rows.append(
@@ -155,13 +167,13 @@ def topic_trends(
                 "topic": int(topic),
                 "label": labels.get(int(topic), ""),
                 "size": int(count.sum()),
-                "first_year": int(present[0][:4]) if present else None,
-                "last_year": _last_year(present[-1]) if present else None,
+                "first_year": span[0] if span else int(present[0][:4]) if present else None,
+                "last_year": span[1] if span else _last_year(present[-1]) if present else None,
                 "slope_per_year": _round(trend.slope),
                 "std_error": _round(trend.std_error),
                 "ci_low": _round(trend.ci_low),
                 "ci_high": _round(trend.ci_high),
-                "odds_ratio_per_year": _round(float(np.exp(trend.slope)), 3),
+                "odds_ratio_per_year": _round(odds_factor(trend.slope), 3),
                 "p_value": trend.p_value,
                 "undated": int((undated or {}).get(int(topic), 0)),
                 "dispersion": round(trend.scale, 3),
@@ -233,4 +245,13 @@ def over_time_tables(
     shares["formed"] = shares["period"].map(lambda p: _formed(p, unit))
     topic_of = documents["topic"].astype(int)
     undated = topic_of[periods.to_numpy() == ""].value_counts().to_dict()
-    return shares[SHARE_COLUMNS], topic_trends(shares, topics, undated), unit
+    years = paper_years(documents[PUBLISHED], topic_of, periods)
+    return shares[SHARE_COLUMNS], topic_trends(shares, topics, undated, years), unit
+
+
+def paper_years(published: pd.Series, topic_of: pd.Series, periods: pd.Series) -> dict[int, tuple[int, int]]:
+    """{topic: (the year of its first paper, of its last)}, over the papers in a period."""
+    year = pd.to_numeric(published.fillna("").astype(str).str[:4], errors="coerce")
+    inside = (periods.to_numpy() != "") & year.notna().to_numpy()
+    spans = year[inside].groupby(topic_of.to_numpy()[inside]).agg(["min", "max"])
+    return {int(t): (int(low), int(high)) for t, (low, high) in spans.iterrows()}
