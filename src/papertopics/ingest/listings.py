@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
     import pandas as pd
 
 from papertopics.errors import ListingError
-from papertopics.ingest.columns import BASE_COLUMNS, BLANK_IS_ZERO, fold_name, value_text
+from papertopics.ingest.columns import BASE_COLUMNS, value_text
 from papertopics.ingest.formats import FORMATS, REGISTRY, ListingChoice, ListingWarning, by_extension, sniffed
 from papertopics.ingest.formats._common import choices_kept, listing_of
 from papertopics.ingest.identity import (
@@ -32,7 +32,7 @@ from papertopics.ingest.identity import (
     hash_key,
     identity_key,
 )
-from papertopics.ingest.plan import first_filled, plan_columns, say_fallbacks
+from papertopics.ingest.plan import BlankZeroes, first_filled, plan_columns, say_fallbacks
 from papertopics.ingest.source import decode, listing_fingerprint, read_bytes
 from papertopics.ingest.specs import (
     ListingSpec,
@@ -225,13 +225,7 @@ def _frame(spec, records, plan, max_chars, parsed):
     notices: list[str] = []
     text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
     fell_back: dict[str, int] = {}
-    blank_zero = {  # field -> its column that writes no 0 (BLANK_IS_ZERO); a field may have several spellings
-        name: zero
-        for name, col in extras
-        for zero in ([col] if isinstance(col, str) else col)
-        if fold_name(zero) in BLANK_IS_ZERO.get(name, ())
-    }
-    zeroed = dict.fromkeys(blank_zero.values(), 0)
+    zeroes = BlankZeroes(extras)
     for where, rec in records:
         raw = _abstract(rec, text_cols, fell_back)
         body, notice = split_abstract(raw)
@@ -258,21 +252,14 @@ def _frame(spec, records, plan, max_chars, parsed):
             value = strip_invisible(first_filled(rec, col, name, fell_back))
             if name == "authors" or (name in _MARKED and "<" in value):  # `CO<inf>2</inf>`: CO2
                 value = display_text(value)
-            elif name in blank_zero and not value.strip():  # an export that writes no 0 (BLANK_IS_ZERO)
-                value, zeroed[blank_zero[name]] = "0", zeroed[blank_zero[name]] + 1
-            out[name].append(value)
-    n = len(out["doc_id"])
-    if n == 0:
+            out[name].append(zeroes.fill(name, value))
+    if not out["doc_id"]:
         _refuse_empty(path, records, text_col, text_cols, lost)
     for col, count in fell_back.items():
         if col in text_cols:
             _LOG.info("%s: %d record(s) without %r: read their %r", path, count, text_cols[0], col)
     say_fallbacks(path, extras, fell_back)
-    for col, count in zeroed.items():
-        if count:
-            _LOG.info(
-                "%s: %d empty %r cell(s) read as 0 citations: the export writes none for 0", path, count, col
-            )
+    zeroes.say(path, _LOG)
     _warn_lost(path, lost)
     if truncated:
         warnings.warn(
@@ -284,7 +271,7 @@ def _frame(spec, records, plan, max_chars, parsed):
     if any(notices) and "copyright" not in out:  # the publisher's line, dropped from the abstract
         out["copyright"] = notices
     header_title = parsed.title
-    out["listing"] = [spec.name] * n
+    out["listing"] = [spec.name] * len(out["doc_id"])
     import pyarrow as pa
 
     # via Arrow: three times faster than pd.DataFrame(out, dtype=str), same "str" dtype

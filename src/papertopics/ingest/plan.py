@@ -10,6 +10,7 @@ from pathlib import Path
 from papertopics.errors import ListingError
 from papertopics.ingest.columns import (
     BASE_COLUMNS,
+    BLANK_IS_ZERO,
     METADATA_COLUMNS,
     SPELLINGS,
     TEXT_SHOWN,
@@ -192,3 +193,34 @@ def say_fallbacks(path, extras, counts: dict) -> None:
             ),
             stacklevel=4,
         )
+
+
+class BlankZeroes:
+    """The columns of a listing that write no 0 (columns.BLANK_IS_ZERO: IEEE Xplore's empty
+    "Article Citation Count" is an uncited paper): their empty cells read as 0, counted, and said
+    in one line. A field may have several spellings (first_filled); the one that writes no 0 counts."""
+
+    def __init__(self, extras):
+        self.column = {
+            name: col
+            for name, cols in extras
+            for col in ([cols] if isinstance(cols, str) else cols)
+            if fold_name(col) in BLANK_IS_ZERO.get(name, ())
+        }
+        self.counts = dict.fromkeys(self.column.values(), 0)
+
+    def fill(self, name: str, value: str) -> str:
+        if name in self.column and not value.strip():
+            self.counts[self.column[name]] += 1
+            return "0"
+        return value
+
+    def say(self, path, log) -> None:
+        for col, count in self.counts.items():
+            if count:
+                log.info(
+                    "%s: %d empty %r cell(s) read as 0 citations: the export writes none for 0",
+                    path,
+                    count,
+                    col,
+                )
