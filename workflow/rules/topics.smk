@@ -1,3 +1,4 @@
+from papertopics.analyses.registry import table_outputs
 from papertopics.report.registry import page_outputs
 from papertopics.topics.curate import fit_settings
 
@@ -77,8 +78,9 @@ rule describe_topics:
     """What the listing's own columns say of each topic: shares per period, rising and falling
     topics with their slopes, each period's top terms (over_time.csv, topic_trends.csv), top
     venues and authors (topic_sources.csv), the thematic map (thematic_map.csv), citations and
-    most-cited papers (topic_citations.csv, most_cited.csv). Header-only tables for a listing
-    without them.
+    most-cited papers (topic_citations.csv, most_cited.csv); then the analyses of
+    analyses/registry.py: main information (main_information.csv), countries (countries.csv, and
+    each topic's countries in topic_sources.csv). Header-only tables for a listing without them.
     """
     input:
         documents="results/topics/document_topics.csv",
@@ -92,18 +94,19 @@ rule describe_topics:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",  # topics.citations: header only without cited_by
         most_cited="results/topics/most_cited.csv",
+        **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
     log:
         "results/logs/describe_topics.log",
     benchmark:
         "results/benchmarks/describe_topics.tsv"
     params:
-        code=job_module("papertopics.topics.describe"),  # modules, package data, library versions: a change reruns it
+        code=job_module("papertopics.analyses.describe"),  # modules, package data, library versions: a change reruns it
         # the c-TF-IDF of the period terms and the thematic map's links, as fit_topics weighs terms
         reduce_frequent_words=config["representation"]["reduce_frequent_words"],
         bm25_weighting=config["representation"]["bm25_weighting"],
         thematic=config["thematic"],  # the thematic map's keywords per topic and least papers
     run:
-        from papertopics.topics.describe import describe_topics_job
+        from papertopics.analyses.describe import describe_topics_job
 
         run_job(describe_topics_job, input, output, params, threads, log)
 
