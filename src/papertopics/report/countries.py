@@ -72,8 +72,8 @@ def countries_page(inputs: ReportInputs) -> str:
             f"country from the corresponding address (else the first affiliation), as bibliometrix's "
             f"metaTagExtraction reads them; {counted:,} of {n:,} papers have one. The bars show the "
             f"{min(TOP_COUNTRIES, len(table))} countries with the most papers by corresponding author, "
-            "split into single-country (SCP) and multiple-country (MCP) publications; results/topics/countries.csv "
-            "holds every country, and each topic's card its top countries."
+            "split into single-country (SCP) and multiple-country (MCP) publications; "
+            "results/topics/countries.csv holds every country, and each topic's card its top countries."
         )
     else:
         intro = "This listing has no affiliations or corresponding addresses: no countries to show."
