@@ -4,6 +4,7 @@ records.csv) and bibliometrix's rule for the corresponding author's country (AU1
 
 from __future__ import annotations
 
+import json
 import re
 import warnings
 from pathlib import Path
@@ -338,3 +339,114 @@ def test_corresponding_countries_agree_with_bibliometrix_au1_co_and_its_summary(
     # the rest (docs/analyses.md, "Countries"): a corresponding author with addresses in two
     # countries, which bibliometrix 5.2.1 reads otherwise than AU1_CO's first address
     assert max(gaps) <= 2 and sum(gaps) <= 8 and gaps[:2] == [0, 0], gaps
+
+
+def _with_affiliations(inputs):
+    """A sample report's documents given affiliations: topic 0's in France, the rest in Japan and
+    (every third paper) also Canada; the tables describe_topics writes from them."""
+    from papertopics.analyses.registry import ANALYSES
+
+    documents = inputs.documents
+    topic = documents["topic"].astype(int)
+    documents["affiliations"] = [
+        "[A] Univ X, Paris, France."
+        if t == 0
+        else "[B] Univ Y, Tokyo, Japan." + ("; [C] U Z, Toronto, Canada." * (k % 3 == 0))
+        for k, t in enumerate(topic)
+    ]
+    for analysis in ANALYSES:
+        written = analysis.run(documents.astype(str), inputs.topics.astype(str))
+        for table in analysis.tables:
+            inputs.described[table.name] = written[table.name].astype(str)
+        if "sources" in written:
+            inputs.described["sources"] = written["sources"].astype(str)
+    return inputs
+
+
+def test_the_report_shows_main_information_the_countries_page_cards_and_map_colours():
+    from html import unescape
+
+    from report_sample import sample_inputs
+
+    from papertopics.report.countries import countries_page, has_countries
+    from papertopics.report.documents import document_fields
+    from papertopics.report.registry import PAGES
+    from papertopics.report.render import index_page
+
+    plain = sample_inputs(60, n_topics=4)
+    plain.described.update(
+        {
+            name: table.astype(str)
+            for name, table in (("main_information", main_information(plain.documents)),)
+        }
+    )
+    assert not has_countries(plain)
+    assert "no affiliations or corresponding addresses" in unescape(countries_page(plain))
+    assert "country" not in {field["name"] for field in document_fields(plain.documents)}
+    inputs = _with_affiliations(sample_inputs(60, n_topics=4))
+    assert has_countries(inputs) and "countries" in [page.name for page in PAGES]
+    page = unescape(countries_page(inputs))
+    data = json.loads(re.search(r'id="report-data">(.*?)</script>', page, re.S).group(1))
+    bars = {trace["name"]: dict(zip(trace["y"], trace["x"])) for trace in data["figure"]["data"]}
+    japan = inputs.described["countries"].set_index("country").loc["Japan"]
+    assert bars["single country (SCP)"]["Japan"] == int(japan["scp"]) and bars["multiple countries (MCP)"][
+        "Japan"
+    ] == int(japan["mcp"])
+    assert "<td>France</td>" in page and "plotly.min.js" in page
+    index = unescape(index_page(inputs))
+    assert "Main information" in index and "<td>Documents</td>" in index
+    assert '<dd class="countries"><span class="source">France' in index  # topic 0's card
+    field = next(f for f in document_fields(inputs.documents) if f["name"] == "country")
+    assert set(field["labels"]) == {"France", "Japan"}
+
+
+def test_describe_writes_the_analyses_tables_and_leaves_topic_sources_as_it_was_without_countries(tmp_path):
+    from types import SimpleNamespace
+
+    from report_sample import sample_inputs
+
+    from papertopics.analyses.describe import describe_topics_job
+    from papertopics.analyses.registry import table_outputs
+    from papertopics.report.workbook import analysis_sheets
+
+    inputs = sample_inputs(40, n_topics=3)
+    documents = inputs.documents.assign(journal="J Ecol", year="2020")
+    calls = []
+
+    def topics_tables(job, log):  # topics/describe.py's part, as it writes topic_sources.csv
+        calls.append(job)
+        pd.DataFrame(
+            {"topic": [0], "field": ["venue"], "name": ["J Ecol"], "count": [5], "share": [0.5]}
+        ).to_csv(job.output.sources, index=False)
+
+    import papertopics.analyses.describe as describe
+
+    for with_countries in (False, True):
+        folder = tmp_path / str(with_countries)
+        folder.mkdir()
+        table = documents.assign(affiliations="Univ X, Oslo, Norway.") if with_countries else documents
+        table.to_csv(folder / "document_topics.csv", index=False)
+        inputs.topics.to_csv(folder / "topics.csv", index=False)
+        outputs = {name: str(folder / Path(path).name) for name, path in table_outputs().items()}
+        job = SimpleNamespace(
+            input=SimpleNamespace(documents=folder / "document_topics.csv", topics=folder / "topics.csv"),
+            output=SimpleNamespace(sources=str(folder / "topic_sources.csv"), **outputs),
+        )
+        original, describe.describe_topic_tables = describe.describe_topic_tables, topics_tables
+        try:
+            describe_topics_job(job, __import__("logging").getLogger("test"))
+        finally:
+            describe.describe_topic_tables = original
+        sources = (folder / "topic_sources.csv").read_text()
+        info = pd.read_csv(outputs["main_information"], dtype=str)
+        assert dict(zip(info["figure"], info["value"]))["Documents"] == str(len(documents))
+        sheets = analysis_sheets(outputs)
+        if with_countries:
+            assert "country,Norway" in sources and sheets["countries"].loc[0, "corresponding"] == len(
+                documents
+            )
+        else:
+            assert sources == "topic,field,name,count,share\n0,venue,J Ecol,5,0.5\n"
+            assert pd.read_csv(outputs["countries"]).empty and "countries" not in sheets
+        assert sheets["main information"].set_index("figure").loc["Documents", "value"] == len(documents)
+    assert len(calls) == 2
