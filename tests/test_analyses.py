@@ -450,3 +450,22 @@ def test_describe_writes_the_analyses_tables_and_leaves_topic_sources_as_it_was_
             assert pd.read_csv(outputs["countries"]).empty and "countries" not in sheets
         assert sheets["main information"].set_index("figure").loc["Documents", "value"] == len(documents)
     assert len(calls) == 2
+
+
+def test_every_iso_country_is_read_from_the_end_of_an_address_whatever_its_capitals_or_postcode():
+    """Each of ISO 3166's 249 countries, written as exports write a name (its common name, else its
+    name where that has no comma; upper case as bibliometrix writes it; a postcode before it)."""
+    import pycountry
+
+    from papertopics.analyses.countries import shown_name
+
+    missed = []
+    for k, country in enumerate(pycountry.countries):
+        written = getattr(country, "common_name", None) or country.name
+        if "," in written:
+            continue
+        for form in (written, written.upper()):
+            address = f"Dept Biol, Univ Somewhere, {10000 + k} Sometown, {form}."
+            if country_of(address) != shown_name(country.alpha_2):
+                missed.append((form, country_of(address)))
+    assert not missed, missed

@@ -78,7 +78,6 @@ _RE_BRACKETS = re.compile(r"\[[^\]]*\]")
 _RE_AUTHOR_ROLE = re.compile(r"^[^()]*\((?:reprint|corresponding) author\),?", re.I)
 _RE_DIGITS = re.compile(r"\d+")
 _RE_PUNCT = re.compile(r"[^\w\s]+|_")
-_MAX_WORDS = 4  # the longest name tried at the end of an address part ("u arab emirates")
 
 
 def _fold(text: str) -> str:
@@ -120,10 +119,11 @@ def shown_name(code: str) -> str:
 
 @cache
 def _part_country(part: str) -> str | None:
-    """The country a part of an address names (the whole part, else its last words), or None."""
+    """The country a part of an address names (the whole part, else its last words, the most
+    first: "Sometown Heard Island and McDonald Islands"), or None."""
     words = _fold(_RE_DIGITS.sub(" ", part)).split()
     names = _names()
-    for n in range(min(len(words), _MAX_WORDS), 0, -1):
+    for n in range(len(words), 0, -1):
         code = names.get(" ".join(words[-n:]))
         if code is not None and not (n == 1 and len(words[-1]) < 3 and words[-1] != "uk"):
             return code
