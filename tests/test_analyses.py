@@ -448,7 +448,7 @@ def test_describe_writes_the_analyses_tables_and_leaves_topic_sources_as_it_was_
         else:
             assert sources == "topic,field,name,count,share\n0,venue,J Ecol,5,0.5\n"
             assert pd.read_csv(outputs["countries"]).empty and "countries" not in sheets
-        assert sheets["main information"].set_index("figure").loc["Documents", "value"] == len(documents)
+        assert sheets["main information"].set_index("figure").loc["Documents", "value"] == str(len(documents))
     assert len(calls) == 2
 
 

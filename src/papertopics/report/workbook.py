@@ -115,8 +115,8 @@ def described_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
 
 def analysis_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
     """The analyses' tables (analyses/registry.py) as sheets, numbers typed; none for an empty one
-    (countries of a listing without affiliations). Main information's values stay as written
-    ("2018 : 2019" beside 500), its numbers as numbers."""
+    (countries of a listing without affiliations). Main information's values stay as the CSV
+    writes them ("2018 : 2019" beside "500": one column of text, as its figures are mixed)."""
     from papertopics.analyses.registry import tables
 
     sheets = {}
@@ -128,9 +128,6 @@ def analysis_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
             continue
         for column in table.numbers:
             frame[column] = pd.to_numeric(frame[column].replace("", None), errors="coerce")
-        if "value" in frame.columns:
-            numbers = pd.to_numeric(frame["value"], errors="coerce")
-            frame["value"] = [n if pd.notna(n) else v for n, v in zip(numbers, frame["value"])]
         sheets[table.sheet] = frame
     return sheets
 
