@@ -222,6 +222,9 @@ def test_growth_age_and_citations_follow_bibliometrix_formulas():
         ("Natl Chung Hsing Univ, Inst Stat, Taichung, Taiwan.", "Taiwan"),
         ("Istanbul Univ, Istanbul, Türkiye", "Türkiye"),
         ("Some Institute, Somewhere", None),
+        ("Univ New Mexico, Dept Biol, Albuquerque, New Mexico", None),  # a state, not Mexico
+        ("UNSW, Sch Biol Earth & Environm Sci, Sydney, New South Wales", None),
+        ("UNSW, Sydney, NSW 2052, Australia.", "Australia"),
     ],
 )
 def test_an_address_names_its_country_as_exports_write_it(address, country):

@@ -71,6 +71,8 @@ VARIANTS: dict[str, str] = {
     "macau": "MO", "macao": "MO", "guinea bissau": "GW", "timor leste": "TL", "east timor": "TL",
     "sao tome and prin": "ST", "antigua and barbu": "AG", "turks and caicos": "TC",
 }  # fmt: skip
+# places whose last word is a country's name (an address that names its state, not its country)
+NOT_COUNTRIES = frozenset({"new mexico", "new south wales", "new england", "new jersey"})
 # shorter names to show than pycountry's own (its common name wins where it has one)
 SHOWN: dict[str, str] = {"RU": "Russia", "CD": "DR Congo", "CG": "Congo", "KR": "South Korea"}
 _RE_EMAIL = re.compile(r"\S+@\S+|electronic address:?|e-?mail:?", re.I)
@@ -125,8 +127,11 @@ def _part_country(part: str) -> str | None:
     names = _names()
     for n in range(len(words), 0, -1):
         code = names.get(" ".join(words[-n:]))
-        if code is not None and not (n == 1 and len(words[-1]) < 3 and words[-1] != "uk"):
-            return code
+        if code is None or (n == 1 and len(words[-1]) < 3 and words[-1] != "uk"):
+            continue
+        if any(" ".join(words[-m:]) in NOT_COUNTRIES for m in range(n + 1, min(len(words), n + 2) + 1)):
+            return None
+        return code
     return None
 
 
