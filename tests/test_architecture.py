@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("reduce",),
     ("cluster",),
     ("topics",),
+    ("analyses",),
     ("evaluate",),
     ("pipeline",),
     ("report",),

@@ -410,7 +410,7 @@ def test_ieee_xplore_csv_document_title_and_entities():
     assert (first["year"], first["doi"]) == ("2023", "10.1109/TMC.2023.3250000")
     assert first["journal"] == "IEEE Transactions on Mobile Computing"
     assert first["keywords"] == "Federated learning;non-IID data;edge intelligence"
-    assert first["Author Affiliations"].startswith("Dept. of EE")  # the rest under their own names
+    assert first["affiliations"].startswith("Dept. of EE")  # analyses.countries reads them
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 # The HTML report: static pages beside one plotly.min.js, opened offline from the folder.
 # See docs/report.md for what each page shows and how the inputs map to it.
 
+from papertopics.analyses.registry import table_outputs
 from papertopics.constants import REPORT_DATA_VERSION
 from papertopics.report.registry import SCRIPTS, asset_outputs, page_outputs
 
@@ -93,6 +94,7 @@ rule render_report:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
+        **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
@@ -135,6 +137,7 @@ rule write_workbook:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
+        **table_outputs(),  # analyses/registry.py: a sheet each where not empty
     output:
         workbook="results/topics/topics.xlsx",
     log:

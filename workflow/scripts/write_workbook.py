@@ -2,14 +2,16 @@
 
 Inputs: results/topics/topics.csv, document_topics.csv, pinned.csv, and describe_topics' tables
 (over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv, topic_citations.csv,
-most_cited.csv).
+most_cited.csv), and analyses/registry.py's (main_information.csv, countries.csv).
 Outputs: results/topics/topics.xlsx (sheets `topics` and `documents`, and `pinned` when config.yaml
 pins topics; over time, trends, venues and authors, thematic map where the listing has them;
-papertopics.report.workbook).
+main information and countries where the listing has them; papertopics.report.workbook).
 """
 
+from papertopics.analyses.registry import table_outputs
 from papertopics.report.workbook import (
     DESCRIBED_SHEETS,
+    analysis_sheets,
     described_sheets,
     pinned_sheet,
     read_tables,
@@ -24,6 +26,7 @@ with script_run(snakemake) as log:
     if len(pinned):
         sheets["pinned"] = pinned
     sheets.update(described_sheets({name: getattr(snakemake.input, name, "") for name in DESCRIBED_SHEETS}))
+    sheets.update(analysis_sheets({name: getattr(snakemake.input, name, "") for name in table_outputs()}))
     write_workbook(snakemake.output.workbook, sheets)
     log.info(
         "%s: %d topics, %d documents",

@@ -63,6 +63,16 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
         "wos core collection cited count", "times cited", "cites", "scholarly citation count",
         "article citation count", "citation count", "tc",
     ),
+    # the authors' addresses, one per affiliation (analyses/countries.py: each paper's countries):
+    # WoS C1, Scopus "Affiliations", PubMed AD, RIS AD
+    "affiliations": ("affiliations", "addresses", "author affiliations", "c1"),
+    # the corresponding author's address: WoS RP ("Reprint Addresses"), Scopus "Correspondence Address"
+    "corresponding_address": ("correspondence address", "reprint addresses", "reprint address", "rp"),
+    # the cited references (analyses/main_information.py counts them): WoS CR, Scopus "References"
+    "cited_references": ("cited references", "references", "cr"),
+    # the authors as the database abbreviates them (WoS AU "Vallino, M"; Scopus "Authors" is already
+    # so): bibliometrix's AU, which its main information counts (analyses/main_information.py)
+    "authors_abbreviated": ("authors abbreviated",),
 }  # fmt: skip
 
 # Columns an export leaves empty for zero, by canonical name (folded spellings): IEEE Xplore's
@@ -96,7 +106,9 @@ EXPORTS = (
         "Scopus",
         ("EID", "Author(s) ID", "Art. No.", "Publication Stage"),
         {"id": ("EID",), "type": ("Document Type",), "authors": ("Authors",), "year": ("Year",),
-         "doi": ("DOI",), "url": ("Link",), "journal": ("Source title",), "keywords": ("Author Keywords",)},
+         "doi": ("DOI",), "url": ("Link",), "journal": ("Source title",), "keywords": ("Author Keywords",),
+         "affiliations": ("Affiliations",), "corresponding_address": ("Correspondence Address",),
+         "cited_references": ("References",)},
     ),
     Export(
         "Web of Science",
@@ -104,7 +116,8 @@ EXPORTS = (
         {"id": ("UT (Unique WOS ID)",), "type": ("Document Type",),
          "authors": ("Author Full Names", "Authors"), "year": ("Publication Year",), "doi": ("DOI",),
          "url": ("DOI Link",), "journal": ("Source Title",),
-         "keywords": ("Author Keywords",)},
+         "keywords": ("Author Keywords",), "affiliations": ("Addresses",),
+         "corresponding_address": ("Reprint Addresses",), "cited_references": ("Cited References",)},
     ),
     Export(
         "Lens",
@@ -134,11 +147,14 @@ TAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "journal": ("journal_name", "alternate_title3", "secondary_title", "alternate_title1"),  # JO JF T2 J2
         "url": ("urls",),
         "type": ("type_of_reference",),
+        "affiliations": ("author_address",),  # AD
     },
     "medline": {
         "id": ("PMID",), "type": ("PT",), "title": ("TI", "BTI"), "authors": ("FAU", "AU"), "year": ("DP",),
         "doi": ("LID", "AID"), "journal": ("JT", "TA"), "keywords": ("OT",),
         "index_keywords": ("MH",),  # MeSH headings
+        "affiliations": ("AD",),  # one line per affiliation
+        "authors_abbreviated": ("AU",),
         "abstract": ("AB",),
     },
     "wos": {
@@ -146,6 +162,10 @@ TAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "doi": ("DI",), "journal": ("SO",), "keywords": ("DE",),
         "index_keywords": ("ID",),  # Keywords Plus
         "cited_by": ("TC",),  # Web of Science Core Collection times cited, as bibliometrix (not Z9)
+        "affiliations": ("C1",),  # one address per line: "[authors] address, country."
+        "corresponding_address": ("RP",),
+        "cited_references": ("CR",),
+        "authors_abbreviated": ("AU",),  # bibliometrix's AU ("Vallino, M"); AF is `authors`
         "abstract": ("AB",),
     },
     "endnote": {

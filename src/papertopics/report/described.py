@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from papertopics.analyses.registry import tables as analysis_tables
 from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.colors import topic_color
 from papertopics.report.html import page_data, page_footer, render_page
@@ -23,10 +24,12 @@ from papertopics.report.text import plotly_text, short_label
 from papertopics.topics.over_time import MIN_PERIOD_PAPERS
 from papertopics.topics.trends import COCHRAN_MIN, EXACT_MAX_PAPERS, odds_factor
 
-# describe_topics' tables, as render_report's inputs name them
+# describe_topics' tables, as render_report's inputs name them: topics/' and analyses/registry.py's
 DESCRIBED = ("over_time", "trends", "sources", "thematic", "citations", "most_cited")
-# venues and authors on a topic card
+ANALYSIS_TABLES = tuple(table.name for table in analysis_tables())
+# venues, authors and countries (analyses.countries) on a topic card
 CARD_SOURCES = 3
+CARD_FIELDS = {"country": "countries"}  # topic_sources.csv's field -> the card's list
 
 
 def _table(inputs: ReportInputs, name: str) -> pd.DataFrame:
@@ -209,10 +212,12 @@ def over_time_page(inputs: ReportInputs) -> str:
 
 def card_sources(inputs: ReportInputs) -> dict[int, dict]:
     """{topic: the years it spans, its trend (rising or falling, as Over time says), its top
-    venues and authors} for the overview's cards. The years and the trend are topic_trends.csv's,
-    the Over time page's own (its papers' first and last years); a topic it lacks gets its
-    papers' publication years."""
-    cards: dict[int, dict] = defaultdict(lambda: {"years": "", "trend": "", "venues": [], "authors": []})
+    venues, authors and countries} for the overview's cards. The years and the trend are
+    topic_trends.csv's, the Over time page's own (its papers' first and last years); a topic it
+    lacks gets its papers' publication years."""
+    cards: dict[int, dict] = defaultdict(
+        lambda: {"years": "", "trend": "", "venues": [], "authors": [], "countries": []}
+    )
     if PUBLISHED in inputs.documents.columns:  # the publication years (ingest.dates), not a raw column
         years = pd.to_numeric(inputs.documents[PUBLISHED].astype(str).str[:4], errors="coerce")
         spans = years.groupby(inputs.documents["topic"].astype(int)).agg(["min", "max"]).dropna()
@@ -230,8 +235,20 @@ def card_sources(inputs: ReportInputs) -> dict[int, dict]:
         sources = _number(sources, "topic", "count", "share")
         for (topic, field), part in sources.groupby(["topic", "field"]):
             top = part.head(CARD_SOURCES)
-            cards[int(topic)][f"{field}s"] = [
+            cards[int(topic)][CARD_FIELDS.get(field, f"{field}s")] = [
                 {"name": name, "count": int(count), "percent": f"{100 * share:.0f}%"}
                 for name, count, share in zip(top["name"], top["count"], top["share"])
             ]
     return dict(cards)
+
+
+def main_information_sections(inputs: ReportInputs) -> list[dict]:
+    """main_information.csv (analyses.main_information) for the overview: [{section, rows:
+    [{figure, value}]}] in the table's order; [] without it."""
+    table = _table(inputs, "main_information")
+    sections: dict[str, list[dict]] = {}
+    for section, figure, value in zip(
+        table.get("section", []), table.get("figure", []), table.get("value", [])
+    ):
+        sections.setdefault(str(section), []).append({"figure": str(figure), "value": str(value)})
+    return [{"section": section, "rows": rows} for section, rows in sections.items()]

@@ -18,6 +18,7 @@ import base64
 import numpy as np
 import pandas as pd
 
+from papertopics.analyses.countries import has_countries, paper_countries
 from papertopics.constants import ASSIGNED_NEAREST, MEMBERS
 from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.citations import citation_field
@@ -231,7 +232,8 @@ def time_field(documents: pd.DataFrame) -> dict | None:
 
 def document_fields(documents: pd.DataFrame) -> list[dict]:
     """The fields the map can be coloured and filtered by: the time (time_field) and the venue
-    column (topics.sources; packed u1 codes of its commonest values)."""
+    column (topics.sources; packed u1 codes of its commonest values), the country
+    (country_field), the citations."""
     time = time_field(documents)
     fields = [time] if time is not None else []
     venue = find_column(documents, VENUE_COLUMNS)
@@ -257,10 +259,36 @@ def document_fields(documents: pd.DataFrame) -> list[dict]:
                 "other": rest,  # the last label gathers the rest
             }
         )
+    country = country_field(documents)  # analyses.countries: the corresponding author's country
+    if country is not None:
+        fields.append(country)
     cited = citation_field(documents)  # report.citations: colour by citations (log), `cited:>100`
     if cited is not None:
         fields.append({**cited, "values": packed(cited["values"], cited["type"])})
     return fields
+
+
+def country_field(documents: pd.DataFrame) -> dict | None:
+    """Each paper's country, as bibliometrix counts a paper under one (its corresponding author's:
+    analyses.countries), packed u1 codes of the FIELD_CATEGORIES commonest; None without
+    affiliations or corresponding addresses."""
+    if not has_countries(documents):
+        return None
+    names = paper_countries(documents)["corresponding_country"]
+    known = names[names != ""]
+    if known.empty:
+        return None
+    common = list(known.value_counts().index[:FIELD_CATEGORIES])
+    code = {name: k + 1 for k, name in enumerate(common)}  # 0: none, len + 1: other
+    rest = bool(known.nunique() > len(common))
+    codes = np.array([code.get(n, len(common) + 1) if n else 0 for n in names], dtype=np.uint8)
+    return {
+        "name": "country",
+        "kind": "category",
+        "values": packed(codes, "u1"),
+        "labels": [*common, "other"] if rest else common,
+        "other": rest,
+    }
 
 
 def topic_download_payload(documents: pd.DataFrame, topics: pd.DataFrame) -> dict:

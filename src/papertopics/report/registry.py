@@ -120,6 +120,13 @@ PAGES: list[ReportPage] = [
         "papertopics.report.thematic:thematic_page",
         shown="papertopics.report.thematic:has_thematic_map",
     ),
+    # the authors' countries (analyses.countries; describe_topics' countries.csv)
+    ReportPage(
+        "countries",
+        "Countries",
+        "papertopics.report.countries:countries_page",
+        shown="papertopics.report.countries:has_countries",
+    ),
 ]
 # the pages render_report leaves out of the navigation bar (ReportPage.shown), while it renders
 HIDDEN: ContextVar[frozenset[str]] = ContextVar("hidden_pages", default=frozenset())

@@ -13,7 +13,7 @@ import plotly
 from papertopics.artifacts import atomic_copy, atomic_write_text
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
-from papertopics.report.described import DESCRIBED
+from papertopics.report.described import ANALYSIS_TABLES, DESCRIBED, main_information_sections
 from papertopics.report.document_data import CHUNK_FOLDER
 from papertopics.report.document_figure import visualize_documents
 from papertopics.report.documents import document_payload, topic_download_payload
@@ -82,6 +82,7 @@ def index_page(inputs: ReportInputs) -> str:
         note=clustering_note(inputs.metrics),
         listing_rows=listing_rows(inputs),
         cards=topic_cards(inputs),
+        main_information=main_information_sections(inputs),  # analyses.main_information
         metrics=flatten_metrics(inputs.metrics),
         # draw_figures' files (results/report/figures/), the same tables deciding which
         figures=[
@@ -352,7 +353,10 @@ def render_report_job(job, log) -> None:
         max_hover_chars=p.report["max_hover_chars"],
         neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
         corpus_stats=getattr(i, "corpus_stats", None),  # listing headers as titles
-        described={name: getattr(i, name) for name in DESCRIBED if getattr(i, name, None)},  # describe_topics
+        # describe_topics: topics/' tables, then analyses/registry.py's
+        described={
+            name: getattr(i, name) for name in (*DESCRIBED, *ANALYSIS_TABLES) if getattr(i, name, None)
+        },
     )
     written = write_report(
         inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle, packed=getattr(i, "packed", None)

@@ -113,6 +113,25 @@ def described_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
     return sheets
 
 
+def analysis_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
+    """The analyses' tables (analyses/registry.py) as sheets, numbers typed; none for an empty one
+    (countries of a listing without affiliations). Main information's values stay as the CSV
+    writes them ("2018 : 2019" beside "500": one column of text, as its figures are mixed)."""
+    from papertopics.analyses.registry import tables
+
+    sheets = {}
+    for table in tables():
+        if not table.sheet or not paths.get(table.name) or not Path(paths[table.name]).is_file():
+            continue
+        frame = read_table(paths[table.name])
+        if frame.empty:
+            continue
+        for column in table.numbers:
+            frame[column] = pd.to_numeric(frame[column].replace("", None), errors="coerce")
+        sheets[table.sheet] = frame
+    return sheets
+
+
 def write_workbook(path: str | Path, sheets: dict[str, pd.DataFrame]) -> dict[tuple[str, str], list[int]]:
     """Write the sheets (header row frozen, filters on) through a temporary name.
 

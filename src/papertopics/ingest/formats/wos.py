@@ -4,8 +4,9 @@ tab-delimited (a header of the same tags, one record per line, no quoting).
 
 Columns: id (UT), type (DT), title (TI), authors (AF, the full names, else AU; '; '-joined),
 year (PY), doi (DI), journal (SO), keywords (DE), index_keywords (ID, Keywords Plus), cited_by
-(TC: Core Collection times cited, as bibliometrix reads it; Z9 stays total_times_cited_count), abstract
-(AB), then every other tag under
+(TC: Core Collection times cited, as bibliometrix reads it; Z9 stays total_times_cited_count),
+affiliations (C1, one address per line, '; '-joined), corresponding_address (RP), cited_references
+(CR), authors_abbreviated (AU), abstract (AB), then every other tag under
 rispy's name for it (`wos_categories`, ...). The TAB variant (`PT<TAB>J`, values of a
 multi-value field on the lines below an empty tag line, nothing indented) is read as plain text.
 """
@@ -29,6 +30,13 @@ _RE_PLAIN = re.compile(r"\A\ufeff?(?:FN |VR |PT [A-Z]\b|(?:FN|VR)\t|PT\t[A-Z][ \
 _RE_TAB_TAG = re.compile(r"^([A-Z][A-Z0-9])\t(.*)$", re.M)
 _RE_RECORD = re.compile(r"^PT(?: |$)", re.M)  # a PT line without a value starts a record too
 _RE_TAB_HEADER = re.compile(r"\A\ufeff?PT\t(?:[A-Z][A-Z0-9]\t)*(?:TI|AB)\t")
+
+
+def _list_tags() -> list[str]:
+    """rispy's list tags, and C1: one address per line (rispy would join them with spaces)."""
+    from rispy.config import WOK_LIST_TYPE_TAGS
+
+    return [*WOK_LIST_TYPE_TAGS, "C1"]
 
 
 def _mapping() -> dict[str, str]:
@@ -59,6 +67,7 @@ def read_wos(text: str, path: Path) -> Parsed:
     if tabbed:
         text = _untab(text)
     mapping = _mapping()
+    list_tags = _list_tags()
     by_name = {v: k for k, v in mapping.items()}
     offsets = [m.start() for m in _RE_RECORD.finditer(text)]
     if not offsets:
@@ -71,7 +80,7 @@ def read_wos(text: str, path: Path) -> Parsed:
                 f"line {line} (no 'ER' before the " + ("next 'PT'" if k + 1 < len(offsets) else "end") + ")"
             )
             continue
-        (raw,) = WokParser(mapping=mapping, skip_unknown_tags=True).parse(chunk) or ({},)
+        (raw,) = WokParser(mapping=mapping, list_tags=list_tags, skip_unknown_tags=True).parse(chunk) or ({},)
         tags = {by_name.get(name, name): _tidy(value) if tabbed else value for name, value in raw.items()}
         records.append((f"line {line}", _record(tags, mapping)))
     if not records:
