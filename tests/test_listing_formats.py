@@ -98,7 +98,7 @@ def test_bibtex_bad_input(tmp_path):
     no_abstracts.write_text("@misc{a, title={One}}\n@misc{b, title={Two}}\n", encoding="utf-8")
     assert (
         "no text column (looked for abstract, text, summary, Abstract Note, AB, description and other "
-        "spellings in docs/listings.md); columns found: id, type, title" in error(no_abstracts)
+        "spellings in docs/listings.md); columns found: id, document_type, title" in error(no_abstracts)
     )
 
 

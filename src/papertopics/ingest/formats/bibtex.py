@@ -35,7 +35,7 @@ _VERBATIM = frozenset({"url", "doi", "file", "eprint", "pdf", "link", "urldate",
 
 
 def read_bibtex(text: str, path: Path) -> Parsed:
-    """Columns: id (the key as written), type, title, authors ("First Last" joined with '; '),
+    """Columns: id (the key as written), document_type (the entry type), title, authors ("First Last" joined with '; '),
     year, doi, url, abstract, keywords (Scopus's `author_keywords`, else `keywords`),
     index_keywords (Scopus's `keywords`), then the other fields under their lower-case names."""
     import bibtexparser
@@ -95,7 +95,7 @@ def read_bibtex(text: str, path: Path) -> Parsed:
         if glued:  # `title = {A}` then `abstract = {...}` without a comma: one field swallowed the next
             skipped.append(f"line {entry.start_line + 1} ({key}: no comma before field {glued.group(1)!r})")
             continue
-        rec = {"id": key, "type": entry.entry_type}
+        rec = {"id": key, "document_type": entry.entry_type}
         if "author_keywords" in fields:  # Scopus: the authors' own; its `keywords`, the index terms
             if "keywords" in fields:
                 rec["index_keywords"] = fields.pop("keywords")
