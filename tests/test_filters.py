@@ -70,8 +70,9 @@ def test_every_shared_export_gives_its_document_types_and_languages(tmp_path, na
 
 def test_filters_on_a_web_of_science_export_count_what_each_step_removed(tmp_path):
     """Document types, languages, years and two exclusions (a UT, a DOI written as a URL in
-    other capitals) on the microfluidics export (articles, reviews, proceedings papers): each step's count equals the one computed
-    from the file's own tags, in order, and the table adds up."""
+    other capitals) on the microfluidics export (articles, reviews, proceedings papers): each
+    step's count equals the one computed from the file's own tags, in order, and the table adds
+    up."""
     path = shared_export(tmp_path, "wos-plain-tr-wok-500.txt")
     raw = raw_wos(path)
     corpus, stats = corpus_of(path)
@@ -84,7 +85,9 @@ def test_filters_on_a_web_of_science_export_count_what_each_step_removed(tmp_pat
         "years": [2012, None],
         "exclude": [ut, f"https://doi.org/{doi.upper()}", "WOS:000000000000000"],
     }
-    with pytest.warns(UserWarning, match=r"filters.exclude: 1 of 3 id\(s\) or DOI\(s\) match no record: WOS:0+"):
+    with pytest.warns(
+        UserWarning, match=r"filters.exclude: 1 of 3 id\(s\) or DOI\(s\) match no record: WOS:0+"
+    ):
         kept, table = apply_filters(corpus, stats, settings)
 
     left = raw
@@ -109,7 +112,9 @@ def test_filters_on_a_web_of_science_export_count_what_each_step_removed(tmp_pat
     assert sorted(kept["id"]) == sorted(r["UT"].strip() for r in left)
     assert all(e[1] > 0 for e in expected)  # every filter removed something on this export
     line = prisma_line(table)
-    assert line.startswith(f"filters: {len(raw)} records read, 0 duplicates merged, document types (article): ")
+    assert line.startswith(
+        f"filters: {len(raw)} records read, 0 duplicates merged, document types (article): "
+    )
     assert line.endswith(f", {len(kept)} analysed") and "\n" not in line
 
 

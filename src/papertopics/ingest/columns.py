@@ -135,13 +135,15 @@ TAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "language": ("language",),  # LA
     },
     "medline": {
-        "id": ("PMID",), "document_type": ("PT",), "language": ("LA",), "title": ("TI", "BTI"), "authors": ("FAU", "AU"), "year": ("DP",),
+        "id": ("PMID",), "document_type": ("PT",), "language": ("LA",),
+        "title": ("TI", "BTI"), "authors": ("FAU", "AU"), "year": ("DP",),
         "doi": ("LID", "AID"), "journal": ("JT", "TA"), "keywords": ("OT",),
         "index_keywords": ("MH",),  # MeSH headings
         "abstract": ("AB",),
     },
     "wos": {
-        "id": ("UT",), "document_type": ("DT",), "language": ("LA",), "title": ("TI",), "authors": ("AF", "AU"), "year": ("PY",),
+        "id": ("UT",), "document_type": ("DT",), "language": ("LA",),
+        "title": ("TI",), "authors": ("AF", "AU"), "year": ("PY",),
         "doi": ("DI",), "journal": ("SO",), "keywords": ("DE",),
         "index_keywords": ("ID",),  # Keywords Plus
         "cited_by": ("TC",),  # Web of Science Core Collection times cited, as bibliometrix (not Z9)

@@ -126,7 +126,9 @@ _STEPS = {
 }
 
 
-def apply_filters(corpus: pd.DataFrame, stats: dict, settings: dict | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def apply_filters(
+    corpus: pd.DataFrame, stats: dict, settings: dict | None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(the corpus the analysis reads, the PRISMA table: FILTERS_COLUMNS, one row per step).
     `stats` is build_corpus's (records read, duplicates merged)."""
     active = active_filters(settings)
@@ -153,7 +155,14 @@ def apply_filters(corpus: pd.DataFrame, stats: dict, settings: dict | None) -> t
             keep = _keep_exclude(corpus, value)
         removed = int((~keep).sum())
         corpus = corpus.loc[keep.to_numpy()].reset_index(drop=True)
-        rows.append({"step": _STEPS[key], "setting": _setting(key, value), "removed": removed, "remaining": len(corpus)})
+        rows.append(
+            {
+                "step": _STEPS[key],
+                "setting": _setting(key, value),
+                "removed": removed,
+                "remaining": len(corpus),
+            }
+        )
     rows.append({"step": "analysed", "setting": "", "removed": 0, "remaining": len(corpus)})
     table = pd.DataFrame(rows, columns=FILTERS_COLUMNS)
     if len(corpus) < 2:

@@ -35,8 +35,8 @@ _VERBATIM = frozenset({"url", "doi", "file", "eprint", "pdf", "link", "urldate",
 
 
 def read_bibtex(text: str, path: Path) -> Parsed:
-    """Columns: id (the key as written), document_type (the entry type), title, authors ("First Last" joined with '; '),
-    year, doi, url, abstract, keywords (Scopus's `author_keywords`, else `keywords`),
+    """Columns: id (the key as written), document_type (the entry type), title, authors ("First
+    Last" joined with '; '), year, doi, url, abstract, keywords (Scopus's `author_keywords`, else `keywords`),
     index_keywords (Scopus's `keywords`), then the other fields under their lower-case names."""
     import bibtexparser
     from bibtexparser import middlewares as mw

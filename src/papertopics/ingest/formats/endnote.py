@@ -82,7 +82,8 @@ def read_endnote(text: str, path: Path) -> Parsed:
         raise ListingError(f"{path}: no EndNote records (no <xml><records><record>)")
     records = [(f"record {k}", _record(e)) for k, e in enumerate(elements, 1)]
     return Parsed(
-        columns_of(records, ("id", "document_type", "title", "authors", "year", "journal", "abstract")), records
+        columns_of(records, ("id", "document_type", "title", "authors", "year", "journal", "abstract")),
+        records,
     )
 
 

@@ -2,8 +2,8 @@
 of works): the abstract is rebuilt from `abstract_inverted_index` ({word: [positions]}).
 
 Columns: id (the OpenAlex URL), doi, title, authors (display names, '; '-joined), year,
-venue (the primary location's source), document_type (type), language, keywords, cited_by (count), abstract. The
-other fields (references, concepts, locations, ...) are not carried: they are large and
+venue (the primary location's source), document_type (type), language, keywords, cited_by
+(count), abstract. The other fields (references, concepts, locations, ...) are not carried: they are large and
 nested.
 """
 
