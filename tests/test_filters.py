@@ -196,3 +196,21 @@ def test_a_filter_edit_reruns_from_the_corpus_on_never_the_parse(seed_run, tmp_p
     assert said and said[0].startswith("papertopics warning:") and f"{len(corpus) - 1} analysed" in said[0]
     analysed = pd.read_csv(folder / "results/topics/document_topics.csv")
     assert len(analysed) == len(corpus) - 1 and corpus["doc_id"].iloc[0] not in set(analysed["doc_id"])
+    # the count on the overview and in the workbook; the papers for a reference manager
+    overview = (folder / "results/report/index.html").read_text(encoding="utf-8")
+    assert "<h2>Records analysed</h2>" in overview and "excluded by id or DOI" in overview
+    sheet = pd.read_excel(folder / "results/topics/topics.xlsx", sheet_name="filters")
+    assert sheet["step"].tolist() == table["step"].tolist() and sheet["removed"].sum() == 1
+    import rispy
+
+    from papertopics.report.references import topic_tag
+
+    ris = rispy.loads((folder / "results/topics/papers_by_topic.ris").read_text(encoding="utf-8"))
+    assert len(ris) == len(analysed)
+    assert {r["keywords"][-1] for r in ris} == {topic_tag(n) for n in analysed["topic_label"]}
+    assert 'href="vosviewer/documents_map.txt"' in overview
+    assert (folder / "results/report/vosviewer/documents_map.txt").read_text().count("\n") == len(
+        analysed
+    ) + 1
+    unfiltered = (seed_run / "results/report/index.html").read_text(encoding="utf-8")
+    assert "Records analysed" not in unfiltered

@@ -93,6 +93,7 @@ rule render_report:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
+        filters="results/corpus/filters.csv",  # build_corpus: the records config.yaml's filters left out
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
@@ -135,6 +136,7 @@ rule write_workbook:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
+        filters="results/corpus/filters.csv",  # build_corpus: a `filters` sheet when config.yaml sets one
     output:
         workbook="results/topics/topics.xlsx",
     log:
