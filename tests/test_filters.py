@@ -217,3 +217,29 @@ def test_a_filter_edit_reruns_from_the_corpus_on_never_the_parse(seed_run, tmp_p
     ) + 1
     unfiltered = (seed_run / "results/report/index.html").read_text(encoding="utf-8")
     assert "Records analysed" not in unfiltered
+
+
+def test_the_overview_and_the_workbook_show_the_count_only_where_a_filter_is_set(tmp_path):
+    from papertopics.report.summary import filter_rows
+    from papertopics.report.workbook import filters_sheet
+
+    path = shared_export(tmp_path, "scopus-csv-smart-on-fhir-701.csv")
+    corpus, stats = corpus_of(path)
+    _, none = apply_filters(corpus, stats, {})
+    _, some = apply_filters(corpus, stats, {"languages": ["english"]})
+    assert filter_rows(none) == []
+    none.to_csv(tmp_path / "none.csv", index=False)
+    assert filters_sheet(tmp_path / "none.csv").empty
+    rows = filter_rows(some)
+    german_or_chinese = int((corpus["language"] != "English").sum())
+    assert [r["step"] for r in rows] == ["records read", "duplicates merged", "languages", "analysed"]
+    assert rows[2] == {
+        "step": "languages",
+        "setting": "english",
+        "removed": f"{german_or_chinese:,}",
+        "remaining": f"{len(corpus) - german_or_chinese:,}",
+    }
+    assert rows[0]["removed"] == "" and rows[1]["removed"] == str(stats["n_duplicates_merged"])
+    some.to_csv(tmp_path / "some.csv", index=False)
+    sheet = filters_sheet(tmp_path / "some.csv")
+    assert sheet["removed"].tolist()[2] == german_or_chinese and sheet["remaining"].dtype.kind == "i"

@@ -373,12 +373,12 @@ def filter_rows(table) -> list[dict]:
         return []
     rows = []
     for row in table.itertuples(index=False):
-        removed = int(row.removed) if str(row.removed).strip() not in ("", "0") else 0
+        counted = str(row.step) not in ("records read", "analysed")  # the ends remove nothing
         rows.append(
             {
                 "step": str(row.step),
                 "setting": str(row.setting),
-                "removed": f"{removed:,}" if removed else "",
+                "removed": f"{int(row.removed):,}" if counted else "",
                 "remaining": f"{int(row.remaining):,}",
             }
         )
