@@ -194,8 +194,8 @@ def test_a_filter_edit_reruns_from_the_corpus_on_never_the_parse(seed_run, tmp_p
     assert table["remaining"].iloc[-1] == len(corpus) - 1
     said = [line for line in result.stderr.splitlines() if line.startswith("papertopics warning: filters: ")]
     assert said == [
-        f"papertopics warning: filters: {len(corpus)} records read, 0 duplicates merged, excluded by id or DOI"
-        f" (1 id(s) or DOI(s)): 1 removed, {len(corpus) - 1} analysed"
+        f"papertopics warning: filters: {len(corpus)} records read, 0 duplicates merged, excluded by id or"
+        f" DOI (1 id(s) or DOI(s)): 1 removed, {len(corpus) - 1} analysed"
     ]
     analysed = pd.read_csv(folder / "results/topics/document_topics.csv")
     assert len(analysed) == len(corpus) - 1 and corpus["doc_id"].iloc[0] not in set(analysed["doc_id"])
