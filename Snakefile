@@ -32,9 +32,12 @@ rule all:
         "results/topics/document_topics.csv",
         "results/topics/topics.csv",
         "results/topics/topics.xlsx",
+        "results/topics/papers_by_topic.ris",  # write_references (report.smk)
+        "results/topics/papers_by_topic.bib",
         "results/metrics.json",
         REPORT_PAGES,
         "results/report/figures",  # draw_figures (report.smk)
+        "results/report/vosviewer",  # write_vosviewer (report.smk)
         "results/topics/history/advanced.json",
 
 

@@ -98,7 +98,7 @@ def test_bibtex_bad_input(tmp_path):
     no_abstracts.write_text("@misc{a, title={One}}\n@misc{b, title={Two}}\n", encoding="utf-8")
     assert (
         "no text column (looked for abstract, text, summary, Abstract Note, AB, description and other "
-        "spellings in docs/listings.md); columns found: id, type, title" in error(no_abstracts)
+        "spellings in docs/listings.md); columns found: id, document_type, title" in error(no_abstracts)
     )
 
 
@@ -784,7 +784,8 @@ def test_a_wos_record_whose_pt_line_has_no_value_is_a_record_not_a_crash(tmp_pat
     path.write_text(
         "FN Clarivate\nVR 1.0\nPT J\nAU Smith, J\nTI A title\n"
         "AB Bovine tuberculosis remains endemic in dairy cattle of the region.\nPY 2021\nER\n\n"
-        "PT\nAU Lee, K\nTI Correction\nAB Corrects the sample sizes of the earlier study.\nPY 2022\nER\n\nEF\n"
+        "PT\nAU Lee, K\nTI Correction\nAB Corrects the sample sizes of the earlier study.\n"
+        "PY 2022\nER\n\nEF\n"
     )
     table = read_listing(ListingSpec("x", path))
     assert list(table["title"]) == ["A title", "Correction"]

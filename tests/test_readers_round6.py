@@ -322,7 +322,7 @@ def test_every_readers_field_map_names_canonical_columns():
     ingest/columns.py's canonical names (bibliometrix's one tag set: AU, SO, PY, DE, ID ...)."""
     from papertopics.ingest.columns import EXPORTS, SPELLINGS, TAGS
 
-    canonical = {*SPELLINGS, "abstract", "type"}
+    canonical = {*SPELLINGS, "abstract"}
     tables = {**TAGS, **{e.name: e.columns for e in EXPORTS}}
     assert set(TAGS) == {"ris", "medline", "wos", "endnote"}
     off = {name: sorted(set(table) - canonical) for name, table in tables.items() if set(table) - canonical}

@@ -381,8 +381,9 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         sources = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', page)
         assert set(sources) <= {"plotly.min.js", "report.js", "report.css"}, sources
         hrefs = re.findall(r'<a [^>]*href="([^"]+)"', page)
-        # pages, anchors, and the figures for a paper (rule draw_figures, in figures/ beside them)
-        inside = r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+|figures/[a-z_]+\.(svg|png)"
+        # pages, anchors, the figures for a paper (rule draw_figures, in figures/ beside them) and
+        # the VOSviewer files (rule write_vosviewer, in vosviewer/ beside them)
+        inside = r"[a-z]+\.html(#[-=\w]+)?|#[-\w]+|figures/[a-z_]+\.(svg|png)|vosviewer/[a-z_]+\.txt"
         assert all(re.fullmatch(inside, href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
         # pages of tables only, and (this listing has no dates) Over time and the Thematic map

@@ -83,6 +83,9 @@ def _cross_field_problem(config: dict) -> str | None:
             f"vectorizer.ngram_range: {ngram} has its lower bound above its upper; "
             f"use [{ngram[1]}, {ngram[0]}]"
         )
+    years = (config.get("filters") or {}).get("years")
+    if isinstance(years, list) and len(years) == 2 and None not in years and years[0] > years[1]:
+        return f"filters.years: {years} has its first year after its last; use [{years[1]}, {years[0]}]"
     return _curation_problem(config.get("topics") or {})
 
 

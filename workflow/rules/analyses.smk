@@ -17,13 +17,13 @@ rule describe_topics:
         terms="results/corpus/term_counts.npz",
         names="results/corpus/name_index.pkl",  # the thematic map folds keywords as the names do
     output:
+        **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
         over_time="results/topics/over_time.csv",
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",  # topics.citations: header only without cited_by
         most_cited="results/topics/most_cited.csv",
-        **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
     log:
         "results/logs/describe_topics.log",
     benchmark:

@@ -2,12 +2,15 @@ from papertopics.constants import NAME_INDEX_VERSION, TOKENISING_KEYS
 
 
 checkpoint build_corpus:
-    """All listings merged; an abstract present in several listings is one document."""
+    """All listings merged; an abstract present in several listings is one document; config.yaml's
+    filters leave records out (filters.csv counts each step). A filter edit reruns this and what
+    follows, never the parse."""
     input:
         parsed=expand("results/parse/{listing}.parquet", listing=list(LISTINGS)),
     output:
         corpus="results/corpus/corpus.parquet",
         stats="results/corpus/corpus_stats.json",
+        filters="results/corpus/filters.csv",
     log:
         "results/logs/build_corpus.log",
     benchmark:
@@ -15,6 +18,7 @@ checkpoint build_corpus:
     params:
         code=script_code("build_corpus"),  # modules, package data, library versions: a change reruns it
         listings=list(LISTINGS),
+        filters=config["filters"],
     script:
         "../scripts/build_corpus.py"
 

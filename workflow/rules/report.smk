@@ -78,6 +78,7 @@ rule render_report:
     `snakemake --report report.zip`, which embeds a directory with every file beside its index.
     """
     input:
+        **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         model="results/topics/model",
@@ -94,7 +95,7 @@ rule render_report:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
-        **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
+        filters="results/corpus/filters.csv",  # build_corpus: the records config.yaml's filters left out
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
@@ -128,6 +129,7 @@ rule write_workbook:
     never reruns it, a re-cluster writes it while the pages render.
     """
     input:
+        **table_outputs(),  # analyses/registry.py: a sheet each where not empty
         topics="results/topics/topics.csv",
         documents="results/topics/document_topics.csv",
         pinned="results/topics/pinned.csv",
@@ -137,7 +139,7 @@ rule write_workbook:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
-        **table_outputs(),  # analyses/registry.py: a sheet each where not empty
+        filters="results/corpus/filters.csv",  # build_corpus: a `filters` sheet when config.yaml sets one
     output:
         workbook="results/topics/topics.xlsx",
     log:
@@ -148,3 +150,48 @@ rule write_workbook:
         code=script_code("write_workbook"),  # modules, package data, library versions: a change reruns it
     script:
         "../scripts/write_workbook.py"
+
+
+rule write_references:
+    """results/topics/papers_by_topic.ris and .bib: every analysed paper as read, its topic a
+    keyword (`topic: <name>`), so that Zotero, EndNote or Mendeley file it under its topic.
+
+    From the corpus and the curated topics: a rename rewrites them, a report tweak does not.
+    """
+    input:
+        corpus="results/corpus/corpus.parquet",
+        documents="results/topics/document_topics.csv",
+    output:
+        ris="results/topics/papers_by_topic.ris",
+        bib="results/topics/papers_by_topic.bib",
+    log:
+        "results/logs/write_references.log",
+    benchmark:
+        "results/benchmarks/write_references.tsv"
+    params:
+        code=script_code("write_references"),  # modules, package data, library versions: a change reruns it
+    script:
+        "../scripts/write_references.py"
+
+
+rule write_vosviewer:
+    """results/report/vosviewer/: the topics' keyword co-occurrence network (where the listing has
+    authors' keywords) and the document map as VOSviewer map and network files, linked from the
+    overview. Keywords chosen as the thematic map chooses them (thematic.*)."""
+    input:
+        documents="results/topics/document_topics.csv",
+        topics="results/topics/topics.csv",
+        map2d="results/reduce/map2d.parquet",
+        neighbours="results/topics/neighbours.csv",
+        names="results/corpus/name_index.pkl",
+    output:
+        folder=directory("results/report/vosviewer"),
+    log:
+        "results/logs/write_vosviewer.log",
+    benchmark:
+        "results/benchmarks/write_vosviewer.tsv"
+    params:
+        code=script_code("write_vosviewer"),  # modules, package data, library versions: a change reruns it
+        thematic=config["thematic"],
+    script:
+        "../scripts/write_vosviewer.py"

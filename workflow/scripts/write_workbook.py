@@ -2,7 +2,8 @@
 
 Inputs: results/topics/topics.csv, document_topics.csv, pinned.csv, and describe_topics' tables
 (over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv, topic_citations.csv,
-most_cited.csv), and analyses/registry.py's (main_information.csv, countries.csv).
+most_cited.csv), analyses/registry.py's (main_information.csv, countries.csv) and
+results/corpus/filters.csv.
 Outputs: results/topics/topics.xlsx (sheets `topics` and `documents`, and `pinned` when config.yaml
 pins topics; over time, trends, venues and authors, thematic map where the listing has them;
 main information and countries where the listing has them; papertopics.report.workbook).
@@ -13,6 +14,7 @@ from papertopics.report.workbook import (
     DESCRIBED_SHEETS,
     analysis_sheets,
     described_sheets,
+    filters_sheet,
     pinned_sheet,
     read_tables,
     workbook_sheets,
@@ -27,6 +29,9 @@ with script_run(snakemake) as log:
         sheets["pinned"] = pinned
     sheets.update(described_sheets({name: getattr(snakemake.input, name, "") for name in DESCRIBED_SHEETS}))
     sheets.update(analysis_sheets({name: getattr(snakemake.input, name, "") for name in table_outputs()}))
+    counts = filters_sheet(snakemake.input.filters)  # config.yaml's filters: what each left out
+    if len(counts):
+        sheets["filters"] = counts
     write_workbook(snakemake.output.workbook, sheets)
     log.info(
         "%s: %d topics, %d documents",

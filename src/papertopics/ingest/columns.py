@@ -54,6 +54,11 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
         "ieee terms", "inspec controlled terms", "index terms",
     ),
     "doi": ("doi", "do", "di"),
+    # the record's document type and language as the export writes them (WoS DT/LA, Scopus
+    # "Document Type"/"Language of Original Document", PubMed PT/LA, RIS TY/LA, BibTeX's entry
+    # type): what config.yaml's filters select on (ingest/filters.py)
+    "document_type": ("document type", "type", "publication type", "dt", "ty", "pt"),
+    "language": ("language", "language of original document", "languages", "la"),
     "url": ("url", "urls", "link", "ur"),
     # times cited (topics/citations.py): Scopus, OpenAlex, WoS tab-delimited/Excel (Core
     # Collection, as bibliometrix's TC) and plain text (rispy's name for TC), Publish or Perish,
@@ -100,20 +105,21 @@ EXPORTS = (
         ("Document Title", "PDF Link", "Date Added To Xplore", "IEEE Terms"),
         {"authors": ("Authors",), "year": ("Publication Year",), "doi": ("DOI",), "url": ("PDF Link",),
          "journal": ("Publication Title",), "keywords": ("Author Keywords",),
-         "index_keywords": ("IEEE Terms",)},  # IEEE's controlled terms (Mesh_Terms: the few medical)
+         "index_keywords": ("IEEE Terms",),  # IEEE's controlled terms (Mesh_Terms: the few medical)
+         "document_type": ("Document Identifier",)},
     ),
     Export(
         "Scopus",
         ("EID", "Author(s) ID", "Art. No.", "Publication Stage"),
-        {"id": ("EID",), "type": ("Document Type",), "authors": ("Authors",), "year": ("Year",),
+        {"id": ("EID",), "document_type": ("Document Type",), "authors": ("Authors",), "year": ("Year",),
          "doi": ("DOI",), "url": ("Link",), "journal": ("Source title",), "keywords": ("Author Keywords",),
          "affiliations": ("Affiliations",), "corresponding_address": ("Correspondence Address",),
-         "cited_references": ("References",)},
+         "cited_references": ("References",), "language": ("Language of Original Document",)},
     ),
     Export(
         "Web of Science",
         ("UT (Unique WOS ID)", "Article Title", "Author Full Names", "Publication Type"),
-        {"id": ("UT (Unique WOS ID)",), "type": ("Document Type",),
+        {"id": ("UT (Unique WOS ID)",), "document_type": ("Document Type",), "language": ("Language",),
          "authors": ("Author Full Names", "Authors"), "year": ("Publication Year",), "doi": ("DOI",),
          "url": ("DOI Link",), "journal": ("Source Title",),
          "keywords": ("Author Keywords",), "affiliations": ("Addresses",),
@@ -122,14 +128,14 @@ EXPORTS = (
     Export(
         "Lens",
         ("Lens ID", "Author/s", "Citing Patents Count", "Open Access Colour"),
-        {"id": ("Lens ID",), "type": ("Publication Type",), "authors": ("Author/s",),
+        {"id": ("Lens ID",), "document_type": ("Publication Type",), "authors": ("Author/s",),
          "year": ("Publication Year",), "date": ("Date Published",), "journal": ("Source Title",)},
     ),
     Export(  # Publish or Perish (Google Scholar and other sources): "Source" is the venue
         "Publish or Perish",
         ("GSRank", "CitesURL", "ArticleURL", "QueryDate", "CitesPerYear"),
         {"authors": ("Authors",), "year": ("Year",), "journal": ("Source",), "url": ("ArticleURL",),
-         "type": ("Type",)},
+         "document_type": ("Type",)},
     ),
 )  # fmt: skip
 
@@ -146,11 +152,13 @@ TAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "date": ("date", "publication_year"),  # DA, else Y1 as written ("2019/05/01/")
         "journal": ("journal_name", "alternate_title3", "secondary_title", "alternate_title1"),  # JO JF T2 J2
         "url": ("urls",),
-        "type": ("type_of_reference",),
+        "document_type": ("type_of_reference",),  # TY
         "affiliations": ("author_address",),  # AD
+        "language": ("language",),  # LA
     },
     "medline": {
-        "id": ("PMID",), "type": ("PT",), "title": ("TI", "BTI"), "authors": ("FAU", "AU"), "year": ("DP",),
+        "id": ("PMID",), "document_type": ("PT",), "language": ("LA",),
+        "title": ("TI", "BTI"), "authors": ("FAU", "AU"), "year": ("DP",),
         "doi": ("LID", "AID"), "journal": ("JT", "TA"), "keywords": ("OT",),
         "index_keywords": ("MH",),  # MeSH headings
         "affiliations": ("AD",),  # one line per affiliation
@@ -158,7 +166,8 @@ TAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "abstract": ("AB",),
     },
     "wos": {
-        "id": ("UT",), "type": ("DT", "PT"), "title": ("TI",), "authors": ("AF", "AU"), "year": ("PY",),
+        "id": ("UT",), "document_type": ("DT",), "language": ("LA",),
+        "title": ("TI",), "authors": ("AF", "AU"), "year": ("PY",),
         "doi": ("DI",), "journal": ("SO",), "keywords": ("DE",),
         "index_keywords": ("ID",),  # Keywords Plus
         "cited_by": ("TC",),  # Web of Science Core Collection times cited, as bibliometrix (not Z9)

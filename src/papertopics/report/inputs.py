@@ -46,6 +46,8 @@ class ReportInputs:
     hierarchy: pd.DataFrame | None = None  # results/topics/hierarchy.csv (named merges); None: not known
     # describe_topics' tables by name (over_time, trends, sources, thematic: results/topics/*.csv)
     described: dict[str, pd.DataFrame] = field(default_factory=dict)
+    # results/corpus/filters.csv: the records each step left out (ingest.filters); None: not known
+    filters: pd.DataFrame | None = None
 
     def __post_init__(self):
         self.documents = normalise_documents(self.documents)
@@ -244,6 +246,7 @@ def read_inputs(
     corpus_stats: str | Path | None = None,
     hierarchy: str | Path | None = None,
     described: dict[str, str | Path] | None = None,
+    filters: str | Path | None = None,
 ) -> ReportInputs:
     """ReportInputs from the files of results/ (see docs/report.md)."""
     vectors = None
@@ -273,6 +276,7 @@ def read_inputs(
         described={
             name: read_table(path) for name, path in (described or {}).items() if Path(path).is_file()
         },
+        filters=read_table(filters) if filters is not None and Path(filters).is_file() else None,
     )
     if vectors is not None:
         unknown = sorted(set(inputs.topics["topic"]) - set(vectors.topics))

@@ -32,6 +32,7 @@ from papertopics.report.pack import link_folder, write_document_chunks
 from papertopics.report.registry import ASSETS, HIDDEN, PAGES, SCRIPTS, ReportPage, resolve
 from papertopics.report.summary import (
     clustering_note,
+    filter_rows,
     flatten_metrics,
     listing_rows,
     overlap_note,
@@ -40,6 +41,7 @@ from papertopics.report.summary import (
     topic_cards,
 )
 from papertopics.report.text import short_label
+from papertopics.report.vosviewer import VOSVIEWER_FILES, vosviewer_files
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +89,12 @@ def index_page(inputs: ReportInputs) -> str:
         # draw_figures' files (results/report/figures/), the same tables deciding which
         figures=[
             {"name": FIGURES[name], "file": f"figures/{name}"} for name in figure_names(inputs.described)
+        ],
+        filters=filter_rows(inputs.filters),
+        # write_vosviewer's files (results/report/vosviewer/), the same table deciding which
+        vosviewer=[
+            {"file": f"vosviewer/{name}", "name": VOSVIEWER_FILES[name]}
+            for name in vosviewer_files(inputs.documents)
         ],
     )
 
@@ -357,6 +365,7 @@ def render_report_job(job, log) -> None:
         described={
             name: getattr(i, name) for name in (*DESCRIBED, *ANALYSIS_TABLES) if getattr(i, name, None)
         },
+        filters=getattr(i, "filters", None),  # build_corpus: the records config.yaml's filters left out
     )
     written = write_report(
         inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle, packed=getattr(i, "packed", None)

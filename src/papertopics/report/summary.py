@@ -364,3 +364,22 @@ def overlap_note(documents: pd.DataFrame) -> str:
         f"{shared} abstract(s) appear in more than one listing; each counts once in every listing "
         "it appears in, so a column sums to that listing's documents."
     )
+
+
+def filter_rows(table) -> list[dict]:
+    """The overview's count of the records config.yaml's filters left out (results/corpus/
+    filters.csv: records read -> duplicates -> each filter -> analysed); none without a filter."""
+    if table is None or len(table) <= 3:  # read, duplicates, analysed: no filter was set
+        return []
+    rows = []
+    for row in table.itertuples(index=False):
+        counted = str(row.step) not in ("records read", "analysed")  # the ends remove nothing
+        rows.append(
+            {
+                "step": str(row.step),
+                "setting": str(row.setting),
+                "removed": f"{int(row.removed):,}" if counted else "",
+                "remaining": f"{int(row.remaining):,}",
+            }
+        )
+    return rows

@@ -5,7 +5,8 @@ topics.csv has it) and `documents` (title, authors, topic, name, assignment, con
 listings, doc_id; columns the listings lack are left out), and where the listing has dates,
 venues, authors or citations `over time`, `trends`, `venues and authors`, `thematic map`,
 `citations` and `most cited`
-(described_sheets; topics.describe's tables). Every text cell is text: a title
+(described_sheets; topics.describe's tables), and `filters` where config.yaml's filters left records
+out (filters_sheet: the PRISMA-style count of results/corpus/filters.csv). Every text cell is text: a title
 starting with `=` is never a formula (written as a string, formulas off), and characters a
 workbook cannot hold (control characters such as the form feed of a JSON-mangled
 `\\footnote`) are removed with openpyxl's own ILLEGAL_CHARACTERS_RE. A text longer than a cell
@@ -217,4 +218,18 @@ def pinned_sheet(path) -> pd.DataFrame:
     for column in ("topic", "rank"):
         table[column] = pd.to_numeric(table[column]).astype(int)
     table["similarity"] = pd.to_numeric(table["similarity"], errors="coerce")
+    return table
+
+
+def filters_sheet(path) -> pd.DataFrame:
+    """The workbook's `filters` sheet from results/corpus/filters.csv (records read ->
+    duplicates -> each filter -> analysed), counts as numbers; empty when config.yaml sets no
+    filter (the table then holds only read, duplicates and analysed)."""
+    if not path or not Path(path).is_file():
+        return pd.DataFrame()
+    table = read_table(path)
+    if len(table) <= 3:
+        return pd.DataFrame()
+    for column in ("removed", "remaining"):
+        table[column] = pd.to_numeric(table[column]).astype(int)
     return table

@@ -36,11 +36,11 @@ _VERBATIM = frozenset({"url", "doi", "file", "eprint", "pdf", "link", "urldate",
 
 
 def read_bibtex(text: str, path: Path) -> Parsed:
-    """Columns: id (the key as written), type, title, authors ("First Last" joined with '; '),
-    year, date (`month` with the year, "FEB 2021", where no `date` is given), date_generated
-    (Web of Science's `DA`, the day the file was written), doi, url, abstract, keywords
-    (Scopus's `author_keywords`, else `keywords`), index_keywords (Scopus's `keywords`), then
-    the other fields under their lower-case names."""
+    """Columns: id (the key as written), document_type (the entry type), title, authors ("First
+    Last" joined with '; '), year, date (`month` with the year, "FEB 2021", where no `date` is
+    given), date_generated (Web of Science's `DA`, the day the file was written), doi, url,
+    abstract, keywords (Scopus's `author_keywords`, else `keywords`), index_keywords (Scopus's
+    `keywords`), then the other fields under their lower-case names."""
     import bibtexparser
     from bibtexparser import middlewares as mw
     from bibtexparser.model import MiddlewareErrorBlock
@@ -117,7 +117,7 @@ def read_bibtex(text: str, path: Path) -> Parsed:
 
 def _record(key: str, kind: str, fields: dict[str, str]) -> dict[str, str]:
     """One entry's fields under the canonical names (read_bibtex's docstring)."""
-    rec = {"id": key, "type": kind}
+    rec = {"id": key, "document_type": kind}
     if "author_keywords" in fields:  # Scopus: the authors' own; its `keywords`, the index terms
         if "keywords" in fields:
             rec["index_keywords"] = fields.pop("keywords")

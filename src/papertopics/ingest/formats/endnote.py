@@ -3,7 +3,7 @@
 
 Read with the standard library's XML parser, made safe as defusedxml makes it: a file that
 declares a DOCTYPE or an ENTITY is refused before parsing (no entity expansion, no external
-resources). Columns: id (rec-number), type (ref-type's name), title, authors ('; '-joined),
+resources). Columns: id (rec-number), document_type (ref-type's name), title, authors ('; '-joined),
 year, date (pub-dates), journal (secondary-title, else periodical's full-title), keywords
 ('; '-joined), doi (electronic-resource-num), url, abstract, then every other field of the
 record under its tag name (`pages`, `volume`, ...; `label`, the user's reading status, as
@@ -45,7 +45,7 @@ def _record(element) -> dict:
     rec: dict[str, object] = {}
     ref_type = element.find("ref-type")
     if ref_type is not None:
-        rec["type"] = ref_type.get("name") or _text(ref_type)
+        rec["document_type"] = ref_type.get("name") or _text(ref_type)
     for out, paths in _FIELDS.items():
         for path in paths:
             values = [v for v in (_text(e) for e in element.findall(path)) if v]
@@ -82,7 +82,8 @@ def read_endnote(text: str, path: Path) -> Parsed:
         raise ListingError(f"{path}: no EndNote records (no <xml><records><record>)")
     records = [(f"record {k}", _record(e)) for k, e in enumerate(elements, 1)]
     return Parsed(
-        columns_of(records, ("id", "type", "title", "authors", "year", "journal", "abstract")), records
+        columns_of(records, ("id", "document_type", "title", "authors", "year", "journal", "abstract")),
+        records,
     )
 
 

@@ -3,12 +3,12 @@ separated by blank lines, `TAG - value` lines with the tag padded to four charac
 (`PMID- `, `TI  - `, `AB  - `), continuation lines indented six spaces. A small reader: rispy's
 parsers expect an end tag, which MEDLINE has none of.
 
-Columns: id (PMID), type (PT), title (TI, else the book title BTI), authors (FAU, the full
-names, else AU), year (from DP), date (DP as written), doi (the LID or AID marked `[doi]`),
-journal (JT), keywords (OT), index_keywords (MH, the MeSH headings), abstract (AB), then every
-other tag under its own name; tags given several times are '; '-joined (AB, the abstract's
-paragraphs, with a blank line). Every record ends with
-its source line (SO): a last record without one is a cut file's, skipped with a warning.
+Columns: id (PMID), document_type (PT), language (LA), title (TI, else the book title BTI),
+authors (FAU, the full names, else AU), year (from DP), date (DP as written), doi (the LID or
+AID marked `[doi]`), journal (JT), keywords (OT), index_keywords (MH, the MeSH headings),
+abstract (AB), then every other tag under its own name; tags given several times are
+'; '-joined (AB, the abstract's paragraphs, with a blank line). Every record ends with its
+source line (SO): a last record without one is a cut file's, skipped with a warning.
 """
 
 from __future__ import annotations

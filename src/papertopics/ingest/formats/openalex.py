@@ -2,9 +2,9 @@
 of works): the abstract is rebuilt from `abstract_inverted_index` ({word: [positions]}).
 
 Columns: id (the OpenAlex URL), doi, title, authors (display names, '; '-joined), year,
-venue (the primary location's source), type, index_keywords (the `keywords` OpenAlex assigns
-from the text: not the authors', so never `keywords`), cited_by (count), abstract. The
-other fields (references, concepts, locations, ...) are not carried: they are large and
+venue (the primary location's source), document_type (type), language, index_keywords (the
+`keywords` OpenAlex assigns from the text: not the authors', so never `keywords`), cited_by
+(count), abstract. The other fields (references, concepts, locations, ...) are not carried: they are large and
 nested.
 """
 
@@ -45,7 +45,8 @@ def _work(rec: dict) -> dict:
         "authors": [a for a in authors if a],
         "year": rec.get("publication_year"),
         "venue": _get(rec, "primary_location", "source", "display_name"),
-        "type": rec.get("type"),
+        "document_type": rec.get("type"),
+        "language": rec.get("language"),
         "index_keywords": [k for k in keywords if k],
         "cited_by": rec.get("cited_by_count"),
         "abstract": rec.get("abstract") or abstract_from_index(rec.get("abstract_inverted_index")),

@@ -62,7 +62,19 @@ def read_ris(text: str, path: Path) -> Parsed:
                 rec[role] = value.split("/")[0] if role == "year" and isinstance(value, str) else value
         rec.update((k, v) for k, v in raw.items() if k not in _RIS_TAKEN and k not in rec)
         records.append((f"line {line}", rec))
-    first = ("id", "type", "title", "authors", "year", "date", "journal", "doi", "url", "abstract")
+    first = (
+        "id",
+        "document_type",
+        "language",
+        "title",
+        "authors",
+        "year",
+        "date",
+        "journal",
+        "doi",
+        "url",
+        "abstract",
+    )
     return Parsed(columns_of(records, first), records, skipped=tuple(skipped))
 
 

@@ -2,11 +2,12 @@
 two-letter tags, continuation lines indented three spaces) via rispy's WokParser, and
 tab-delimited (a header of the same tags, one record per line, no quoting).
 
-Columns: id (UT), type (DT), title (TI), authors (AF, the full names, else AU; '; '-joined),
-year (PY), doi (DI), journal (SO), keywords (DE), index_keywords (ID, Keywords Plus), cited_by
-(TC: Core Collection times cited, as bibliometrix reads it; Z9 stays total_times_cited_count),
-affiliations (C1, one address per line, '; '-joined), corresponding_address (RP), cited_references
-(CR), authors_abbreviated (AU), abstract (AB), then every other tag under
+Columns: id (UT), document_type (DT), language (LA), title (TI), authors (AF, the full names,
+else AU; '; '-joined), year (PY), doi (DI), journal (SO), keywords (DE), index_keywords (ID,
+Keywords Plus), cited_by (TC: Core Collection times cited, as bibliometrix reads it; Z9 stays
+total_times_cited_count), affiliations (C1, one address per line, '; '-joined),
+corresponding_address (RP), cited_references (CR), authors_abbreviated (AU), abstract (AB), then
+every other tag under
 rispy's name for it (`wos_categories`, ...). The TAB variant (`PT<TAB>J`, values of a
 multi-value field on the lines below an empty tag line, nothing indented) is read as plain text.
 """
