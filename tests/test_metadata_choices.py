@@ -77,7 +77,7 @@ def test_an_ieee_csv_with_undoubled_quotes_before_the_closing_quote_is_read(tmp_
     ]
     assert table["journal"].tolist() == [EUROCON, "IEEE Software", EUROCON]
     assert table["text_raw"].tolist()[2].endswith('"compliance by design".')
-    assert table["Document Identifier"].tolist() == ["IEEE Conferences"] * 3  # every field in its column
+    assert table["document_type"].tolist() == ["IEEE Conferences"] * 3  # every field in its column
     assert warned[0] == (
         f'{path}: line 2: a quote (") inside a field is not doubled; read as text, 3 records as the '
         f"header's {len(_IEEE)} columns say"
@@ -100,7 +100,7 @@ def test_an_older_scopus_csv_with_an_unnamed_column_mid_row_is_read_with_it_unna
     path.write_text("\n".join(lines) + "\n")
     table, warned = read(path)
     assert table["id"].tolist() == ["2-s2.0-1", "2-s2.0-2", "2-s2.0-3"]
-    assert table["References"].tolist() == ["R1", "R2", "R3"]
+    assert table["cited_references"].tolist() == ["R1", "R2", "R3"]
     assert table["column 7"].tolist() == ["", "Also by ERC.", ""]
     line = (
         f"{path}: the header names 8 columns, 1 of 3 records hold 9: the column after 'Funding Text 1' "
