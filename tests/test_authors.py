@@ -270,3 +270,76 @@ def test_bibtex_dotless_i_reads_as_i(tmp_path):
     table["topic"] = "0"
     authors = topic_sources(table).set_index("name")["count"].to_dict()
     assert len(authors) == 2 and 2 in authors.values(), authors
+
+
+def test_the_listings_authors_are_counted_as_bibliometrix_counts_them(tmp_path):
+    """authors.csv (issue 65, item 10): papers and fractionalised papers per author, as
+    bibliometrix's biblioAnalysis counts them, on the shared WoS export. Each of bibliometrix's
+    author forms (its AU, "CHANDLER RB") is one person here (full names never split it: the
+    same record's AF), and a person's counts are those of the forms they join (a full name that
+    bibliometrix writes two ways, "CHANDLER R" and "CHANDLER RB", is one: docs/analyses.md)."""
+    from collections import defaultdict
+
+    from conftest import SHARED
+
+    from papertopics.ingest.listings import read_listing
+    from papertopics.ingest.specs import ListingSpec
+    from papertopics.topics.sources import author_table, row_authors, row_links
+
+    reference = SHARED / "data" / "reference" / "bibliometrix" / "wos-plain-capture-recapture-500.txt"
+    if not reference.exists():
+        pytest.skip(f"{reference} not found")
+    table = read_listing(ListingSpec("wos", shared_export(tmp_path, "wos-plain-capture-recapture-500.txt")))
+    ours = author_table(table).set_index("key")
+    records = pd.read_csv(reference / "records.csv", dtype=str, keep_default_na=False).set_index("UT")
+    expected = pd.read_csv(reference / "authors.csv").set_index("Author")
+    for ut in set(records.index) - set(table["id"]):  # a record without an abstract is no paper here
+        forms = records.loc[ut, "AU"].split(";")
+        expected.loc[forms, "Articles"] -= 1
+        expected.loc[forms, "Articles_Fractionalized"] -= 1 / len(forms)
+    expected = expected[expected["Articles"] > 0]
+    written, _ = row_authors(table)
+    key = author_keys((n for v in written for n in v), links=row_links(table))
+    people_of_form: dict[str, set[str]] = defaultdict(set)
+    papers_of: dict[str, set[str]] = defaultdict(set)
+    fraction_of: dict[str, float] = defaultdict(float)
+    for ut, names in zip(table["id"], written):
+        forms = records.loc[ut, "AU"].split(";")
+        assert len(forms) == len(names), ut
+        for form, name in zip(forms, names):
+            people_of_form[form].add(key[name])
+            papers_of[key[name]].add(ut)
+            fraction_of[key[name]] += 1 / len(forms)
+    # full names split a form bibliometrix merges: "LI Y" is Li, Yuan and Li, Yon here
+    split = {f: sorted(p) for f, p in people_of_form.items() if len(p) > 1}
+    assert len(split) == 5 and all(len({k.split()[1] for k in p}) == len(p) for p in split.values()), split
+    forms_of: dict[str, set[str]] = defaultdict(set)
+    for form, people in people_of_form.items():
+        for person in people:
+            forms_of[person].add(form)
+    n_exact = 0
+    for form, row in expected.iterrows():
+        people = people_of_form[form]
+        if len(people) == 1 and len(forms_of[next(iter(people))]) == 1:  # bibliometrix's own count
+            person = next(iter(people))
+            assert ours.loc[person, "papers"] == row["Articles"], form
+            assert ours.loc[person, "papers_fractionalised"] == pytest.approx(
+                row["Articles_Fractionalized"], abs=1e-4
+            )
+            n_exact += 1
+        elif len(people) > 1:  # split by full names: theirs add up to bibliometrix's
+            assert sum(ours.loc[k, "papers"] for k in people) == row["Articles"], form
+        else:  # one person written two ways by bibliometrix ("CHANDLER R", "CHANDLER RB")
+            person = next(iter(people))
+            assert ours.loc[person, "papers"] == len(papers_of[person]) >= row["Articles"], form
+    assert n_exact >= 0.98 * len(expected)
+    joined = {f: min(p) for f, p in people_of_form.items()}
+    top = author_table(table).head(20)
+    same = sum(ours.loc[joined[f], "papers"] == expected.loc[f, "Articles"] for f in expected.head(20).index)
+    assert same == 18 and top["papers"].iloc[0] == expected["Articles"].iloc[0] == 8  # CHANDLER, WAITS
+    assert top["name"].tolist()[:4] == [
+        "Pradel, Roger",
+        "Cayuela, Hugo",
+        "Gimenez, Olivier",
+        "Besnard, Aurelien",
+    ]

@@ -38,6 +38,9 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     "authors": ("authors", "author", "author names", "author full names", "first authors", "creators", "au"),
     # the full names beside `authors` (Scopus "Author full names", WoS AF): topics.sources' authors
     "author_full_names": ("author full names", "af", "fau"),
+    # the short forms beside full `authors` (WoS AU beside AF, PubMed AU beside FAU): the same
+    # record's two cells link a short form to its full name (topics.authors)
+    "author_short_names": ("author short names",),
     "year": ("year", "publication year", "pub year", "publication_year", "pubyear", "py"),
     "date": ("date", "publication date", "pubdate", "date published", "da", "dp", "y1"),
     "online_date": ("online date", "early access year", "ey", "early access date", "ea"),  # ingest/dates.py
@@ -128,12 +131,14 @@ TAGS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "medline": {
         "id": ("PMID",), "type": ("PT",), "title": ("TI", "BTI"), "authors": ("FAU", "AU"), "year": ("DP",),
+        "author_short_names": ("AU",),
         "doi": ("LID", "AID"), "journal": ("JT", "TA"), "keywords": ("OT",),
         "index_keywords": ("MH",),  # MeSH headings
         "abstract": ("AB",),
     },
     "wos": {
         "id": ("UT",), "type": ("DT", "PT"), "title": ("TI",), "authors": ("AF", "AU"), "year": ("PY",),
+        "author_short_names": ("AU",),
         "doi": ("DI",), "journal": ("SO",), "keywords": ("DE",),
         "index_keywords": ("ID",),  # Keywords Plus
         "cited_by": ("TC",),  # Web of Science Core Collection times cited, as bibliometrix (not Z9)

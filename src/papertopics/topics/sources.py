@@ -37,6 +37,8 @@ AUTHOR_ID_COLUMNS = ("Author(s) ID", "author_ids")
 TOP_SOURCES = 5
 
 SOURCE_COLUMNS = ["topic", "field", "name", "count", "share"]
+# authors.csv: the listing's authors, most papers first (bibliometrix's "Most Productive Authors")
+AUTHOR_TABLE_COLUMNS = ["rank", "name", "papers", "papers_fractionalised", "key"]
 
 
 def find_column(documents: pd.DataFrame, names: tuple[str, ...]) -> str | None:
@@ -118,10 +120,52 @@ def row_authors(documents: pd.DataFrame) -> tuple[list[list[str]], dict[str, str
 
 
 def row_links(documents: pd.DataFrame) -> list[tuple[str, str]]:
-    """(short form, full name) of every row that gives both ("Hahn W.", "Hahn, Waldemar")."""
-    commas = comma_lists(_cells(documents, "authors"))
+    """(short form, full name) of every row that gives both: Scopus "Authors" beside "Author
+    full names" ("Hahn W.", "Hahn, Waldemar"), WoS AU (`author_short_names`) beside AF."""
+    if "author_short_names" in documents.columns:
+        pairs = [("author_short_names", "author_full_names"), ("author_short_names", "authors")]
+    else:
+        pairs = [("authors", "author_full_names")]
     links: list[tuple[str, str]] = []
-    for f, a in zip(_cells(documents, "author_full_names"), _cells(documents, "authors")):
-        if f and a:
-            links += linked_forms(a, f, commas)
+    for short_column, full_column in pairs:
+        shorts = _cells(documents, short_column)
+        commas = comma_lists(shorts)
+        for f, a in zip(_cells(documents, full_column), shorts):
+            if f and a:
+                links += linked_forms(a, f, commas)
     return links
+
+
+def author_table(documents: pd.DataFrame) -> pd.DataFrame:
+    """authors.csv: every author of the listing with their papers and fractionalised papers, as
+    bibliometrix's biblioAnalysis counts them (R/biblioAnalysis.R 5.2.1, l.93-104: `Authors`, a
+    paper counted once per author; `AuthorsFrac`, each paper giving 1/nAU to each of its nAU
+    authors), most papers first, then most fractionalised papers, then the key. One person per
+    key (topics.authors), shown as their fullest written form; empty without authors."""
+    if find_column(documents, AUTHOR_COLUMNS) is None:
+        return pd.DataFrame(columns=AUTHOR_TABLE_COLUMNS)
+    written, shown = row_authors(documents)
+    key = author_keys((n for v in written for n in v), links=row_links(documents))
+    papers: Counter = Counter()
+    fractions: defaultdict[str, float] = defaultdict(float)
+    forms: dict[str, Counter] = defaultdict(Counter)
+    for row in written:
+        people = [key[n] for n in row if n in key]
+        for name in row:
+            if name in key:
+                forms[key[name]][shown[name]] += 1
+        for person in people:
+            fractions[person] += 1 / len(people)
+        papers.update(set(people))
+    table = pd.DataFrame(
+        {
+            "name": [max(forms[k].items(), key=lambda kv: (len(kv[0]), kv[1]))[0] for k in papers],
+            "papers": [int(papers[k]) for k in papers],
+            "papers_fractionalised": [round(fractions[k], 4) for k in papers],
+            "key": list(papers),
+        },
+        columns=AUTHOR_TABLE_COLUMNS[1:],
+    )
+    table = table.sort_values(["papers", "papers_fractionalised", "key"], ascending=[False, False, True])
+    table.insert(0, "rank", range(1, len(table) + 1))
+    return table[AUTHOR_TABLE_COLUMNS].reset_index(drop=True)
