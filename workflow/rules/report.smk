@@ -90,6 +90,7 @@ rule render_report:
         over_time="results/topics/over_time.csv",
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
+        authors="results/topics/authors.csv",
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
@@ -132,6 +133,7 @@ rule write_workbook:
         over_time="results/topics/over_time.csv",  # describe_topics (topics.smk): sheets when not empty
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
+        authors="results/topics/authors.csv",
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",

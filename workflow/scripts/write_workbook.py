@@ -1,7 +1,7 @@
 """write_workbook: topics.csv and document_topics.csv -> results/topics/topics.xlsx.
 
 Inputs: results/topics/topics.csv, document_topics.csv, pinned.csv, and describe_topics' tables
-(over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv, topic_citations.csv,
+(over_time.csv, topic_trends.csv, topic_sources.csv, authors.csv, thematic_map.csv, topic_citations.csv,
 most_cited.csv).
 Outputs: results/topics/topics.xlsx (sheets `topics` and `documents`, and `pinned` when config.yaml
 pins topics; over time, trends, venues and authors, thematic map where the listing has them;

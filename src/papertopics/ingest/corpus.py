@@ -130,6 +130,40 @@ def _merge_fields(allrows: pd.DataFrame, extras: list[str]) -> tuple[pd.DataFram
     return first.reset_index(drop=False), n_counts_differ
 
 
+def _listing_counts(frames: list[pd.DataFrame]) -> dict[str, dict]:
+    """{listing: its records, documents (filled later) and header line}, in the order given."""
+    per_listing: dict[str, dict] = {}
+    for f in frames:
+        missing = {"doc_id", "listing", "title", "text_raw", "text"} - set(f.columns)
+        if missing:
+            raise ValueError(f"parsed listing lacks column(s) {sorted(missing)}")
+        for name in pd.unique(f["listing"]):
+            if name not in per_listing:
+                # the text format's header line ("NeurIPS 2026 论文列表"), else ""
+                per_listing[name] = {
+                    "n_records": 0,
+                    "n_documents": 0,
+                    "title": str(f.attrs.get("listing_title", "")),
+                }
+        for name, n in f["listing"].value_counts(sort=False).items():
+            per_listing[name]["n_records"] += int(n)
+    return per_listing
+
+
+def _say_merged(merged_on: dict[str, int], n_merged: int, n_counts_differ: int) -> None:
+    """The one line that says how many records were merged into another, and on what."""
+    if merged_on:
+        differ = (
+            f"; {n_counts_differ} with different citation counts keep the larger" if n_counts_differ else ""
+        )
+        _LOG.warning(
+            "corpus: %d records are another record's paper and were merged into it (%s)%s",
+            n_merged,
+            ", ".join(f"{n} on the {ground}" for ground, n in merged_on.items()),
+            differ,
+        )
+
+
 def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
     """Concatenate parsed listings (in config order) and merge the rows of one paper: the same
     abstract (doc_id), DOI or title and year (module docstring).
@@ -139,23 +173,8 @@ def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
     given, each once. One log line says how many records were merged and on what.
     """
     frames = [f for f in frames if f is not None]
-    names: list[str] = []
-    per_listing: dict[str, dict] = {}
-    for f in frames:
-        missing = {"doc_id", "listing", "title", "text_raw", "text"} - set(f.columns)
-        if missing:
-            raise ValueError(f"parsed listing lacks column(s) {sorted(missing)}")
-        for name in pd.unique(f["listing"]):
-            if name not in per_listing:
-                names.append(name)
-                # the text format's header line ("NeurIPS 2026 论文列表"), else ""
-                per_listing[name] = {
-                    "n_records": 0,
-                    "n_documents": 0,
-                    "title": str(f.attrs.get("listing_title", "")),
-                }
-        for name, n in f["listing"].value_counts(sort=False).items():
-            per_listing[name]["n_records"] += int(n)
+    per_listing = _listing_counts(frames)
+    names = list(per_listing)
     if frames:
         allrows = pd.concat(frames, ignore_index=True, sort=False)
     else:
@@ -186,16 +205,7 @@ def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
     corpus["listings"] = corpus["doc_id"].map(joined)
     corpus = corpus[_BASE + extras].astype(str)
     merged_on = {ground: n for ground, n in grounds.items() if n}
-    if merged_on:
-        differ = (
-            f"; {n_counts_differ} with different citation counts keep the larger" if n_counts_differ else ""
-        )
-        _LOG.warning(
-            "corpus: %d records are another record's paper and were merged into it (%s)%s",
-            n_rows - len(corpus),
-            ", ".join(f"{n} on the {ground}" for ground, n in merged_on.items()),
-            differ,
-        )
+    _say_merged(merged_on, n_rows - len(corpus), n_counts_differ)
     stats = {
         "n_documents": len(corpus),
         "n_listings": len(names),

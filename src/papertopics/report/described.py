@@ -22,7 +22,7 @@ from papertopics.report.text import plotly_text, short_label
 from papertopics.topics.over_time import MIN_PERIOD_PAPERS
 
 # describe_topics' tables, as render_report's inputs name them
-DESCRIBED = ("over_time", "trends", "sources", "thematic", "citations", "most_cited")
+DESCRIBED = ("over_time", "trends", "sources", "authors", "thematic", "citations", "most_cited")
 # venues and authors on a topic card
 CARD_SOURCES = 3
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import plotly
 
 from papertopics.artifacts import atomic_copy, atomic_write_text
+from papertopics.report.authors import author_rows
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
 from papertopics.report.described import DESCRIBED
@@ -80,6 +81,7 @@ def index_page(inputs: ReportInputs) -> str:
         tiles=summary_tiles(inputs),
         note=clustering_note(inputs.metrics),
         listing_rows=listing_rows(inputs),
+        authors=author_rows(inputs),  # authors.csv's first rows (report.authors)
         cards=topic_cards(inputs),
         metrics=flatten_metrics(inputs.metrics),
         # draw_figures' files (results/report/figures/), the same tables deciding which
