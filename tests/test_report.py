@@ -1085,12 +1085,14 @@ def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
         paths[name] = tmp_path / f"{name}.csv"
         (table if name != "thematic" else table.iloc[:0]).to_csv(paths[name], index=False)
     sheets = described_sheets(paths)
-    assert list(sheets) == ["over time", "trends", "venues and authors"]  # an empty table: no sheet
+    assert list(sheets) == ["over time", "trends", "venues and authors", "authors"]  # an empty table: no sheet
     assert (
         sheets["trends"]["slope_per_year"].dtype.kind == "f"
         and sheets["over time"]["count"].dtype.kind in "iuf"
     )
-    assert set(DESCRIBED_SHEETS) == {"over_time", "trends", "sources", "thematic", "citations", "most_cited"}
+    assert set(DESCRIBED_SHEETS) == {
+        "over_time", "trends", "sources", "authors", "thematic", "citations", "most_cited",
+    }  # fmt: skip
 
 
 def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_venue_by_name():
