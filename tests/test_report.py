@@ -1139,3 +1139,31 @@ def test_colour_by_venue_folds_capitals_as_the_cards_do_and_author_search_reads_
     assert docs["author_column"] == "author_full_names"
     plain = document_payload(inputs.documents, inputs.map2d, inputs.topics, inputs.listings)
     assert plain["author_column"] is None
+
+
+def test_the_bundle_holds_the_figures_the_overview_links(tmp_path):
+    """Issue 65, item 16: `snakemake --report`'s bundle linked figures/ but held none. write_report
+    links draw_figures' folder (results/report/figures/) into the bundle's figures/."""
+    from report_sample import dated_inputs
+
+    from papertopics.report.figures import figure_names
+    from papertopics.report.registry import ASSETS, page_outputs
+    from papertopics.report.render import write_report
+
+    inputs = dated_inputs(120)
+    out = tmp_path / "results" / "report"
+    figures = out / "figures"
+    figures.mkdir(parents=True)
+    for name in figure_names(inputs.described):  # what draw_figures draws from these tables
+        for suffix in ("svg", "png"):
+            (figures / f"{name}.{suffix}").write_bytes(b"figure")
+    (figures / ".snakemake_timestamp").write_text("")
+    bundle = tmp_path / "results" / "report_bundle" / "topic-report"
+    expected = [str(out / "plotly.min.js"), *page_outputs(str(out)), *(str(out / a) for a in ASSETS)]
+    write_report(inputs, expected, bundle, figures=figures)
+    index = (bundle / "index.html").read_text(encoding="utf-8")
+    linked = set(re.findall(r'(?:href|src)="(figures/[^"]+)"', index))
+    assert linked and all((bundle / path).is_file() for path in linked), linked
+    assert sorted(p.name for p in (bundle / "figures").iterdir()) == sorted(
+        p.name for p in figures.iterdir() if not p.name.startswith(".")
+    )

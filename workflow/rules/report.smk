@@ -94,6 +94,9 @@ rule render_report:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
+        # draw_figures' folder: the bundle `snakemake --report` embeds holds the figures the
+        # overview links (report.render.write_report)
+        figures="results/report/figures",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
