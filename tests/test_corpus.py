@@ -39,7 +39,13 @@ def test_duplicates_within_and_across_listings_become_one_document(tmp_path):
     assert stats["n_documents"] == 3
     assert stats["n_listings"] == 3
     assert stats["n_duplicates_merged"] == 3  # A1 twice in a, once in b, once in c -> 1
-    assert stats["listings"]["a"] == {"n_records": 3, "n_documents": 2, "title": "List A"}
+    assert stats["listings"]["a"] == {
+        "n_records": 3,
+        "n_documents": 2,
+        "title": "List A",
+        "columns": {"text": "text"},  # the parse stage's record: the data page
+        "notes": [{"field": "abstract", "what": "skipped", "count": 1, "why": "duplicate of another record"}],
+    }
     assert stats["listings"]["b"]["title"] == ""
     assert corpus["doc_id"].is_unique
 

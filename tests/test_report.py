@@ -385,7 +385,7 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         assert all(re.fullmatch(inside, href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
         # pages of tables only, and (this listing has no dates) Over time and the Thematic map
-        tables_only = ("index", "changes", "pinned", "timeline", "thematic")
+        tables_only = ("index", "changes", "pinned", "timeline", "thematic", "data_sources")
         assert ('<script src="plotly.min.js">' in page) == (name not in tables_only)
         # No inline script: every <script> is JSON data or a file.
         for tag in re.findall(r"<script[^>]*>", page):
@@ -1085,7 +1085,8 @@ def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
         paths[name] = tmp_path / f"{name}.csv"
         (table if name != "thematic" else table.iloc[:0]).to_csv(paths[name], index=False)
     sheets = described_sheets(paths)
-    assert list(sheets) == ["over time", "trends", "venues and authors", "authors"]  # an empty table: no sheet
+    # an empty table: no sheet
+    assert list(sheets) == ["over time", "trends", "venues and authors", "authors"]
     assert (
         sheets["trends"]["slope_per_year"].dtype.kind == "f"
         and sheets["over time"]["count"].dtype.kind in "iuf"

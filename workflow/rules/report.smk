@@ -140,6 +140,7 @@ rule write_workbook:
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
+        corpus_stats="results/corpus/corpus_stats.json",  # the data sheet: each listing's columns and notes
     output:
         workbook="results/topics/topics.xlsx",
     log:

@@ -2,12 +2,15 @@
 
 Inputs: results/topics/topics.csv, document_topics.csv, pinned.csv, and describe_topics' tables
 (over_time.csv, topic_trends.csv, topic_sources.csv, authors.csv, thematic_map.csv, topic_citations.csv,
-most_cited.csv).
+most_cited.csv), corpus_stats.json (the `data` sheet: each field's column per listing and notes,
+papertopics.report.provenance).
 Outputs: results/topics/topics.xlsx (sheets `topics` and `documents`, and `pinned` when config.yaml
 pins topics; over time, trends, venues and authors, thematic map where the listing has them;
 papertopics.report.workbook).
 """
 
+from papertopics.artifacts import read_json
+from papertopics.report.provenance import data_table
 from papertopics.report.workbook import (
     DESCRIBED_SHEETS,
     described_sheets,
@@ -19,11 +22,13 @@ from papertopics.report.workbook import (
 from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
-    sheets = workbook_sheets(*read_tables(snakemake.input.topics, snakemake.input.documents))
+    topics, documents = read_tables(snakemake.input.topics, snakemake.input.documents)
+    sheets = workbook_sheets(topics, documents)
     pinned = pinned_sheet(snakemake.input.pinned)  # topics.pinned: one sheet, a topic column
     if len(pinned):
         sheets["pinned"] = pinned
     sheets.update(described_sheets({name: getattr(snakemake.input, name, "") for name in DESCRIBED_SHEETS}))
+    sheets["data"] = data_table(documents, read_json(snakemake.input.corpus_stats))  # report.provenance
     write_workbook(snakemake.output.workbook, sheets)
     log.info(
         "%s: %d topics, %d documents",

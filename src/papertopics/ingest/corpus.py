@@ -144,6 +144,10 @@ def _listing_counts(frames: list[pd.DataFrame]) -> dict[str, dict]:
                     "n_records": 0,
                     "n_documents": 0,
                     "title": str(f.attrs.get("listing_title", "")),
+                    # the parse stage's record (ingest.listings): the listing's column per
+                    # canonical column, and what became of its records (the data page)
+                    "columns": dict(f.attrs.get("sources") or {}),
+                    "notes": list(f.attrs.get("notes") or []),
                 }
         for name, n in f["listing"].value_counts(sort=False).items():
             per_listing[name]["n_records"] += int(n)
@@ -162,6 +166,26 @@ def _say_merged(merged_on: dict[str, int], n_merged: int, n_counts_differ: int) 
             ", ".join(f"{n} on the {ground}" for ground, n in merged_on.items()),
             differ,
         )
+
+
+def _merge_notes(merged_on: dict[str, int], n_counts_differ: int) -> list[dict]:
+    """The merge's line as rows of the data page: {field, what, count, why}."""
+    field = {"abstract": "abstract", "DOI": "DOI", "title and year": "title"}
+    notes = [
+        {
+            "field": field[ground],
+            "what": "merged",
+            "count": n,
+            "why": f"records of one paper: the same {ground}",
+        }
+        for ground, n in merged_on.items()
+    ]
+    if n_counts_differ:
+        notes.append(
+            {"field": "citations", "what": "repaired", "count": n_counts_differ,
+             "why": "a paper's records give different counts: the larger kept"}
+        )  # fmt: skip
+    return notes
 
 
 def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
@@ -214,6 +238,7 @@ def build_corpus(frames: list[pd.DataFrame]) -> tuple[pd.DataFrame, dict]:
         "n_in_several_listings": int(corpus["listings"].str.contains(";", regex=False).sum()),
         "merged_on": merged_on,  # records merged into another, per ground: abstract, DOI, title and year
         "n_citation_counts_differ": n_counts_differ,
+        "notes": _merge_notes(merged_on, n_counts_differ),
         "listings": per_listing,
     }
     if len(corpus) < 2:

@@ -120,6 +120,8 @@ PAGES: list[ReportPage] = [
         "papertopics.report.thematic:thematic_page",
         shown="papertopics.report.thematic:has_thematic_map",
     ),
+    # per field, the column of each listing it came from and what became of its values
+    ReportPage("data_sources", "Data", "papertopics.report.data_page:data_page"),
 ]
 # the pages render_report leaves out of the navigation bar (ReportPage.shown), while it renders
 HIDDEN: ContextVar[frozenset[str]] = ContextVar("hidden_pages", default=frozenset())
