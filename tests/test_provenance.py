@@ -95,4 +95,4 @@ def test_the_data_page_shows_the_table_and_is_in_the_navigation(tmp_path):
     assert "<code>Author full names</code>" in html
     assert '<td>skipped</td><td class="num">3</td><td>placeholder</td>' in html
     assert "records of one paper: the same DOI" in html
-    assert ("data_sources", "Data") in navigation()
+    assert ("fields", "Data") in navigation()

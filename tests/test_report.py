@@ -385,7 +385,7 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         assert all(re.fullmatch(inside, href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
         # pages of tables only, and (this listing has no dates) Over time and the Thematic map
-        tables_only = ("index", "changes", "pinned", "timeline", "thematic", "data_sources")
+        tables_only = ("index", "changes", "pinned", "timeline", "thematic", "fields")
         assert ('<script src="plotly.min.js">' in page) == (name not in tables_only)
         # No inline script: every <script> is JSON data or a file.
         for tag in re.findall(r"<script[^>]*>", page):

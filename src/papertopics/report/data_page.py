@@ -16,7 +16,7 @@ def data_page(inputs: ReportInputs) -> str:
         row["percent"] = f"{row['share']:.0%}" if row["share"] != "" else ""
     return render_page(
         "data.html",
-        page="data_sources",
+        page="fields",
         page_title="Data",
         report_title=inputs.title,
         footer=page_footer(inputs),

@@ -121,7 +121,7 @@ PAGES: list[ReportPage] = [
         shown="papertopics.report.thematic:has_thematic_map",
     ),
     # per field, the column of each listing it came from and what became of its values
-    ReportPage("data_sources", "Data", "papertopics.report.data_page:data_page"),
+    ReportPage("fields", "Data", "papertopics.report.data_page:data_page"),
 ]
 # the pages render_report leaves out of the navigation bar (ReportPage.shown), while it renders
 HIDDEN: ContextVar[frozenset[str]] = ContextVar("hidden_pages", default=frozenset())
