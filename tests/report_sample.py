@@ -243,7 +243,7 @@ def dated_inputs(n_documents: int = 300, *, n_topics: int = 6, seed: int = 0) ->
     from sklearn.feature_extraction.text import CountVectorizer
 
     from papertopics.topics.over_time import over_time_tables
-    from papertopics.topics.sources import topic_sources
+    from papertopics.topics.sources import author_table, topic_sources
     from papertopics.topics.thematic import thematic_map
 
     inputs = sample_inputs(n_documents, n_topics=n_topics, seed=seed, listings=("alpha",))
@@ -270,6 +270,7 @@ def dated_inputs(n_documents: int = 300, *, n_topics: int = 6, seed: int = 0) ->
         "over_time": shares,
         "trends": trends,
         "sources": topic_sources(documents),
+        "authors": author_table(documents),
         "thematic": thematic_map(documents, topics, counts, terms),
     }
     text = {name: table.astype(str).replace({"nan": "", "None": ""}) for name, table in described.items()}

@@ -84,3 +84,39 @@ def test_the_same_code_in_another_folder_is_the_same_param(tmp_path):
     here = code_version("fit", modules, tmp_path / "a", record=True)[0]
     assert code_version("fit", modules, tmp_path / "b")[0] == here
     assert all(not Path(entry).is_absolute() for entry in manifest(modules))
+
+
+@pytest.mark.parametrize(
+    "job, library",
+    [
+        (["papertopics.topics.describe"], "statsmodels"),  # the trends' tests
+        (["papertopics.topics.describe"], "nameparser"),  # the authors
+        ("draw_figures", "matplotlib"),
+        ("parse_listing", "rispy"),
+        ("parse_listing", "bibtexparser"),
+    ],
+)
+def test_a_job_takes_the_versions_of_the_libraries_its_modules_import(tmp_path, monkeypatch, job, library):
+    """Issue 65, item 17: the libraries come from the job's closure, not a fixed list; an upgrade
+    of one changes the code of the jobs that import it and names both versions."""
+    modules = script(job) if isinstance(job, str) else job
+    assert f"{library} (library)" in manifest(modules)
+    before, _, _ = code_version("job", modules, tmp_path, record=True)
+    real = closure.library_version
+    monkeypatch.setattr(closure, "library_version", lambda d: "99.0" if d == library else real(d))
+    after, changed, _ = code_version("job", modules, tmp_path, record=True)
+    assert after != before and changed == [f"{library} {real(library)} -> 99.0"]
+    # a job that does not import it keeps its code
+    assert f"{library} (library)" not in manifest(["papertopics.topics.snapshot_store"])
+
+
+def test_the_standard_library_and_the_workflow_engine_are_no_code_version():
+    entries = [e for e in manifest(script("parse_listing")) if e.endswith("(library)")]
+    assert entries and not {"snakemake (library)", "os (library)", "re (library)", "psutil (library)"} & set(
+        entries
+    )
+    assert closure.top_level_imports("import os, numpy.linalg as la\nfrom scipy.stats import chi2\n") == {
+        "os",
+        "numpy",
+        "scipy",
+    }

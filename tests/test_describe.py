@@ -77,3 +77,26 @@ def test_a_listing_without_dates_venues_or_authors_gets_empty_tables():
     shares, trends, unit = over_time_tables(documents, pd.DataFrame({"topic": [0, 1], "label": ["a", "b"]}))
     assert unit == "" and shares.empty and trends.empty
     assert topic_sources(documents).empty
+
+
+def test_the_listings_most_productive_authors_are_on_the_overview_and_in_the_workbook(tmp_path):
+    """authors.csv (topics.sources.author_table): on the overview, its first rows; in the
+    workbook, the `authors` sheet with every author."""
+    from papertopics.report.render import index_page
+    from papertopics.report.workbook import described_sheets
+
+    inputs = dated_inputs(300)
+    authors = inputs.described["authors"]
+    # "Smith, John", "Smith, J." and "J. Smith" write one person, on every paper
+    assert authors.iloc[0][["rank", "name", "papers", "papers_fractionalised"]].tolist() == [
+        "1", "Smith, John", "300", "200.0",
+    ]  # fmt: skip
+    assert authors["name"].tolist()[1:] == ["Doe, A.", "Roe, B."]
+    html = index_page(inputs)
+    assert "Most productive authors" in html and '<td>Smith, John</td><td class="num">300</td>' in html
+    path = tmp_path / "authors.csv"
+    authors.to_csv(path, index=False)
+    sheet = described_sheets({"authors": path})["authors"]
+    assert sheet["papers"].tolist() == [300, 100, 100] and sheet["papers_fractionalised"].iloc[0] == 200.0
+    inputs.described.pop("authors")
+    assert "Most productive authors" not in index_page(inputs)

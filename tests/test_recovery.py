@@ -656,6 +656,8 @@ def test_snakemake_still_leaves_a_timer_at_the_end_of_a_run(tmp_path):
         "results/report_data/data/notes.md",
         "results/report_data/mine.csv",
         "results/report_bundle/topic-report/notes.html",
+        "results/report/figures/my_plot.png",  # issue 65 item 16: draw_figures' folder too
+        "results/report_bundle/topic-report/figures/my_plot.png",
     ],
 )
 def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_anything_goes(tmp_path, mine):
@@ -669,7 +671,10 @@ def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_any
     for own in ["report/data/docs-0.js", "report_data/data/headlines.js", "report_data/documents.json"]:
         (tmp_path / "results" / own).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "results" / own).write_text("x")
-    for own in ["index.html", "plotly.min.js", "report.js", "data/docs-12.js"]:  # the bundle: hard links
+    for own in ["figures/document_map.svg", "figures/over_time.png"]:  # draw_figures'
+        (tmp_path / "results/report" / own).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "results/report" / own).write_text("x")
+    for own in ["index.html", "plotly.min.js", "report.js", "data/docs-12.js", "figures/document_map.png"]:
         (tmp_path / "results/report" / own).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "results/report" / own).write_text("x")
         (tmp_path / "results/report_bundle/topic-report" / own).parent.mkdir(parents=True, exist_ok=True)
@@ -684,9 +689,11 @@ def test_a_file_of_yours_in_a_folder_the_pipeline_replaces_is_refused_before_any
     recovery.release_folder(tmp_path)
     assert str(stop.value).startswith(f"papertopics error: {mine}: not a file papertopics wrote"), stop.value
     from papertopics.report.document_data import CHUNK_FOLDER, HEADLINES_FILE
+    from papertopics.report.figures import FIGURES
     from papertopics.runtime import owned_folders
 
     assert (owned_folders.CHUNK_FOLDER, owned_folders.DATA_FILES[0]) == (CHUNK_FOLDER, HEADLINES_FILE)
+    assert owned_folders.FIGURE_NAMES == tuple(FIGURES)
     assert "\n" not in str(stop.value) and path.read_text() == "my notes"
 
 

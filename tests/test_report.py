@@ -387,7 +387,7 @@ def test_pages_reference_nothing_outside_the_folder(rendered):
         assert all(re.fullmatch(inside, href) for href in hrefs), hrefs
         assert "Content-Security-Policy" in page and "connect-src 'none'" in page
         # pages of tables only, and (this listing has no dates) Over time and the Thematic map
-        tables_only = ("index", "changes", "pinned", "timeline", "thematic", "countries")
+        tables_only = ("index", "changes", "pinned", "timeline", "thematic", "countries", "fields")
         assert ('<script src="plotly.min.js">' in page) == (name not in tables_only)
         # No inline script: every <script> is JSON data or a file.
         for tag in re.findall(r"<script[^>]*>", page):
@@ -1087,12 +1087,15 @@ def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
         paths[name] = tmp_path / f"{name}.csv"
         (table if name != "thematic" else table.iloc[:0]).to_csv(paths[name], index=False)
     sheets = described_sheets(paths)
-    assert list(sheets) == ["over time", "trends", "venues and authors"]  # an empty table: no sheet
+    # an empty table: no sheet
+    assert list(sheets) == ["over time", "trends", "venues and authors", "authors"]
     assert (
         sheets["trends"]["slope_per_year"].dtype.kind == "f"
         and sheets["over time"]["count"].dtype.kind in "iuf"
     )
-    assert set(DESCRIBED_SHEETS) == {"over_time", "trends", "sources", "thematic", "citations", "most_cited"}
+    assert set(DESCRIBED_SHEETS) == {
+        "over_time", "trends", "sources", "authors", "thematic", "citations", "most_cited",
+    }  # fmt: skip
 
 
 def test_the_map_colours_a_short_listing_by_month_a_long_one_by_year_and_the_venue_by_name():
@@ -1143,3 +1146,31 @@ def test_colour_by_venue_folds_capitals_as_the_cards_do_and_author_search_reads_
     assert docs["author_column"] == "author_full_names"
     plain = document_payload(inputs.documents, inputs.map2d, inputs.topics, inputs.listings)
     assert plain["author_column"] is None
+
+
+def test_the_bundle_holds_the_figures_the_overview_links(tmp_path):
+    """Issue 65, item 16: `snakemake --report`'s bundle linked figures/ but held none. write_report
+    links draw_figures' folder (results/report/figures/) into the bundle's figures/."""
+    from report_sample import dated_inputs
+
+    from papertopics.report.figures import figure_names
+    from papertopics.report.registry import ASSETS, page_outputs
+    from papertopics.report.render import write_report
+
+    inputs = dated_inputs(120)
+    out = tmp_path / "results" / "report"
+    figures = out / "figures"
+    figures.mkdir(parents=True)
+    for name in figure_names(inputs.described):  # what draw_figures draws from these tables
+        for suffix in ("svg", "png"):
+            (figures / f"{name}.{suffix}").write_bytes(b"figure")
+    (figures / ".snakemake_timestamp").write_text("")
+    bundle = tmp_path / "results" / "report_bundle" / "topic-report"
+    expected = [str(out / "plotly.min.js"), *page_outputs(str(out)), *(str(out / a) for a in ASSETS)]
+    write_report(inputs, expected, bundle, figures=figures)
+    index = (bundle / "index.html").read_text(encoding="utf-8")
+    linked = set(re.findall(r'(?:href|src)="(figures/[^"]+)"', index))
+    assert linked and all((bundle / path).is_file() for path in linked), linked
+    assert sorted(p.name for p in (bundle / "figures").iterdir()) == sorted(
+        p.name for p in figures.iterdir() if not p.name.startswith(".")
+    )

@@ -49,7 +49,7 @@ CHROMIUM_FLAGS = [
     "--mute-audio",
     "--hide-scrollbars",
 ]
-NO_PLOTLY = ("index", "changes", "pinned")  # pages of tables only: they never load plotly.js
+NO_PLOTLY = ("index", "changes", "pinned", "fields")  # pages of tables only: they never load plotly.js
 # pages with nothing to show for a listing without dates (the samples): one line, no plotly.js,
 # and no link in the navigation bar (report.described)
 UNDATED = ("timeline", "thematic")

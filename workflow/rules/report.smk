@@ -92,10 +92,14 @@ rule render_report:
         over_time="results/topics/over_time.csv",
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
+        authors="results/topics/authors.csv",
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
         filters="results/corpus/filters.csv",  # build_corpus: the records config.yaml's filters left out
+        # draw_figures' folder: the bundle `snakemake --report` embeds holds the figures the
+        # overview links (report.render.write_report)
+        figures="results/report/figures",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
@@ -136,10 +140,12 @@ rule write_workbook:
         over_time="results/topics/over_time.csv",  # describe_topics (topics.smk): sheets when not empty
         trends="results/topics/topic_trends.csv",
         sources="results/topics/topic_sources.csv",
+        authors="results/topics/authors.csv",
         thematic="results/topics/thematic_map.csv",
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
         filters="results/corpus/filters.csv",  # build_corpus: a `filters` sheet when config.yaml sets one
+        corpus_stats="results/corpus/corpus_stats.json",  # the data sheet: each listing's columns and notes
     output:
         workbook="results/topics/topics.xlsx",
     log:

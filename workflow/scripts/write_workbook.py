@@ -1,15 +1,18 @@
 """write_workbook: topics.csv and document_topics.csv -> results/topics/topics.xlsx.
 
 Inputs: results/topics/topics.csv, document_topics.csv, pinned.csv, and describe_topics' tables
-(over_time.csv, topic_trends.csv, topic_sources.csv, thematic_map.csv, topic_citations.csv,
-most_cited.csv), analyses/registry.py's (main_information.csv, countries.csv) and
-results/corpus/filters.csv.
+(over_time.csv, topic_trends.csv, topic_sources.csv, authors.csv, thematic_map.csv,
+topic_citations.csv, most_cited.csv), analyses/registry.py's (main_information.csv,
+countries.csv), results/corpus/filters.csv and corpus_stats.json (the `data` sheet: each field's
+column per listing and notes, papertopics.report.provenance).
 Outputs: results/topics/topics.xlsx (sheets `topics` and `documents`, and `pinned` when config.yaml
 pins topics; over time, trends, venues and authors, thematic map where the listing has them;
 main information and countries where the listing has them; papertopics.report.workbook).
 """
 
 from papertopics.analyses.registry import table_outputs
+from papertopics.artifacts import read_json
+from papertopics.report.provenance import data_table
 from papertopics.report.workbook import (
     DESCRIBED_SHEETS,
     analysis_sheets,
@@ -23,7 +26,8 @@ from papertopics.report.workbook import (
 from papertopics.runtime.scripting import script_run
 
 with script_run(snakemake) as log:
-    sheets = workbook_sheets(*read_tables(snakemake.input.topics, snakemake.input.documents))
+    topics, documents = read_tables(snakemake.input.topics, snakemake.input.documents)
+    sheets = workbook_sheets(topics, documents)
     pinned = pinned_sheet(snakemake.input.pinned)  # topics.pinned: one sheet, a topic column
     if len(pinned):
         sheets["pinned"] = pinned
@@ -32,6 +36,7 @@ with script_run(snakemake) as log:
     counts = filters_sheet(snakemake.input.filters)  # config.yaml's filters: what each left out
     if len(counts):
         sheets["filters"] = counts
+    sheets["data"] = data_table(documents, read_json(snakemake.input.corpus_stats))  # report.provenance
     write_workbook(snakemake.output.workbook, sheets)
     log.info(
         "%s: %d topics, %d documents",

@@ -75,8 +75,10 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     "corresponding_address": ("correspondence address", "reprint addresses", "reprint address", "rp"),
     # the cited references (analyses/main_information.py counts them): WoS CR, Scopus "References"
     "cited_references": ("cited references", "references", "cr"),
-    # the authors as the database abbreviates them (WoS AU "Vallino, M"; Scopus "Authors" is already
-    # so): bibliometrix's AU, which its main information counts (analyses/main_information.py)
+    # the authors as the database abbreviates them (WoS AU "Vallino, M" beside AF, PubMed AU beside
+    # FAU; Scopus "Authors" is already so): bibliometrix's AU, which its main information counts
+    # (analyses/main_information.py), and the same record's two cells link a short form to its
+    # full name (topics.authors)
     "authors_abbreviated": ("authors abbreviated",),
 }  # fmt: skip
 

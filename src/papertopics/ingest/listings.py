@@ -32,6 +32,7 @@ from papertopics.ingest.identity import (
     hash_key,
     identity_key,
 )
+from papertopics.ingest.notes import column_sources, record_notes
 from papertopics.ingest.plan import BlankZeroes, first_filled, plan_columns, say_fallbacks
 from papertopics.ingest.source import decode, listing_fingerprint, read_bytes
 from papertopics.ingest.specs import (
@@ -165,6 +166,7 @@ def _read(spec: ListingSpec, fmt, content, max_chars: int, embedding_model: str)
     per_row = fmt.name in _TABLES  # a tagged format's reader took the first tag present itself
     text_col, title_col, id_col, extras = plan_columns(columns, spec.columns, path, parsed.roles, per_row)
     table = _frame(spec, records, (text_col, title_col, id_col, extras), max_chars, parsed)
+    table.attrs["sources"] = column_sources(fmt.name, text_col, title_col, id_col, extras)  # data page
     if str(embedding_model).strip().casefold() in ENGLISH_ONLY_MODELS:
         _warn_if_not_english(table["text"], path, embedding_model)
     return table
@@ -277,6 +279,7 @@ def _frame(spec, records, plan, max_chars, parsed):
     # via Arrow: three times faster than pd.DataFrame(out, dtype=str), same "str" dtype
     df = pa.table({k: pa.array(v, type=pa.large_string()) for k, v in out.items()}).to_pandas()
     df.attrs["listing_title"] = header_title
+    df.attrs["notes"] = record_notes(lost, truncated, notices, fell_back, text_cols, max_chars)  # data page
     return df
 
 

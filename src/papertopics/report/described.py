@@ -25,7 +25,7 @@ from papertopics.topics.over_time import MIN_PERIOD_PAPERS
 from papertopics.topics.trends import COCHRAN_MIN, EXACT_MAX_PAPERS, odds_factor
 
 # describe_topics' tables, as render_report's inputs name them: topics/' and analyses/registry.py's
-DESCRIBED = ("over_time", "trends", "sources", "thematic", "citations", "most_cited")
+DESCRIBED = ("over_time", "trends", "sources", "authors", "thematic", "citations", "most_cited")
 ANALYSIS_TABLES = tuple(table.name for table in analysis_tables())
 # venues, authors and countries (analyses.countries) on a topic card
 CARD_SOURCES = 3

@@ -48,6 +48,8 @@ class ReportInputs:
     described: dict[str, pd.DataFrame] = field(default_factory=dict)
     # results/corpus/filters.csv: the records each step left out (ingest.filters); None: not known
     filters: pd.DataFrame | None = None
+    # corpus_stats.json: each listing's columns and notes, the corpus' merges (report.provenance)
+    corpus_stats: dict = field(default_factory=dict)
 
     def __post_init__(self):
         self.documents = normalise_documents(self.documents)
@@ -272,6 +274,9 @@ def read_inputs(
         changes=read_table(changes) if changes is not None else None,
         neighbours=read_table(neighbours) if neighbours is not None else None,
         listing_titles=read_listing_titles(corpus_stats) if corpus_stats is not None else {},
+        corpus_stats=json.loads(Path(corpus_stats).read_text(encoding="utf-8"))
+        if corpus_stats is not None
+        else {},
         hierarchy=read_table(hierarchy) if hierarchy is not None and Path(hierarchy).is_file() else None,
         described={
             name: read_table(path) for name, path in (described or {}).items() if Path(path).is_file()

@@ -170,10 +170,16 @@ def link_folder(files, folder: str | Path, *, flat: bool = False) -> list[Path]:
         source = Path(source)
         in_data = not flat and source.parent.name == CHUNK_FOLDER
         target = folder / (f"{CHUNK_FOLDER}/{source.name}" if in_data else source.name)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            os.link(source, target)
-        except OSError:
-            shutil.copyfile(source, target)
-        linked.append(target)
+        linked.append(link_file(source, target))
     return linked
+
+
+def link_file(source: str | Path, target: str | Path) -> Path:
+    """`source` again at `target`, a hard link (a copy where links are impossible)."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+    return target

@@ -127,6 +127,8 @@ PAGES: list[ReportPage] = [
         "papertopics.report.countries:countries_page",
         shown="papertopics.report.countries:has_countries",
     ),
+    # per field, the column of each listing it came from and what became of its values
+    ReportPage("fields", "Data", "papertopics.report.data_page:data_page"),
 ]
 # the pages render_report leaves out of the navigation bar (ReportPage.shown), while it renders
 HIDDEN: ContextVar[frozenset[str]] = ContextVar("hidden_pages", default=frozenset())

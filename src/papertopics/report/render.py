@@ -11,6 +11,7 @@ import numpy as np
 import plotly
 
 from papertopics.artifacts import atomic_copy, atomic_write_text
+from papertopics.report.authors import author_rows
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
 from papertopics.report.described import ANALYSIS_TABLES, DESCRIBED, main_information_sections
@@ -28,7 +29,7 @@ from papertopics.report.listing_shares import (
     single_listing_topics,
     visualize_listing_shares,
 )
-from papertopics.report.pack import link_folder, write_document_chunks
+from papertopics.report.pack import link_file, link_folder, write_document_chunks
 from papertopics.report.registry import ASSETS, HIDDEN, PAGES, SCRIPTS, ReportPage, resolve
 from papertopics.report.summary import (
     clustering_note,
@@ -44,6 +45,8 @@ from papertopics.report.text import short_label
 from papertopics.report.vosviewer import VOSVIEWER_FILES, vosviewer_files
 
 log = logging.getLogger(__name__)
+# draw_figures' folder beside the pages (results/report/figures/), and in the bundle
+FIGURE_FOLDER = "figures"
 
 PLOTLY_JS = "plotly.min.js"
 ASSET_FOLDER = Path(__file__).parent / "assets"
@@ -83,12 +86,14 @@ def index_page(inputs: ReportInputs) -> str:
         tiles=summary_tiles(inputs),
         note=clustering_note(inputs.metrics),
         listing_rows=listing_rows(inputs),
+        authors=author_rows(inputs),  # authors.csv's first rows (report.authors)
         cards=topic_cards(inputs),
         main_information=main_information_sections(inputs),  # analyses.main_information
         metrics=flatten_metrics(inputs.metrics),
         # draw_figures' files (results/report/figures/), the same tables deciding which
         figures=[
-            {"name": FIGURES[name], "file": f"figures/{name}"} for name in figure_names(inputs.described)
+            {"name": FIGURES[name], "file": f"{FIGURE_FOLDER}/{name}"}
+            for name in figure_names(inputs.described)
         ],
         filters=filter_rows(inputs.filters),
         # write_vosviewer's files (results/report/vosviewer/), the same table deciding which
@@ -324,15 +329,24 @@ def render_report(
 
 
 def write_report(
-    inputs: ReportInputs, expected: list[str], bundle: str | Path, packed: str | Path | None = None
+    inputs: ReportInputs,
+    expected: list[str],
+    bundle: str | Path,
+    packed: str | Path | None = None,
+    figures: str | Path | None = None,
 ) -> dict[str, Path]:
     """render_report into the folder of the expected files, checked complete, then hard-linked
-    into the bundle folder that `snakemake --report` embeds."""
+    into the bundle folder that `snakemake --report` embeds, with draw_figures' files (`figures`,
+    results/report/figures/) in its figures/: the overview links them there."""
     out_dir = Path(expected[0]).parent
     written = render_report(inputs, out_dir, packed)
     missing = {Path(path).resolve() for path in expected} - {path.resolve() for path in written.values()}
     assert not missing, f"render_report did not write {sorted(map(str, missing))}"
     link_folder(written.values(), bundle)
+    if figures is not None and Path(figures).is_dir():
+        for path in sorted(Path(figures).iterdir()):
+            if path.is_file() and not path.name.startswith("."):  # not Snakemake's stamp
+                link_file(path, Path(bundle) / FIGURE_FOLDER / path.name)
     return written
 
 
@@ -368,7 +382,11 @@ def render_report_job(job, log) -> None:
         filters=getattr(i, "filters", None),  # build_corpus: the records config.yaml's filters left out
     )
     written = write_report(
-        inputs, [out.plotly_js, *out.pages, *out.assets], out.bundle, packed=getattr(i, "packed", None)
+        inputs,
+        [out.plotly_js, *out.pages, *out.assets],
+        out.bundle,
+        packed=getattr(i, "packed", None),
+        figures=getattr(i, "figures", None),  # draw_figures' folder, linked into the bundle
     )
     total = sum(path.stat().st_size for path in written.values())
     log.info(

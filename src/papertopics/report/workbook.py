@@ -3,7 +3,7 @@
 Sheets written by XlsxWriter: `topics` (id, name, size, share, terms, cohesion, region, coverage where
 topics.csv has it) and `documents` (title, authors, topic, name, assignment, confidence, url,
 listings, doc_id; columns the listings lack are left out), and where the listing has dates,
-venues, authors or citations `over time`, `trends`, `venues and authors`, `thematic map`,
+venues, authors or citations `over time`, `trends`, `venues and authors`, `authors`, `thematic map`,
 `citations` and `most cited`
 (described_sheets; topics.describe's tables), and `filters` where config.yaml's filters left records
 out (filters_sheet: the PRISMA-style count of results/corpus/filters.csv). Every text cell is text: a title
@@ -51,6 +51,7 @@ DESCRIBED_SHEETS = {
     "over_time": "over time",
     "trends": "trends",
     "sources": "venues and authors",
+    "authors": "authors",  # topics.sources.author_table: the listing's authors, most papers first
     "thematic": "thematic map",
     "citations": "citations",  # topics.citations: where the listing has cited_by
     "most_cited": "most cited",
@@ -62,6 +63,7 @@ _NUMBERS = (
 _NUMBERS += ("undated", "dispersion")  # topic_trends.csv: papers in no period, the quasi-binomial scale
 _NUMBERS += ("rank", "papers_counted", "citations_total", "citations_median", "per_year_median")
 _NUMBERS += ("cited_by", "per_year", "ntc", "as_of_year")  # topic_citations.csv, most_cited.csv
+_NUMBERS += ("papers", "papers_fractionalised")  # authors.csv
 EXCEL_MAX_CELL = 32_767  # characters Excel shows in one cell
 TRUNCATED = " … [truncated: {n} characters]"  # the end of a cell cut to EXCEL_MAX_CELL
 log = logging.getLogger(__name__)

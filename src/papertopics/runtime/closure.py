@@ -3,13 +3,15 @@ and the versions of the libraries they import; a rule's `code` param.
 
 common.smk gives each rule one short digest as its `code` param (`code_version`): of a content
 hash per package module the job imports, directly or through another, per package data file
-those modules read (`topics/names/title_use.tsv.gz`) and the version of each library among
-`LIBRARIES` they import. A change to any of them changes the digest, so Snakemake's params
-trigger reruns the job; the same digest (a moved or copied folder, the same code reinstalled
-elsewhere) reruns nothing. Nothing the DAG reads is written while the Snakefile is parsed: a dry
-run plans the same jobs however often it runs. The one line that names what changed compares
-with `.snakemake/papertopics/code/<name>.txt`, the record of the last run that ran jobs here,
-which only such a run rewrites (common.smk).
+those modules read (`topics/names/title_use.tsv.gz`) and the version of each library they import
+(any installed distribution outside the standard library, found from the closure's import
+statements: an upgrade of statsmodels, nameparser, matplotlib, rispy or bibtexparser reruns the
+jobs whose modules import it, and only those). A change to any of them changes the digest, so
+Snakemake's params trigger reruns the job; the same digest (a moved or copied folder, the same
+code reinstalled elsewhere) reruns nothing. Nothing the DAG reads is written while the Snakefile
+is parsed: a dry run plans the same jobs however often it runs. The one line that names what
+changed compares with `.snakemake/papertopics/code/<name>.txt`, the record of the last run that
+ran jobs here, which only such a run rewrites (common.smk).
 
 The closure is found by reading the files, not importing them, so parsing the Snakefile stays
 quick: one regular expression over each module's text (the package bans relative imports; an
@@ -25,14 +27,16 @@ import importlib.metadata
 import importlib.util
 import os
 import re
+import sys
 from functools import cache
 from pathlib import Path
 
 PACKAGE = "papertopics"
 
-# Libraries whose version shapes what a job writes (import name -> distribution): a module that
-# imports one makes its version part of the job's code (issue 60). The embedding cache keys its
-# vectors on the same versions (embed/), so an upgrade recomputes them rather than reusing.
+# Libraries named here by their distribution where no installed distribution may declare the
+# import name (import name -> distribution); every other library a module imports is found by
+# its installed distribution (_distributions). The embedding cache keys its vectors on the
+# versions of those that change vectors (embed/user_cache.py), so an upgrade recomputes them.
 LIBRARIES = {
     "bertopic": "bertopic",
     "umap": "umap-learn",
@@ -43,7 +47,15 @@ LIBRARIES = {
     "torch": "torch",
     "transformers": "transformers",
 }
-_LIBRARY = re.compile(rf"^[ \t]*(?:from|import)[ \t]+({'|'.join(LIBRARIES)})\b", re.MULTILINE)
+# libraries that run a job without shaping what it writes (the workflow engine, process probes,
+# the cache folder's place): an upgrade of one reruns nothing
+RUNNERS = frozenset({"snakemake", "psutil", "platformdirs"})
+# the top-level name of every `import x.y`, `import x, y` and `from x.y import z`
+_TOP_IMPORT = re.compile(
+    r"^[ \t]*(?:from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b"
+    r"|import[ \t]+([A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*))",
+    re.MULTILINE,
+)
 # a file name written in a module ("title_use.tsv.gz"): package data when it lies beside the module
 _FILE_NAME = re.compile(r"[\"']([\w-]+(?:\.[\w-]+)+)[\"']")
 
@@ -180,11 +192,35 @@ def _data_files(module: str) -> tuple[Path, ...]:
 
 
 @cache
+def _distributions() -> dict[str, tuple[str, ...]]:
+    """{import name: the installed distributions providing it} (importlib.metadata's map)."""
+    return {
+        name: tuple(dict.fromkeys(dists))
+        for name, dists in importlib.metadata.packages_distributions().items()
+    }
+
+
+def top_level_imports(text: str) -> set[str]:
+    """The top-level names a module's source imports ("statsmodels", "nameparser", "os")."""
+    found = set()
+    for base, names in _TOP_IMPORT.findall(text):
+        found.update([base] if base else [n.strip().split(".")[0] for n in names.split(",")])
+    return found
+
+
+@cache
 def _libraries(module: str) -> frozenset[str]:
-    """The distributions among LIBRARIES a module imports (at any depth of its code)."""
+    """The installed libraries a module imports (at any depth of its code), by distribution: not
+    the standard library, not papertopics, not a name no installed distribution provides."""
     path = module_file(module)
     text = path.read_text(encoding="utf-8") if path else ""
-    return frozenset(LIBRARIES[name] for name in _LIBRARY.findall(text))
+    found = set()
+    for name in top_level_imports(text) - {PACKAGE, "__future__"}:
+        if name in LIBRARIES:
+            found.add(LIBRARIES[name])
+        elif name not in sys.stdlib_module_names:
+            found.update(_distributions().get(name, ()))
+    return frozenset(found - RUNNERS)
 
 
 @cache
@@ -214,7 +250,7 @@ def manifest(
 ) -> dict[str, str]:
     """What a job runs, name -> content hash or version: every file of the closure of `modules`,
     the package data they read (`_data_files`), the `files` given (the report's scripts and
-    templates), and the libraries of LIBRARIES they import (`scikit-learn (library)` -> 1.6.1)."""
+    templates), and the libraries they import (`scikit-learn (library)` -> 1.6.1)."""
     closure = import_closure(modules)
     names = [_module_name(path) for path in closure]
     data = [file for name in names for file in _data_files(name)]

@@ -31,12 +31,17 @@ DATA_FILES = ("headlines.js", "docs-*.js")
 # registry would make every page module part of every job's code, runtime.closure)
 BUNDLE = "results/report_bundle/topic-report"
 REPORT = "results/report"
+# draw_figures' folder: report.figures.FIGURES' names, each as SVG and PNG (report.figures.save_figure),
+# written out here for the same reason (it imports matplotlib's callers)
+FIGURE_NAMES = ("document_map", "thematic_map", "over_time")
+FIGURE_FILES = tuple(f"{name}.{suffix}" for name in FIGURE_NAMES for suffix in ("svg", "png"))
 # folder -> patterns of the files papertopics writes there, relative to the folder
 OWNED = {
     "results/topics/model": MODEL_FILES,
     "results/topics/snapshot": SNAPSHOT_FILES,
     "results/report_data": ("documents.json", *(f"{CHUNK_FOLDER}/{name}" for name in DATA_FILES)),
     "results/report/data": DATA_FILES,
+    "results/report/figures": FIGURE_FILES,
 }
 HISTORY = "results/topics/history"
 HISTORY_FILES = (CURRENT, "advanced.json")

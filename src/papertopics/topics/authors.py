@@ -12,15 +12,24 @@ in brackets and nicknames in quotes, and turning the surname-first forms without
 
 Its key is the surname and the first given name written out, then the other given names'
 initials ("bench-capon trevor jm") where the export gives the name, else the surname and all
-initials, bibliometrix's form ("bench-capon tjm"); accents and capitals folded. Within a
-listing (author_keys), a form that says less (fewer initials, or initials only) is one person
-with the only fuller form it agrees with ("Trevor Bench-Capon", "Bench-Capon, T." and
-"Bench-Capon, TJM" with "Bench-Capon, Trevor J. M."), and stays apart where two fuller forms
-agree with it ("Wang, Y." beside "Wang, Yan" and "Wang, Yu").
+initials, bibliometrix's form ("bench-capon tjm"); accents, capitals and apostrophes folded
+("O’Brien" is "O'Brien", a BibTeX dotless "\\'{\\i}" an i). Within a listing (author_keys), a
+form with a given name written out ("Trevor Bench-Capon") is one person with the only fuller
+form it agrees with ("Trevor J. M. Bench-Capon"). A form of initials only ("Wang, Y") joins a
+full name only where the export links them (the same record's short and full forms: Scopus
+"Authors" and "Author full names", WoS AU and AF; one Scopus author id), or where it gives every
+initial of the only full name its initials may stand for ("Bench-Capon, TJM" with
+"Bench-Capon, Trevor J. M.", never "Wang, Y" with "Wang, Yan Li" nor beside "Wang, Yan" and
+"Wang, Yu"): a WoS export gives full names from 2006 only, and an earlier "Wang, Y" is not
+every later Wang Y. A Scopus author id ("Hahn, Waldemar (57255281800)") is the person where
+the export gives it: one id's forms are one person, two ids are two people of one name.
 
-An author cell is a list split on ";" (every export's separator); a column without ";" whose
-commas separate names of two words or more ("J Smith, A Jones": Publish or Perish, older Scopus
-"Smith J., Jones A.") is split on its commas.
+An author cell is a list split on ";" (every export's separator), and on " and " inside a part
+("John Smith and Alan Jones"); a column without ";" whose commas separate names of two words or
+more ("J Smith, A Jones": Publish or Perish, older Scopus "Smith J., Jones A.") is split on its
+commas, Google Scholar's truncation ", ..." and "et al." dropped. A given-first name whose last
+words are a surname written first elsewhere in the listing ("Gabriel García Márquez" beside
+"García Márquez, Gabriel") takes that compound surname.
 """
 
 from __future__ import annotations
@@ -39,6 +48,11 @@ _DOTTED = re.compile(r"^(?:[A-Z]\.-?)+$")
 # generational suffixes: "Jr.", "III" (never a surname or an initial); "JR" undotted is initials
 _SUFFIX = re.compile(r"(?<![^\s,])(?:[JS]r\.?|[JS]R\.|II|III|IV|2nd|3rd)(?![^\s,])")
 _NOT_A_NAME = re.compile(r"^(?:et al\.?|others|\[?anonymous\]?|\.\.\.|…)$", re.I)
+# "Smith et al." (a truncated list: its first author), "J Smith ..." / "J Smith…" (Google Scholar)
+_TRAILING = re.compile(r"(?:\s*,?\s+et\.?\s+al\.?|\s*(?:\.\.\.|…))$", re.I)
+_APOSTROPHES = re.compile("[\u2018\u2019\u02bc\u02b9\u0060\u00b4\u2032]")
+# a Scopus author id written beside the name: "Hahn, Waldemar (57255281800)"
+_AUTHOR_ID = re.compile(r"\((\d{6,})\)")
 
 
 @dataclass(frozen=True)
@@ -66,7 +80,7 @@ class Person:
 
 def _fold(text: str) -> str:
     """Lower case without accents: "Wójcik" -> "wojcik"."""
-    text = unicodedata.normalize("NFKD", text.casefold())
+    text = unicodedata.normalize("NFKD", text.casefold().replace("\u0131", "i"))  # dotless ı (BibTeX \\i)
     return "".join(c for c in text if not unicodedata.combining(c))
 
 
@@ -89,8 +103,9 @@ def clean_name(name: str) -> str:
     """A written name with its hyphens folded, asides (Scopus id, nickname) and format
     characters (bidirectional marks) dropped, spaces squashed."""
     name = _HYPHENS.sub("-", unicodedata.normalize("NFKC", str(name)))
-    name = "".join(c for c in name if unicodedata.category(c) != "Cf")
-    return " ".join(_ASIDE.sub("", name).split()).strip(" ,;")
+    name = _APOSTROPHES.sub("'", "".join(c for c in name if unicodedata.category(c) != "Cf"))
+    name = " ".join(_ASIDE.sub("", name).split()).strip(" ,;")
+    return _TRAILING.sub("", name).strip(" ,;")
 
 
 def _surname_first(name: str) -> str:
@@ -178,38 +193,121 @@ def author_key(name: str) -> str:
     return person.key if person else ""
 
 
-def author_keys(names) -> dict[str, str]:
-    """{written name: its person's key} over a listing's names: each form joins the only fullest
-    form with a given name written out that it agrees with (Person.agrees); where two such do,
-    or none, it keeps its own key (two forms of initials alone stay apart, as in bibliometrix)."""
-    people = {n: p for n in dict.fromkeys(names) if (p := parse_name(n)) is not None}
+def author_id(name: str) -> str:
+    """The Scopus author id written beside a name ("Hahn, Waldemar (57255281800)"), else ""."""
+    found = _AUTHOR_ID.search(str(name))
+    return found.group(1) if found else ""
+
+
+def _compound_surnames(names) -> dict[str, str]:
+    """{folded "Given Surname Words": "Surname Words, Given"} for given-first names without a
+    comma whose last two words or more are a surname written first elsewhere in the listing."""
+    surnames = set()
+    for name in names:
+        head, comma, _tail = clean_name(name).partition(",")
+        if comma and len(head.split()) >= 2:
+            surnames.add(_fold(head))
+    out = {}
+    for name in names:
+        words = clean_name(name).split()
+        if "," in name or len(words) < 3:
+            continue
+        for k in range(1, len(words) - 1):
+            if _fold(" ".join(words[k:])) in surnames:
+                out[name] = " ".join(words[k:]) + ", " + " ".join(words[:k])
+                break
+    return out
+
+
+def author_keys(names, links=None) -> dict[str, str]:
+    """{written name: its person's key} over a listing's names (module docstring).
+
+    links: pairs (short form, full form) the export itself writes for one person (the same
+    record's "Authors" and "Author full names", WoS AU and AF). A name with a Scopus author id
+    (author_id) is one person with every form of that id; two ids of one key are two people
+    ("wang yan (123)", "wang yan (456)")."""
+    names = list(dict.fromkeys(names))
+    compound = _compound_surnames(names)
+    people = {n: p for n in names if (p := parse_name(compound.get(n, n))) is not None}
     by_block: dict[tuple[str, str], set[Person]] = {}
     for person in set(people.values()):
         by_block.setdefault((person.surname, person.initials[:1]), set()).add(person)
+    linked: dict[Person, set[Person]] = {}
+    for short, full in links or ():
+        a, b = parse_name(short), parse_name(full)
+        if a is not None and b is not None and a != b and a.surname == b.surname:
+            linked.setdefault(a, set()).add(b)
     joined: dict[Person, Person] = {}
     for block in by_block.values():
         written = [p for p in block if p.first]
         fullest = [p for p in written if not any(p != q and p.agrees(q) for q in written)]
-        for person in block:
+
+        def top(person: Person, fullest: list[Person] = fullest) -> Person:
             anchors = [q for q in fullest if person.agrees(q)]
-            joined[person] = anchors[0] if len(anchors) == 1 else person
-    return {name: joined[person].key for name, person in people.items()}
+            return anchors[0] if len(anchors) == 1 else person
+
+        for person in block:
+            if person.first:
+                joined[person] = top(person)
+                continue
+            targets = {top(q) for q in linked.get(person, ())}
+            if len(targets) == 1:  # the export links this form to one full name
+                joined[person] = targets.pop()
+                continue
+            anchors = {top(q) for q in written if person.agrees(q)}
+            only = anchors.pop() if len(anchors) == 1 else None
+            joined[person] = only if only is not None and only.initials == person.initials else person
+    keys = {name: joined[person].key for name, person in people.items()}
+    # Scopus author ids: one id's forms are one person, shown under its fullest key
+    by_id: dict[str, list[str]] = {}
+    for name in keys:
+        if ident := author_id(name):
+            by_id.setdefault(ident, []).append(name)
+    id_key = {
+        ident: max((keys[n] for n in forms), key=lambda k: (len(k), k)) for ident, forms in by_id.items()
+    }
+    ids_of_key: dict[str, set[str]] = {}
+    for ident, key in id_key.items():
+        ids_of_key.setdefault(key, set()).add(ident)
+    for ident, forms in by_id.items():
+        key = id_key[ident]
+        shown = f"{key} ({ident})" if len(ids_of_key[key]) > 1 else key
+        for name in forms:
+            keys[name] = shown
+    return keys
+
+
+def linked_forms(short_cell: str, full_cell: str, commas: bool = False) -> list[tuple[str, str]]:
+    """(short form, full form) pairs of one record whose two author cells list the same number of
+    names in one order (Scopus "Authors" and "Author full names", WoS AU and AF)."""
+    short, full = split_authors(short_cell, commas), split_authors(full_cell)
+    if len(short) != len(full) or not short:
+        return []
+    return list(zip(short, full))
 
 
 def comma_lists(cells) -> bool:
     """Whether an author column writes its lists with commas: no cell has ";" and most cells
-    with a comma separate names of two words or more ("J Smith, A Jones")."""
+    with a comma separate names of two words or more ("J Smith, A Jones"; Google Scholar's
+    truncation ", ..." is no name)."""
     cells = [str(c) for c in cells if str(c).strip()]
     if any(";" in c for c in cells):
         return False
     with_commas = [c for c in cells if "," in c]
     if not with_commas:
         return False
-    lists = sum(all(len(part.split()) >= 2 for part in c.split(",") if part.strip()) for c in with_commas)
+    lists = sum(
+        all(
+            len(part.split()) >= 2
+            for part in c.split(",")
+            if part.strip() and not _NOT_A_NAME.match(part.strip())
+        )
+        for c in with_commas
+    )
     return lists >= len(with_commas) / 2
 
 
 def split_authors(cell: str, commas: bool = False) -> list[str]:
-    """One cell's names, split on ";" (or on "," and " and " for a comma-list column)."""
-    parts = re.split(r",|\band\b" if commas else ";", str(cell))
+    """One cell's names, split on ";" (or on "," for a comma-list column), and on " and "."""
+    parts = re.split(r",|\band\b" if commas else r";|\s+and\s+", str(cell))
     return [clean_name(p) for p in parts if clean_name(p) and not _NOT_A_NAME.match(clean_name(p))]
