@@ -96,3 +96,43 @@ def test_the_data_page_shows_the_table_and_is_in_the_navigation(tmp_path):
     assert '<td>skipped</td><td class="num">3</td><td>placeholder</td>' in html
     assert "records of one paper: the same DOI" in html
     assert ("fields", "Data") in navigation()
+
+
+def test_every_choice_the_readers_and_the_dates_made_is_a_row_and_document_types_are_counted(tmp_path):
+    """The one-line choices of the readers and of the dates (ListingChoice: two spellings of a
+    field, day- or month-first, two-digit years) are rows of the data page too, under their field,
+    and each listing's document type is read from its canonical column."""
+    path = tmp_path / "mixed.csv"
+    pd.DataFrame(
+        {
+            "Title": ["Population size from camera traps", "Survival of released fish", "Sex ratios"],
+            "Abstract": [
+                "We estimate abundance of jaguars from camera trap data with spatial capture-recapture.",
+                "Apparent survival of hatchery fish was estimated with multistate mark-recapture models.",
+                "Adult sex ratios in birds are biased; we review the estimation methods and their errors.",
+            ],
+            "Year": ["2019", "", "2021"],
+            "Publication Year": ["2019", "2018", "2021"],
+            "Date": ["5/17/19", "1/2/18", "3/4/21"],
+            "Document Type": ["Article", "Review", "Article"],
+        }
+    ).to_csv(path, index=False)
+    table = read_listing(ListingSpec("mixed", path))
+    parquet = tmp_path / "mixed.parquet"
+    table.to_parquet(parquet, index=False)
+    corpus, stats = build_corpus([pd.read_parquet(parquet)])
+    from papertopics.ingest.dates import add_dates
+    from papertopics.ingest.notes import choice_notes
+
+    corpus = add_dates(corpus)
+    stats["notes"] += choice_notes(corpus.attrs.get("choices", []))
+    rows = data_table(corpus, stats)
+    chosen = rows[rows["what"] == "chosen"]
+    assert (
+        chosen.query("field == 'year' and listing == 'mixed'")["why"]
+        .str.contains("'Year' and 'Publication Year'")
+        .any()
+    ), chosen
+    assert chosen["why"].str.contains("two-digit").any(), chosen  # the dates' line, all listings
+    kinds = rows[(rows["field"] == "document type") & (rows["what"].fillna("") == "")].iloc[0]
+    assert (kinds["column"], kinds["papers"]) == ("Document Type", 3)

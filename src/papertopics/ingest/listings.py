@@ -22,7 +22,15 @@ if TYPE_CHECKING:  # pandas and pyarrow load lazily: the Snakefile imports this 
 
 from papertopics.errors import ListingError
 from papertopics.ingest.columns import BASE_COLUMNS, value_text
-from papertopics.ingest.formats import FORMATS, REGISTRY, ListingChoice, ListingWarning, by_extension, sniffed
+from papertopics.ingest.formats import (
+    FORMATS,
+    REGISTRY,
+    ListingChoice,
+    ListingWarning,
+    by_extension,
+    guess_note,
+    sniffed,
+)
 from papertopics.ingest.formats._common import choices_kept, listing_of
 from papertopics.ingest.identity import (
     RE_LONE_SURROGATE_ESCAPE,
@@ -32,7 +40,7 @@ from papertopics.ingest.identity import (
     hash_key,
     identity_key,
 )
-from papertopics.ingest.notes import column_sources, record_notes
+from papertopics.ingest.notes import choice_notes, column_sources, record_notes
 from papertopics.ingest.plan import BlankZeroes, first_filled, plan_columns, say_fallbacks
 from papertopics.ingest.source import decode, listing_fingerprint, read_bytes
 from papertopics.ingest.specs import (
@@ -123,7 +131,7 @@ def read_listing(
             if note:
                 warnings.warn(f"{path}: {note}", ListingWarning, stacklevel=2)
             elif fmt is not by_name:
-                guess = _guess_note(fmt, by_name, content)
+                guess = guess_note(fmt, by_name, content[:_SNIFF_CHARS])
                 _LOG.info("%s: %s", path, guess)
     try:
         with choices_kept() as choices:
@@ -132,21 +140,9 @@ def read_listing(
         if guess:  # say what the content was taken for, and how to read it otherwise
             raise ListingError(f"{e}; {guess}") from None
         raise
-    table.attrs["choices"] = choices  # the data page's list of them
+    table.attrs["choices"] = choices
+    table.attrs["notes"] = [*table.attrs.get("notes", []), *choice_notes(choices)]  # the data page
     return table
-
-
-def _guess_note(fmt, by_name, content: str) -> str:
-    """`read as Web of Science plain text (line 1 starts 'FN '); set format: text to read it
-    as one abstract per paragraph`."""
-    lines = content[:_SNIFF_CHARS].split("\n")
-    number, line = next(((k, x) for k, x in enumerate(lines, 1) if x.strip()), (1, ""))
-    start = re.match(r"\s*(?:[A-Z][A-Z0-9]{1,3}(?: *- ?|[ \t])|\S{1,12})", line)
-    shown = start.group(0).lstrip().replace("\t", "<TAB>") if start else line[:12]
-    return (
-        f"read as {fmt.label or fmt.name} (line {number} starts {shown!r}); "
-        f"set format: {by_name.name} to read it as {by_name.label or by_name.name}"
-    )
 
 
 def _read(spec: ListingSpec, fmt, content, max_chars: int, embedding_model: str) -> pd.DataFrame:

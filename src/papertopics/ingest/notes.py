@@ -46,3 +46,24 @@ def record_notes(
         for col, count in fell_back.items()
     ]
     return notes
+
+
+# a reader's choice (formats.ListingChoice: its `field`) -> the data page's field
+_CHOICE_FIELDS = {
+    "year": "year", "date": "year", "keywords": "keywords", "index_keywords": "index keywords",
+    "cited_by": "citations", "authors": "authors", "columns": "columns",
+}  # fmt: skip
+
+
+def choice_notes(choices) -> list[dict]:
+    """The choices a reader or the dates made among columns or values ({field, line}, each
+    already one line of the run) as the data page's notes: what "chosen", no count, why the line."""
+    return [
+        {
+            "field": _CHOICE_FIELDS.get(c["field"], c["field"]),
+            "what": "chosen",
+            "count": None,
+            "why": c["line"],
+        }
+        for c in choices
+    ]

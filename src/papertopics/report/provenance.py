@@ -25,7 +25,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "keywords": ("keywords",),
     "index keywords": ("index_keywords",),
     "citations": ("cited_by",),
-    "document type": ("type",),
+    "document type": ("document_type", "type"),
     "DOI": ("doi",),
     "affiliations": ("author_address", "affiliations", "Affiliations", "Author Affiliations"),
     "references": ("cited_references", "references", "References"),
@@ -71,13 +71,22 @@ def data_rows(documents: pd.DataFrame, stats: dict) -> list[dict]:
         for note in stats.get("notes") or []:
             if note.get("field") == field:
                 rows.append(_note(field, ALL_LISTINGS, note))
+    for name in names:  # choices about no one field (a listing's columns): after the fields
+        rows += [
+            _note(n["field"], name, n)
+            for n in (listings.get(name) or {}).get("notes") or []
+            if n.get("field") not in FIELDS
+        ]
+    rows += [
+        _note(n["field"], ALL_LISTINGS, n) for n in stats.get("notes") or [] if n.get("field") not in FIELDS
+    ]
     return rows
 
 
 def _note(field: str, listing: str, note: dict) -> dict:
     return {
         "field": field, "listing": listing, "column": "", "papers": "", "share": "",
-        "what": str(note.get("what", "")), "count": int(note.get("count", 0)),
+        "what": str(note.get("what", "")), "count": "" if note.get("count") is None else int(note["count"]),
         "why": str(note.get("why", "")),
     }  # fmt: skip
 

@@ -10,6 +10,7 @@ file of theirs is read.
 from __future__ import annotations
 
 import importlib
+import re
 
 from papertopics.ingest.formats._common import Format, ListingChoice, ListingWarning, Parsed
 
@@ -21,6 +22,7 @@ __all__ = [
     "ListingWarning",
     "Parsed",
     "by_extension",
+    "guess_note",
     "lookup",
     "sniffed",
 ]
@@ -75,3 +77,17 @@ def sniffed(fmt: Format, head: str) -> tuple[Format, str]:
             if claim and guess is None:
                 guess = (other, str(claim))
     return guess or (fmt, "")
+
+
+def guess_note(fmt: Format, by_name: Format, head: str) -> str:
+    """What a file was taken for when its content claims another format than its name says:
+    `read as Web of Science plain text (line 1 starts 'FN '); set format: text to read it as one
+    abstract per paragraph` (`head`: its first 64 KiB of text)."""
+    lines = head.split("\n")
+    number, line = next(((k, x) for k, x in enumerate(lines, 1) if x.strip()), (1, ""))
+    start = re.match(r"\s*(?:[A-Z][A-Z0-9]{1,3}(?: *- ?|[ \t])|\S{1,12})", line)
+    shown = start.group(0).lstrip().replace("\t", "<TAB>") if start else line[:12]
+    return (
+        f"read as {fmt.label or fmt.name} (line {number} starts {shown!r}); "
+        f"set format: {by_name.name} to read it as {by_name.label or by_name.name}"
+    )
