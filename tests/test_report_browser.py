@@ -662,7 +662,12 @@ def test_venue_colours_fold_capitals_and_author_and_spaced_columns_are_searched_
     documents = inputs.documents.assign(
         venue=[("NeurIPS", "neurips", "NEURIPS", "ICML")[i % 4] for i in range(n)],
         **{
-            "author_full_names": ["Doe, Jane" if i % 5 == 0 else "Roe, Rick" for i in range(n)],
+            # a mixed corpus: rows without full names (an IEEE listing beside a Scopus one) are
+            # searched in their authors
+            "author_full_names": [
+                "" if i % 7 == 0 else "Doe, Jane" if i % 5 == 0 else "Roe, Rick" for i in range(n)
+            ],
+            "authors": ["J. Doe" if i % 7 == 0 and i % 2 == 0 else "R. Roe" for i in range(n)],
             "Author Keywords": ["graph neural networks" if i % 6 == 0 else "optics" for i in range(n)],
         },
     )
@@ -681,7 +686,7 @@ def test_venue_colours_fold_capitals_and_author_and_spaced_columns_are_searched_
         )
         assert legend == ["NeurIPS", "ICML"]
         for query, wanted in (
-            ("author:doe", sum(i % 5 == 0 for i in range(n))),
+            ("author:doe", sum(i % 5 == 0 and i % 7 != 0 or i % 14 == 0 for i in range(n))),
             ("author_keywords:graph", sum(i % 6 == 0 for i in range(n))),
             ("venue:neurips", sum(i % 4 != 3 for i in range(n))),
         ):

@@ -189,7 +189,10 @@ def document_payload(
         "topic_colors": {str(int(t)): topic_color(int(t)) for t in topics["topic"]},
         "has_neighbours": bool(has_neighbours),
         "fields": document_fields(documents),  # colour and filter the map by year or venue
-        "author_column": find_column(documents, AUTHOR_COLUMNS),  # what the search's author: reads
+        # what the search's author: reads: full names, and per row the authors where a row has none
+        # (a Scopus listing beside an IEEE one: topics.sources.row_authors)
+        "author_column": find_column(documents, AUTHOR_COLUMNS),
+        "author_fallback": [c for c in AUTHOR_COLUMNS if c in documents.columns][1:2] or None,
     }
 
 

@@ -56,7 +56,9 @@
       const key = function (name) { return String(name).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '_').replace(/^_+|_+$/g, ''); };
       const wanted = key(aliases[term.slice(0, at)] || term.slice(0, at));
       const column = Object.keys(extra).find(function (c) { return key(c) === wanted; });
-      return column || aliases[term.slice(0, at)] ? { column: column, value: term.slice(at + 1) } : term;
+      // author: a row without full names is searched in its authors (docs.author_fallback)
+      const fallback = term.slice(0, at) === 'author' && docs.author_fallback ? Object.keys(extra).find(function (c) { return key(c) === key(docs.author_fallback[0]); }) : undefined;
+      return column || aliases[term.slice(0, at)] ? { column: column, fallback: fallback, value: term.slice(at + 1) } : term;
     }
 
     matches(row, terms) {
@@ -77,7 +79,8 @@
           if (v < 0 || !ok) { return false; }
           continue;
         }
-        const value = term.column && extra[term.column] ? extra[term.column][row] : undefined;
+        let value = term.column && extra[term.column] ? extra[term.column][row] : undefined;
+        if ((value === undefined || value === '') && term.fallback && extra[term.fallback]) { value = extra[term.fallback][row]; }
         if (value === undefined || String(value).toLowerCase().indexOf(term.value) === -1) { return false; }
       }
       return true;
