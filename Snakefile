@@ -38,6 +38,7 @@ rule all:
         REPORT_PAGES,
         "results/report/figures",  # draw_figures (report.smk)
         "results/report/vosviewer",  # write_vosviewer (report.smk)
+        "results/report_bundle/topic-report",  # bundle_report (report.smk): snakemake --report's folder
         "results/topics/history/advanced.json",
 
 
@@ -48,3 +49,4 @@ localrules:
     gather_embeddings,
     curate_topics,
     advance_history,
+    bundle_report,

@@ -125,6 +125,7 @@ def test_every_light_rule_calls_a_job_function_of_the_module_it_names_as_input()
         "pin_topics",
         "evaluate_topics",
         "render_report",
+        "bundle_report",
         "advance_history",
         "describe_topics",
     }

@@ -134,6 +134,7 @@ def test_every_rule_logs_and_benchmarks(seed_run):
         "fit_topics",
         "evaluate_topics",
         "render_report",
+        "bundle_report",
         "write_workbook",
         "describe_topics",
         "draw_figures",
@@ -165,6 +166,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "curate_topics",
             "evaluate_topics",
             "render_report",
+            "bundle_report",
             "advance_history",
             "write_workbook",
             "describe_topics",
@@ -178,6 +180,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "curate_topics",
             "evaluate_topics",
             "render_report",
+            "bundle_report",
             "advance_history",
             "write_workbook",
             "describe_topics",
@@ -186,12 +189,13 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
         # the history's marker follows every report; it finds the history at this run already;
         # the figures (draw_figures) read no report.* setting but the title: not redrawn
         config.write_text(original + "report:\n  max_hover_chars: 100\n")
-        assert planned_rules(seed_run) == {"render_report", "advance_history"}
+        assert planned_rules(seed_run) == {"render_report", "bundle_report", "advance_history"}
         # a rename (topics.names) puts the name on the fitted tables: no refit, no metrics
         config.write_text(original + "topics:\n  names: {0: my name}\n")
         assert planned_rules(seed_run) == {
             "curate_topics",
             "render_report",
+            "bundle_report",
             "advance_history",
             "write_workbook",
             "describe_topics",
@@ -203,6 +207,7 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "curate_topics",
             "evaluate_topics",
             "render_report",
+            "bundle_report",
             "advance_history",
             "write_workbook",
             "describe_topics",
@@ -226,7 +231,7 @@ def test_an_edited_job_module_reruns_its_job(seed_run):
         os.utime(script, (time.time(), time.time()))
         assert planned_rules(seed_run) == set()
         script.write_bytes(text + b"# edited\n")
-        assert planned_rules(seed_run) == {"render_report", "advance_history"}
+        assert planned_rules(seed_run) == {"render_report", "bundle_report", "advance_history"}
     finally:
         script.write_bytes(text)
         os.utime(script, ns=(before.st_atime_ns, before.st_mtime_ns))

@@ -555,17 +555,31 @@ def test_render_report_job_uses_the_rule_outputs(tmp_path, monkeypatch):
     ).to_csv(results / "topics" / "hierarchy.csv", index=False)
     bundle = str(results / "report_bundle" / "topic-report")
     snakemake.output = Namespace(
-        [*pages, str(out / "plotly.min.js"), *assets, bundle],
+        [*pages, str(out / "plotly.min.js"), *assets],
         pages=pages,
         plotly_js=str(out / "plotly.min.js"),
         assets=assets,
-        bundle=bundle,
     )
     snakemake.params = Namespace(
         report={"title": "Seeds <&>", "max_hover_chars": 120}, listings=list(report.listings), random_state=42
     )
     log = [str(tmp_path / "render_report.log")]
     run_job(render_report_job, snakemake.input, snakemake.output, snakemake.params, 1, log)
+    # rule bundle_report links the folder for `snakemake --report`
+    from papertopics.report.bundle import bundle_report_job
+    from papertopics.report.registry import asset_outputs
+
+    made = dict(pages=pages, plotly_js=str(out / "plotly.min.js"), assets=asset_outputs(str(out)))
+    made["data"] = str(out / CHUNK_FOLDER)
+    made.update(figures=str(out / "figures"), vosviewer=str(out / "vosviewer"))  # none here
+    run_job(
+        bundle_report_job,
+        Namespace(list(made.values()), **made),
+        Namespace([bundle], bundle=bundle),
+        None,
+        1,
+        [str(tmp_path / "bundle_report.log")],
+    )
     index = (out / "index.html").read_text(encoding="utf-8")
     assert "<title>Overview · Seeds &lt;&amp;&gt;</title>" in index
     assert sorted(p.name for p in Path(bundle).iterdir()) == sorted(p.name for p in out.iterdir())
@@ -1174,3 +1188,25 @@ def test_the_bundle_holds_the_figures_the_overview_links(tmp_path):
     assert sorted(p.name for p in (bundle / "figures").iterdir()) == sorted(
         p.name for p in figures.iterdir() if not p.name.startswith(".")
     )
+
+
+def test_the_bundle_also_holds_the_vosviewer_files_the_overview_links(tmp_path):
+    """bundle_report (its own job, so the pages and the figures render side by side) links the
+    pages and every folder the overview links beside them: figures/ and vosviewer/."""
+    from papertopics.report.bundle import bundle_report
+
+    out = tmp_path / "report"
+    for folder, name in (("figures", "document_map.svg"), ("vosviewer", "documents_map.txt")):
+        (out / folder).mkdir(parents=True)
+        (out / folder / name).write_text(name)
+    (out / "index.html").write_text('<a href="vosviewer/documents_map.txt">map</a>')
+    bundle = tmp_path / "bundle"
+    bundle_report([out / "index.html"], bundle, out / "figures", out / "vosviewer", None)
+    assert sorted(str(p.relative_to(bundle)) for p in bundle.rglob("*") if p.is_file()) == [
+        "figures/document_map.svg",
+        "index.html",
+        "vosviewer/documents_map.txt",
+    ]
+    assert (bundle / "vosviewer/documents_map.txt").stat().st_ino == (
+        out / "vosviewer/documents_map.txt"
+    ).stat().st_ino

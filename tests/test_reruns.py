@@ -174,6 +174,7 @@ def test_an_edited_helper_of_fit_topics_reruns_fit_topics(seed_run, tmp_path):
         "curate_topics",
         "evaluate_topics",
         "render_report",
+        "bundle_report",
         "write_workbook",
         "describe_topics",
         "advance_history",
@@ -202,7 +203,7 @@ def test_a_rebuilt_name_data_file_or_a_library_upgrade_reruns_the_jobs_it_shapes
     folder = tmp_path / "folder"
     shutil.copytree(seed_run, folder, symlinks=True)
     checkout = _checkout_copy(tmp_path / "checkout")
-    after_fit = {"fit_topics", "curate_topics", "evaluate_topics", "render_report"}
+    after_fit = {"fit_topics", "curate_topics", "evaluate_topics", "render_report", "bundle_report"}
     after_fit |= {"write_workbook", "describe_topics", "draw_figures", "advance_history"}
     names = checkout / "src/papertopics/topics/names"
     for data in sorted(names.glob("*.tsv.gz")):

@@ -74,8 +74,7 @@ rule render_report:
 
     No refit and no UMAP: the topic vectors are read from the saved model's safetensors/JSON,
     the document map uses map2d.parquet and links pack_documents' data files; changes.html shows
-    fit_topics' changes.csv. `bundle` is the same folder (hard links) marked for
-    `snakemake --report report.zip`, which embeds a directory with every file beside its index.
+    fit_topics' changes.csv. bundle_report links the folder for `snakemake --report`.
     """
     input:
         **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
@@ -97,20 +96,11 @@ rule render_report:
         citations="results/topics/topic_citations.csv",
         most_cited="results/topics/most_cited.csv",
         filters="results/corpus/filters.csv",  # build_corpus: the records config.yaml's filters left out
-        # draw_figures' folder: the bundle `snakemake --report` embeds holds the figures the
-        # overview links (report.render.write_report)
-        figures="results/report/figures",
     output:
         pages=REPORT_PAGES,
         plotly_js="results/report/plotly.min.js",
         assets=asset_outputs(),
         data=directory("results/report/data"),
-        bundle=report(
-            directory("results/report_bundle/topic-report"),
-            htmlindex="index.html",
-            caption="../report/topic-report.rst",
-            category="Topics",
-        ),
     log:
         "results/logs/render_report.log",
     benchmark:
@@ -124,6 +114,38 @@ rule render_report:
         from papertopics.report.render import render_report_job
 
         run_job(render_report_job, input, output, params, threads, log)
+
+
+rule bundle_report:
+    """The report folder again as hard links, marked for `snakemake --report report.zip`, which
+    embeds a directory with every file beside its index: the pages, their data files, and the
+    figures and VOSviewer files the overview links. Its own light job, so render_report and
+    draw_figures run side by side (a report tweak redraws the figures beside the pages).
+    """
+    input:
+        pages=REPORT_PAGES,
+        plotly_js="results/report/plotly.min.js",
+        assets=asset_outputs(),
+        data="results/report/data",
+        figures="results/report/figures",
+        vosviewer="results/report/vosviewer",
+    output:
+        bundle=report(
+            directory("results/report_bundle/topic-report"),
+            htmlindex="index.html",
+            caption="../report/topic-report.rst",
+            category="Topics",
+        ),
+    log:
+        "results/logs/bundle_report.log",
+    benchmark:
+        "results/benchmarks/bundle_report.tsv"
+    params:
+        code=job_module("papertopics.report.bundle"),  # modules, package data, library versions: a change reruns it
+    run:
+        from papertopics.report.bundle import bundle_report_job
+
+        run_job(bundle_report_job, input, output, params, threads, log)
 
 
 rule write_workbook:

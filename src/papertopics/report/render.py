@@ -29,7 +29,7 @@ from papertopics.report.listing_shares import (
     single_listing_topics,
     visualize_listing_shares,
 )
-from papertopics.report.pack import link_file, link_folder, write_document_chunks
+from papertopics.report.pack import write_document_chunks
 from papertopics.report.registry import ASSETS, HIDDEN, PAGES, SCRIPTS, ReportPage, resolve
 from papertopics.report.summary import (
     clustering_note,
@@ -331,22 +331,20 @@ def render_report(
 def write_report(
     inputs: ReportInputs,
     expected: list[str],
-    bundle: str | Path,
+    bundle: str | Path | None = None,
     packed: str | Path | None = None,
     figures: str | Path | None = None,
 ) -> dict[str, Path]:
-    """render_report into the folder of the expected files, checked complete, then hard-linked
-    into the bundle folder that `snakemake --report` embeds, with draw_figures' files (`figures`,
-    results/report/figures/) in its figures/: the overview links them there."""
+    """render_report into the folder of the expected files, checked complete; with `bundle`, then
+    hard-linked into the bundle folder that `snakemake --report` embeds (bundle_report)."""
     out_dir = Path(expected[0]).parent
     written = render_report(inputs, out_dir, packed)
     missing = {Path(path).resolve() for path in expected} - {path.resolve() for path in written.values()}
     assert not missing, f"render_report did not write {sorted(map(str, missing))}"
-    link_folder(written.values(), bundle)
-    if figures is not None and Path(figures).is_dir():
-        for path in sorted(Path(figures).iterdir()):
-            if path.is_file() and not path.name.startswith("."):  # not Snakemake's stamp
-                link_file(path, Path(bundle) / FIGURE_FOLDER / path.name)
+    if bundle is not None:
+        from papertopics.report.bundle import bundle_report
+
+        bundle_report(written.values(), bundle, figures)
     return written
 
 
@@ -357,8 +355,8 @@ def render_report_job(job, log) -> None:
     Inputs: document_topics.csv, topics.csv, changes.csv, hierarchy.csv, the saved model,
     map2d.parquet, metrics.json, neighbours.csv (similar papers), corpus_stats.json (listing
     headers), report_data/ (pack_documents' data files, linked).
-    Outputs: results/report/*.html, plotly.min.js, report.css/js, brotli-decode.min.js, data/;
-    results/report_bundle/topic-report.
+    Outputs: results/report/*.html, plotly.min.js, report.css/js, brotli-decode.min.js, data/
+    (rule bundle_report links them into results/report_bundle/topic-report).
     """
     started = time.perf_counter()
     p, i, out = job.params, job.input, job.output
@@ -382,11 +380,7 @@ def render_report_job(job, log) -> None:
         filters=getattr(i, "filters", None),  # build_corpus: the records config.yaml's filters left out
     )
     written = write_report(
-        inputs,
-        [out.plotly_js, *out.pages, *out.assets],
-        out.bundle,
-        packed=getattr(i, "packed", None),
-        figures=getattr(i, "figures", None),  # draw_figures' folder, linked into the bundle
+        inputs, [out.plotly_js, *out.pages, *out.assets], packed=getattr(i, "packed", None)
     )
     total = sum(path.stat().st_size for path in written.values())
     log.info(
