@@ -242,9 +242,9 @@ def dated_inputs(n_documents: int = 300, *, n_topics: int = 6, seed: int = 0) ->
     year by year (2015-2024), topic 1's shrinks, the others stay flat."""
     from sklearn.feature_extraction.text import CountVectorizer
 
-    from papertopics.topics.over_time import over_time_tables
-    from papertopics.topics.sources import author_table, topic_sources
-    from papertopics.topics.thematic import thematic_map
+    from papertopics.analyses.over_time import over_time_tables
+    from papertopics.analyses.sources import author_table, topic_sources
+    from papertopics.analyses.thematic import thematic_map
 
     inputs = sample_inputs(n_documents, n_topics=n_topics, seed=seed, listings=("alpha",))
     rng = np.random.RandomState(seed)

@@ -358,6 +358,8 @@ def _with_affiliations(inputs):
         for k, t in enumerate(topic)
     ]
     for analysis in ANALYSES:
+        if analysis.name not in ("main_information", "countries"):
+            continue  # the sample's own tables: over time, venues and authors, thematic map...
         written = analysis.run(documents.astype(str), inputs.topics.astype(str))
         for table in analysis.tables:
             inputs.described[table.name] = written[table.name].astype(str)
@@ -403,47 +405,68 @@ def test_the_report_shows_main_information_the_countries_page_cards_and_map_colo
     assert set(field["labels"]) == {"France", "Japan"}
 
 
-def test_describe_writes_the_analyses_tables_and_leaves_topic_sources_as_it_was_without_countries(tmp_path):
+def test_describe_writes_the_analyses_tables_and_leaves_topic_sources_as_it_was_without_countries(
+    tmp_path, monkeypatch
+):
     from types import SimpleNamespace
 
+    import numpy as np
+    import scipy.sparse as sp
     from report_sample import sample_inputs
 
+    import papertopics.analyses.describe as describe
     from papertopics.analyses.describe import describe_topics_job
     from papertopics.analyses.registry import table_outputs
-    from papertopics.report.workbook import analysis_sheets
+    from papertopics.report.workbook import described_sheets
+    from papertopics.topics.terms import TermCounts
 
     inputs = sample_inputs(40, n_topics=3)
     documents = inputs.documents.assign(journal="J Ecol", year="2020")
     calls = []
 
-    def topics_tables(job, log):  # topics/describe.py's part, as it writes topic_sources.csv
-        calls.append(job)
-        pd.DataFrame(
-            {"topic": [0], "field": ["venue"], "name": ["J Ecol"], "count": [5], "share": [0.5]}
-        ).to_csv(job.output.sources, index=False)
+    def source_tables(documents, topics):  # the venues analysis, as it writes topic_sources.csv
+        calls.append(len(documents))
+        return {
+            "sources": pd.DataFrame(
+                {"topic": [0], "field": ["venue"], "name": ["J Ecol"], "count": [5], "share": [0.5]}
+            ),
+            "authors": pd.DataFrame(columns=["author", "papers"]),
+        }
 
-    import papertopics.analyses.describe as describe
-
+    # the analyses that read the term counts: header-only tables here
+    header = {
+        "period_tables": {"over_time": ["period"], "trends": ["topic", "status"]},
+        "thematic_tables": {"thematic": ["topic"]},
+        "citation_tables": {"citations": ["papers_counted"], "most_cited": ["topic"]},
+    }
+    for function, tables in header.items():
+        frames = {name: pd.DataFrame(columns=columns) for name, columns in tables.items()}
+        monkeypatch.setattr(describe, function, lambda *a, frames=frames, **k: dict(frames))
+    monkeypatch.setattr(describe, "source_tables", source_tables)
     for with_countries in (False, True):
         folder = tmp_path / str(with_countries)
         folder.mkdir()
         table = documents.assign(affiliations="Univ X, Oslo, Norway.") if with_countries else documents
         table.to_csv(folder / "document_topics.csv", index=False)
         inputs.topics.to_csv(folder / "topics.csv", index=False)
+        TermCounts(
+            sp.csr_matrix(np.ones((len(documents), 1), dtype=int)), np.array(["a"], dtype=object)
+        ).save(folder / "term_counts.npz")
         outputs = {name: str(folder / Path(path).name) for name, path in table_outputs().items()}
         job = SimpleNamespace(
-            input=SimpleNamespace(documents=folder / "document_topics.csv", topics=folder / "topics.csv"),
-            output=SimpleNamespace(sources=str(folder / "topic_sources.csv"), **outputs),
+            input=SimpleNamespace(
+                documents=folder / "document_topics.csv",
+                topics=folder / "topics.csv",
+                terms=folder / "term_counts.npz",
+            ),
+            output=SimpleNamespace(**outputs),
+            params=SimpleNamespace(reduce_frequent_words=False, bm25_weighting=False, thematic={}),
         )
-        original, describe.describe_topic_tables = describe.describe_topic_tables, topics_tables
-        try:
-            describe_topics_job(job, __import__("logging").getLogger("test"))
-        finally:
-            describe.describe_topic_tables = original
+        describe_topics_job(job, __import__("logging").getLogger("test"))
         sources = (folder / "topic_sources.csv").read_text()
         info = pd.read_csv(outputs["main_information"], dtype=str)
         assert dict(zip(info["figure"], info["value"]))["Documents"] == str(len(documents))
-        sheets = analysis_sheets(outputs)
+        sheets = described_sheets(outputs)
         if with_countries:
             assert "country,Norway" in sources and sheets["countries"].loc[0, "corresponding"] == len(
                 documents
@@ -452,7 +475,7 @@ def test_describe_writes_the_analyses_tables_and_leaves_topic_sources_as_it_was_
             assert sources == "topic,field,name,count,share\n0,venue,J Ecol,5,0.5\n"
             assert pd.read_csv(outputs["countries"]).empty and "countries" not in sheets
         assert sheets["main information"].set_index("figure").loc["Documents", "value"] == str(len(documents))
-    assert len(calls) == 2
+    assert calls == [len(documents)] * 2
 
 
 def test_every_iso_country_is_read_from_the_end_of_an_address_whatever_its_capitals_or_postcode():

@@ -1,4 +1,4 @@
-"""Authors as the export names them (topics.authors, topics.sources): one person per key."""
+"""Authors as the export names them (analyses.authors, analyses.sources): one person per key."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 from conftest import shared_export
 
-from papertopics.topics.authors import author_key, author_keys, comma_lists, split_authors
-from papertopics.topics.sources import topic_sources
+from papertopics.analyses.authors import author_key, author_keys, comma_lists, split_authors
+from papertopics.analyses.sources import topic_sources
 
 # 27 name forms as the shared exports write them, and each one's key within the listing
 # (author_keys over all of them): full names where given, surname + all initials otherwise.
@@ -131,7 +131,7 @@ def test_the_scopus_export_keeps_full_names_apart_and_the_authors_are_full_names
 
 
 def test_the_quick_split_is_nameparsers_and_particles_go_to_nameparser():
-    from papertopics.topics.authors import _parts
+    from papertopics.analyses.authors import _parts
 
     for name in ("Smith, John Paul", "John Smith", "De-la-Peña, Clelia", "Bench-Capon, T.J.M."):
         assert _parts(name) == _parts(name, fast=False)
@@ -282,9 +282,9 @@ def test_the_listings_authors_are_counted_as_bibliometrix_counts_them(tmp_path):
 
     from conftest import SHARED
 
+    from papertopics.analyses.sources import author_table, row_authors, row_links
     from papertopics.ingest.listings import read_listing
     from papertopics.ingest.specs import ListingSpec
-    from papertopics.topics.sources import author_table, row_authors, row_links
 
     reference = SHARED / "data" / "reference" / "bibliometrix" / "wos-plain-capture-recapture-500.txt"
     if not reference.exists():

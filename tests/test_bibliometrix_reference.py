@@ -17,11 +17,11 @@ import pandas as pd
 import pytest
 from conftest import SHARED, shared_export
 
+from papertopics.analyses.citations import normalised, paper_citations
+from papertopics.analyses.thematic import ASSOCIATION, centrality_density, sides
 from papertopics.ingest.dates import add_dates
 from papertopics.ingest.listings import read_listing
 from papertopics.ingest.specs import ListingSpec
-from papertopics.topics.citations import normalised, paper_citations
-from papertopics.topics.thematic import ASSOCIATION, centrality_density, sides
 
 REFERENCE = SHARED / "data" / "reference" / "bibliometrix"
 EXPORTS = ["wos-plain-capture-recapture-500.txt", "scopus-csv-smart-on-fhir-701.csv"]

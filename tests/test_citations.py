@@ -1,5 +1,5 @@
 """Citations (issue 59): one canonical `cited_by` column from every export's spelling, each topic's
-total, median and most-cited papers (topics.citations), their sheets and their card lines."""
+total, median and most-cited papers (analyses.citations), their sheets and their card lines."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 from conftest import shared_export
 
+from papertopics.analyses.citations import TOP_CITED, topic_citations
 from papertopics.ingest.listings import read_listing
 from papertopics.ingest.specs import ListingSpec
-from papertopics.topics.citations import TOP_CITED, topic_citations
 
 
 def _as_topics(table: pd.DataFrame) -> pd.DataFrame:

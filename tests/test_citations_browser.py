@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from test_report_browser import browser, open_page  # noqa: F401 (the fixture)
 
-from papertopics.topics.citations import topic_citations
+from papertopics.analyses.citations import topic_citations
 
 
 def cited_inputs(n_documents: int = 300):

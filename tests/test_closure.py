@@ -89,8 +89,9 @@ def test_the_same_code_in_another_folder_is_the_same_param(tmp_path):
 @pytest.mark.parametrize(
     "job, library",
     [
-        (["papertopics.topics.describe"], "statsmodels"),  # the trends' tests
-        (["papertopics.topics.describe"], "nameparser"),  # the authors
+        (["papertopics.analyses.describe"], "statsmodels"),  # the trends' tests
+        (["papertopics.analyses.describe"], "nameparser"),  # the authors
+        (["papertopics.analyses.describe"], "pycountry"),  # the countries, named in the registry
         ("draw_figures", "matplotlib"),
         ("parse_listing", "rispy"),
         ("parse_listing", "bibtexparser"),

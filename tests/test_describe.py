@@ -7,10 +7,10 @@ import pandas as pd
 from conftest import shared_export
 from report_sample import dated_inputs
 
+from papertopics.analyses.authors import author_key, author_keys
+from papertopics.analyses.over_time import document_periods, over_time_tables
+from papertopics.analyses.sources import topic_sources
 from papertopics.ingest.dates import add_dates
-from papertopics.topics.authors import author_key, author_keys
-from papertopics.topics.over_time import document_periods, over_time_tables
-from papertopics.topics.sources import topic_sources
 
 
 def test_periods_are_years_for_a_long_span_and_months_for_a_short_one():
@@ -80,7 +80,7 @@ def test_a_listing_without_dates_venues_or_authors_gets_empty_tables():
 
 
 def test_the_listings_most_productive_authors_are_on_the_overview_and_in_the_workbook(tmp_path):
-    """authors.csv (topics.sources.author_table): on the overview, its first rows; in the
+    """authors.csv (analyses.sources.author_table): on the overview, its first rows; in the
     workbook, the `authors` sheet with every author."""
     from papertopics.report.render import index_page
     from papertopics.report.workbook import described_sheets

@@ -1094,7 +1094,8 @@ def test_a_dated_listing_gets_over_time_and_the_thematic_map_and_cards_with_venu
 def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
     from report_sample import dated_inputs
 
-    from papertopics.report.workbook import DESCRIBED_SHEETS, described_sheets
+    from papertopics.analyses.registry import tables
+    from papertopics.report.workbook import described_sheets
 
     paths = {}
     for name, table in dated_inputs(200).described.items():
@@ -1107,7 +1108,7 @@ def test_the_workbook_gets_a_sheet_per_table_the_listing_has(tmp_path):
         sheets["trends"]["slope_per_year"].dtype.kind == "f"
         and sheets["over time"]["count"].dtype.kind in "iuf"
     )
-    assert set(DESCRIBED_SHEETS) == {
+    assert {table.name for table in tables()} >= {
         "over_time", "trends", "sources", "authors", "thematic", "citations", "most_cited",
     }  # fmt: skip
 
@@ -1142,8 +1143,8 @@ def test_colour_by_venue_folds_capitals_as_the_cards_do_and_author_search_reads_
     `authors`, while a Scopus listing's full names are its `author_full_names` (ingest.columns)."""
     import base64
 
+    from papertopics.analyses.sources import topic_sources
     from papertopics.report.documents import document_fields
-    from papertopics.topics.sources import topic_sources
 
     venues = ["NeurIPS", "neurips", "NEURIPS", "NeurIPS", "ICML", "icml", ""]
     documents = pd.DataFrame({"topic": [0] * 7, "venue": venues})

@@ -1,4 +1,4 @@
-"""The thematic map (topics.thematic, report.thematic): centrality and density of each topic's
+"""The thematic map (analyses.thematic, report.thematic): centrality and density of each topic's
 keyword network as Cobo et al. (2011) define them, checked on a network worked by hand; the
 quadrants split as bibliometrix's axes split them; topics without keywords of their own and themes
 of too few keywords said (bibliometrix's own figures: test_bibliometrix_reference.py)."""
@@ -15,8 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from papertopics.analyses.thematic import (
+    ASSOCIATION,
+    AUTHOR_KEYWORDS,
+    TOP_TERMS,
+    sides,
+    split_at,
+    thematic_map,
+)
 from papertopics.report.thematic import label_box, place_labels, thematic_page, visualize_thematic_map
-from papertopics.topics.thematic import ASSOCIATION, AUTHOR_KEYWORDS, TOP_TERMS, sides, split_at, thematic_map
 
 # 13 papers of 4 topics; keywords a, b, c (topic 0), d, e, f (topic 1), g, h (topic 2), x, y
 # (topic 3, linked to nothing). "Topic Models"/"topic model" is one keyword (a), as the names fold it.
@@ -367,7 +374,7 @@ def _naive(incidence: np.ndarray, theme_of: list, normalise: str) -> tuple[dict,
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
 def test_centrality_and_density_equal_the_definitions_pair_by_pair(data):
-    from papertopics.topics.thematic import centrality_density, cooccurrence
+    from papertopics.analyses.thematic import centrality_density, cooccurrence
 
     papers = data.draw(st.integers(3, 12))
     k = data.draw(st.integers(2, 9))

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import fisher_exact
 
-from papertopics.topics.trends import (
+from papertopics.analyses.trends import (
     EXACT_MAX_PAPERS,
     TREND_Q,
     exact_trend_p,
@@ -236,8 +236,8 @@ def two_listing_inputs():
     papers), 3-5 move by chance."""
     from report_sample import sample_inputs
 
+    from papertopics.analyses.over_time import over_time_tables
     from papertopics.report.inputs import ReportInputs
-    from papertopics.topics.over_time import over_time_tables
 
     n = sum(a + b for a, b in PLAN.values())
     inputs = sample_inputs(n, n_topics=6, listings=("old", "new"), seed=3)

@@ -1,6 +1,6 @@
-"""The one trend model (topics.trends): statsmodels' binomial GLM, quasi-binomial where periods
+"""The one trend model (analyses.trends): statsmodels' binomial GLM, quasi-binomial where periods
 scatter more than chance, a likelihood-ratio test where a topic is all in one end period; and
-the periods every dated paper falls in (topics.over_time)."""
+the periods every dated paper falls in (analyses.over_time)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import statsmodels.api as sm
 from scipy.stats import chi2
 from scipy.stats import f as f_dist
 
-from papertopics.topics.over_time import document_periods, over_time_tables
-from papertopics.topics.trends import fit_trend, verdicts
+from papertopics.analyses.over_time import document_periods, over_time_tables
+from papertopics.analyses.trends import fit_trend, verdicts
 
 YEARS = np.arange(2015, 2025, dtype=float)
 TOTALS = np.array([40, 55, 60, 80, 90, 120, 150, 160, 200, 240])
@@ -312,7 +312,7 @@ def test_a_fit_that_does_not_converge_gives_no_p_unless_the_exact_test_gives_one
 
 
 def test_the_profile_bounds_root_search_never_raises():
-    from papertopics.topics.trends import _crossing
+    from papertopics.analyses.trends import _crossing
 
     assert _crossing(lambda b: -1.0, 0.0, 1.0) == np.inf  # never crosses: open on that side
     assert _crossing(lambda b: -1.0, 0.0, -1.0) == -np.inf

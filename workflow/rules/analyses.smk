@@ -4,12 +4,13 @@ from papertopics.analyses.registry import table_outputs
 
 
 rule describe_topics:
-    """What the listing's own columns say of each topic: shares per period, rising and falling
-    topics with their slopes, each period's top terms (over_time.csv, topic_trends.csv), top
-    venues and authors (topic_sources.csv), the listing's authors (authors.csv), the thematic map (thematic_map.csv), citations and
-    most-cited papers (topic_citations.csv, most_cited.csv); then the analyses of
-    analyses/registry.py: main information (main_information.csv), countries (countries.csv, and
-    each topic's countries in topic_sources.csv). Header-only tables for a listing without them.
+    """What the listing's own columns say of each topic and of the whole listing: the analyses of
+    analyses/registry.py, in its order: shares per period, rising and falling topics with their
+    slopes, each period's top terms (over_time.csv, topic_trends.csv), top venues and authors
+    (topic_sources.csv), the listing's authors (authors.csv), the thematic map
+    (thematic_map.csv), citations and most-cited papers (topic_citations.csv, most_cited.csv),
+    main information (main_information.csv), countries (countries.csv, and each topic's
+    countries in topic_sources.csv). Header-only tables for a listing without them.
     """
     input:
         documents="results/topics/document_topics.csv",
@@ -17,14 +18,7 @@ rule describe_topics:
         terms="results/corpus/term_counts.npz",
         names="results/corpus/name_index.pkl",  # the thematic map folds keywords as the names do
     output:
-        **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
-        over_time="results/topics/over_time.csv",
-        trends="results/topics/topic_trends.csv",
-        sources="results/topics/topic_sources.csv",
-        authors="results/topics/authors.csv",  # the listing's authors, most papers first (topics.sources)
-        thematic="results/topics/thematic_map.csv",
-        citations="results/topics/topic_citations.csv",  # topics.citations: header only without cited_by
-        most_cited="results/topics/most_cited.csv",
+        **table_outputs(),  # analyses/registry.py: over_time.csv, topic_trends.csv ... countries.csv
     log:
         "results/logs/describe_topics.log",
     benchmark:

@@ -77,7 +77,7 @@ rule render_report:
     fit_topics' changes.csv. bundle_report links the folder for `snakemake --report`.
     """
     input:
-        **table_outputs(),  # analyses/registry.py: main_information.csv, countries.csv
+        **table_outputs(),  # describe_topics' tables (analyses/registry.py): over_time.csv ... countries.csv
         documents="results/topics/document_topics.csv",
         topics="results/topics/topics.csv",
         model="results/topics/model",
@@ -88,13 +88,6 @@ rule render_report:
         corpus_stats="results/corpus/corpus_stats.json",
         hierarchy="results/topics/hierarchy.csv",
         packed="results/report_data",
-        over_time="results/topics/over_time.csv",
-        trends="results/topics/topic_trends.csv",
-        sources="results/topics/topic_sources.csv",
-        authors="results/topics/authors.csv",
-        thematic="results/topics/thematic_map.csv",
-        citations="results/topics/topic_citations.csv",
-        most_cited="results/topics/most_cited.csv",
         filters="results/corpus/filters.csv",  # build_corpus: the records config.yaml's filters left out
     output:
         pages=REPORT_PAGES,
@@ -155,17 +148,10 @@ rule write_workbook:
     never reruns it, a re-cluster writes it while the pages render.
     """
     input:
-        **table_outputs(),  # analyses/registry.py: a sheet each where not empty
+        **table_outputs(),  # describe_topics' tables (analyses/registry.py): a sheet each where not empty
         topics="results/topics/topics.csv",
         documents="results/topics/document_topics.csv",
         pinned="results/topics/pinned.csv",
-        over_time="results/topics/over_time.csv",  # describe_topics (topics.smk): sheets when not empty
-        trends="results/topics/topic_trends.csv",
-        sources="results/topics/topic_sources.csv",
-        authors="results/topics/authors.csv",
-        thematic="results/topics/thematic_map.csv",
-        citations="results/topics/topic_citations.csv",
-        most_cited="results/topics/most_cited.csv",
         filters="results/corpus/filters.csv",  # build_corpus: a `filters` sheet when config.yaml sets one
         corpus_stats="results/corpus/corpus_stats.json",  # the data sheet: each listing's columns and notes
     output:

@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 COUNTRY_COLUMNS = ["country", "papers", "corresponding", "scp", "mcp", "mcp_ratio", "share"]
-# each topic's countries: rows of topic_sources.csv (topics.sources' columns), field "country"
+# each topic's countries: rows of topic_sources.csv (analyses.sources' columns), field "country"
 TOPIC_COUNTRY_COLUMNS = ["topic", "field", "name", "count", "share"]
 # countries kept per topic (as topic_sources.csv keeps venues and authors)
 TOP_COUNTRIES = 5

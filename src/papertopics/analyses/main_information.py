@@ -32,7 +32,7 @@ The formulas (bibliometrix's lines in brackets; ../shared/data/reference/bibliom
 
 A figure the listing has no column for is left out (the seeds have documents only; NeurIPS
 documents and sources). The as-of year is the listing's latest year unless given, so that a rerun
-next year writes the same table (topics.citations' TC per year does the same).
+next year writes the same table (analyses.citations' TC per year does the same).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ from papertopics.analyses.countries import has_countries, paper_countries
 __all__ = ["MAIN_INFORMATION_COLUMNS", "main_information", "main_information_tables"]
 
 MAIN_INFORMATION_COLUMNS = ["section", "figure", "value"]
-SOURCE_COLUMNS = ("journal", "venue", "session")  # as topics.sources finds the venue
+SOURCE_COLUMNS = ("journal", "venue", "session")  # as analyses.sources finds the venue
 AUTHOR_COLUMNS = ("authors_abbreviated", "authors")  # bibliometrix's AU: the abbreviated form first
 TYPE_COLUMNS = ("document_type", "type")
 _RE_AU_DROP = re.compile(r"[.,]")

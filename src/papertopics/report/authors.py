@@ -1,4 +1,4 @@
-"""The overview's most productive authors: the first rows of authors.csv (topics.sources.author_table:
+"""The overview's most productive authors: the first rows of authors.csv (analyses.sources.author_table:
 papers and fractionalised papers as bibliometrix counts them), the whole table in the workbook."""
 
 from __future__ import annotations

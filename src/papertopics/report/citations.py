@@ -1,4 +1,4 @@
-"""Each topic's citations on its overview card (topics.citations' tables: topic_citations.csv,
+"""Each topic's citations on its overview card (analyses.citations' tables: topic_citations.csv,
 most_cited.csv): the total and median, the median per year since publication, and its most-cited
 papers with their counts beside their counts per year, so that an old paper does not lead by age
 alone. A listing without a citation column shows no such lines.
@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from papertopics.analyses.citations import citation_counts
 from papertopics.report.inputs import ReportInputs
-from papertopics.topics.citations import citation_counts
 
 # the map's `citations` field: count + 1 (0: no count) packed in 32 bits, every count
-# topics.citations reads (MAX_COUNT = 2^31) whole: no cap
+# analyses.citations reads (MAX_COUNT = 2^31) whole: no cap
 FIELD_TYPE = "u4"
 
 

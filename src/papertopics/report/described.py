@@ -1,5 +1,5 @@
-"""What the listing's own columns say of each topic (describe_topics' tables, topics.over_time,
-topics.sources) on the report: the "Over time" page, and the years, venues and authors on each
+"""What the listing's own columns say of each topic (describe_topics' tables, analyses.over_time,
+analyses.sources) on the report: the "Over time" page, and the years, venues and authors on each
 topic card (the "Thematic map" page: report.thematic). A listing without dates (the seeds, NeurIPS
 2023) has neither page in its navigation bar and no such lines on its cards.
 """
@@ -13,7 +13,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from papertopics.analyses.over_time import MIN_PERIOD_PAPERS
 from papertopics.analyses.registry import tables as analysis_tables
+from papertopics.analyses.trends import COCHRAN_MIN, EXACT_MAX_PAPERS, odds_factor
 from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.colors import topic_color
 from papertopics.report.html import page_data, page_footer, render_page
@@ -21,12 +23,9 @@ from papertopics.report.inputs import ReportInputs
 from papertopics.report.over_time_rows import TREND_MARKS, over_time_rows
 from papertopics.report.over_time_rows import numbers as _number
 from papertopics.report.text import plotly_text, short_label
-from papertopics.topics.over_time import MIN_PERIOD_PAPERS
-from papertopics.topics.trends import COCHRAN_MIN, EXACT_MAX_PAPERS, odds_factor
 
-# describe_topics' tables, as render_report's inputs name them: topics/' and analyses/registry.py's
-DESCRIBED = ("over_time", "trends", "sources", "authors", "thematic", "citations", "most_cited")
-ANALYSIS_TABLES = tuple(table.name for table in analysis_tables())
+# describe_topics' tables, as render_report's inputs name them (analyses/registry.py)
+DESCRIBED = tuple(table.name for table in analysis_tables())
 # venues, authors and countries (analyses.countries) on a topic card
 CARD_SOURCES = 3
 CARD_FIELDS = {"country": "countries"}  # topic_sources.csv's field -> the card's list
@@ -43,7 +42,7 @@ def has_over_time(inputs: ReportInputs) -> bool:
 
 
 def _odds(log_odds: float) -> str:
-    """An odds factor as the page writes it, from its log (topics.trends.odds_factor: no
+    """An odds factor as the page writes it, from its log (analyses.trends.odds_factor: no
     overflow): "1.25"; "> 1e6" beyond a million; "< 1e-6" below a millionth; "∞" and "0"."""
     value = odds_factor(log_odds)
     if np.isnan(value):
@@ -59,7 +58,7 @@ def _odds(log_odds: float) -> str:
 
 def _change(row) -> dict:
     """The odds factor per year and its interval; for a topic all in its last (first) period, no
-    finite factor: the interval's finite end (topics.trends, separation)."""
+    finite factor: the interval's finite end (analyses.trends, separation)."""
     if np.isfinite(row.slope_per_year):
         return {
             "change": re.sub(r"^([<>] )?", r"\1×", _odds(row.slope_per_year)),

@@ -19,6 +19,8 @@ import numpy as np
 import pandas as pd
 
 from papertopics.analyses.countries import has_countries, paper_countries
+from papertopics.analyses.over_time import document_periods
+from papertopics.analyses.sources import AUTHOR_COLUMNS, VENUE_COLUMNS, find_column
 from papertopics.constants import ASSIGNED_NEAREST, MEMBERS
 from papertopics.ingest.dates import PUBLISHED
 from papertopics.report.citations import citation_field
@@ -27,8 +29,6 @@ from papertopics.report.document_data import CHUNK_DOCUMENTS, CHUNK_FOLDER, HEAD
 from papertopics.report.inputs import split_listings
 from papertopics.report.pinned import PIN, pinned_topic_ids
 from papertopics.report.text import HEADLINE_CHARS, truncate
-from papertopics.topics.over_time import document_periods
-from papertopics.topics.sources import AUTHOR_COLUMNS, VENUE_COLUMNS, find_column
 from papertopics.topics.tree import balanced_regions, region_count
 
 
@@ -205,7 +205,7 @@ FIELD_CATEGORIES = 10
 
 def time_field(documents: pd.DataFrame) -> dict | None:
     """`year` (numeric, packed u2, 0 for none), or `month` for a listing whose periods are months
-    (topics.over_time.document_periods: a 16-month arXiv listing), as months since the field's
+    (analyses.over_time.document_periods: a 16-month arXiv listing), as months since the field's
     `origin` + 1 (MONTH_ORIGIN, or the earliest paper's year when earlier)."""
     origin = None
     if PUBLISHED in documents.columns:  # the map shows each paper's own year or month, not its period
@@ -235,7 +235,7 @@ def time_field(documents: pd.DataFrame) -> dict | None:
 
 def document_fields(documents: pd.DataFrame) -> list[dict]:
     """The fields the map can be coloured and filtered by: the time (time_field) and the venue
-    column (topics.sources; packed u1 codes of its commonest values), the country
+    column (analyses.sources; packed u1 codes of its commonest values), the country
     (country_field), the citations."""
     time = time_field(documents)
     fields = [time] if time is not None else []
@@ -243,7 +243,7 @@ def document_fields(documents: pd.DataFrame) -> list[dict]:
     if venue is not None:
         names = documents[venue].fillna("").astype(str).str.strip()
         # one venue however it is capitalised, shown in its fullest written form, as the cards'
-        # top venues fold it (topics.sources.topic_sources: lower-cased keys, the longest form)
+        # top venues fold it (analyses.sources.topic_sources: lower-cased keys, the longest form)
         keys = names.str.lower()
         forms = pd.DataFrame({"key": keys, "name": names})[names != ""].value_counts()
         shown = {key: max(group.items(), key=lambda kv: (len(kv[0][1]), kv[1]))[0][1]

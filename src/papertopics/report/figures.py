@@ -20,12 +20,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from papertopics.analyses.thematic import MIN_KEYWORDS, split_at
+from papertopics.analyses.trends import TREND_Q
 from papertopics.constants import OUTLIER_COLOR
 from papertopics.report.colors import topic_color
 from papertopics.report.over_time_rows import TREND_MARKS, over_time_rows
 from papertopics.report.text import truncate
-from papertopics.topics.thematic import MIN_KEYWORDS, split_at
-from papertopics.topics.trends import TREND_Q
 
 __all__ = [
     "FIGURES",
@@ -219,7 +219,7 @@ def document_map(map2d: pd.DataFrame, documents: pd.DataFrame, topics: pd.DataFr
 def thematic_figure(thematic: pd.DataFrame, title: str):
     """The strategic diagram as the Thematic map page draws it: centrality across, density up,
     bubbles by size (hollow: fewer than MIN_KEYWORDS keywords), quadrants split at the middle
-    rank (topics.thematic.split_at); -> (figure, names drawn)."""
+    rank (analyses.thematic.split_at); -> (figure, names drawn)."""
     table = _numbers(thematic, "topic", "size", "centrality", "density").dropna(
         subset=["centrality", "density"]
     )

@@ -10,11 +10,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from papertopics.analyses.trends import TREND_Q, fit_trend, verdicts
+from papertopics.analyses.trends import q_values as trend_q
 from papertopics.report.colors import OUTLIER_COLOR, listing_colors
 from papertopics.report.inputs import split_listings
 from papertopics.report.text import plotly_text, short_label
-from papertopics.topics.trends import TREND_Q, fit_trend, verdicts
-from papertopics.topics.trends import q_values as trend_q
 
 
 def listing_membership(documents: pd.DataFrame, listings: list[str]) -> np.ndarray:
@@ -158,7 +158,7 @@ def listing_trends(documents: pd.DataFrame, listings: list[str], topics: pd.Data
     One row per topic (not the outliers) with documents and shares on each side, the change in
     percentage points, a status (new, gone: no papers on one side; rising, falling: q < 0.05;
     else unchanged), `significant` (q < 0.05, whatever the status: a "new" topic of one paper is
-    not), the p-value of topics.trends' test, the one of Over time, on the newest listing against
+    not), the p-value of analyses.trends' test, the one of Over time, on the newest listing against
     the earlier ones (two periods: Fisher's exact test where the topic has few papers, else the
     likelihood-ratio test; it weighs the change by the listings' sizes, so 3 of 40 is weaker
     evidence than 300 of 4,000) and Benjamini-Hochberg q-values over the topics; sorted by the

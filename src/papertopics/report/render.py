@@ -14,7 +14,7 @@ from papertopics.artifacts import atomic_copy, atomic_write_text
 from papertopics.report.authors import author_rows
 from papertopics.report.changes import change_rows, listing_share_rows, status_tiles, summary_line
 from papertopics.report.colors import topic_color
-from papertopics.report.described import ANALYSIS_TABLES, DESCRIBED, main_information_sections
+from papertopics.report.described import DESCRIBED, main_information_sections
 from papertopics.report.document_data import CHUNK_FOLDER
 from papertopics.report.document_figure import visualize_documents
 from papertopics.report.documents import document_payload, topic_download_payload
@@ -373,10 +373,8 @@ def render_report_job(job, log) -> None:
         max_hover_chars=p.report["max_hover_chars"],
         neighbours=getattr(i, "neighbours", None),  # similar papers (find_neighbours)
         corpus_stats=getattr(i, "corpus_stats", None),  # listing headers as titles
-        # describe_topics: topics/' tables, then analyses/registry.py's
-        described={
-            name: getattr(i, name) for name in (*DESCRIBED, *ANALYSIS_TABLES) if getattr(i, name, None)
-        },
+        # describe_topics' tables (analyses/registry.py)
+        described={name: getattr(i, name) for name in DESCRIBED if getattr(i, name, None)},
         filters=getattr(i, "filters", None),  # build_corpus: the records config.yaml's filters left out
     )
     written = write_report(

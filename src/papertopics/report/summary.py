@@ -304,7 +304,7 @@ def topic_cards(inputs: ReportInputs) -> list[dict]:
                 ),
                 "listing_shares": shares,
                 "sources": sources.get(int(topic), {}),
-                "citations": citations.get(int(topic)),  # topics.citations: None without cited_by
+                "citations": citations.get(int(topic)),  # analyses.citations: None without cited_by
                 "only_in": only_in.get(topic),
                 # the reader named it (config.yaml topics.names; topics.csv named_by)
                 "named_by_you": str(row.get("named_by", "")) == "config.yaml",

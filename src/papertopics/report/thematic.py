@@ -1,7 +1,7 @@
 """The "Thematic map" page: a strategic diagram after Callon and Cobo et al. (2011) with the topics
-as themes (thematic_map.csv, topics.thematic), the bubbles by papers (hollow: a theme of fewer
+as themes (thematic_map.csv, analyses.thematic), the bubbles by papers (hollow: a theme of fewer
 than 3 keywords), every label placed where it overlaps no other label and no bubble
-(place_labels), the quadrants split as bibliometrix splits them (topics.thematic.split_at); a
+(place_labels), the quadrants split as bibliometrix splits them (analyses.thematic.split_at); a
 table of the themes with their keyword counts and notes, the topics without keywords of their
 own named with the reason, and what differs from bibliometrix's thematicMap.
 """
@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from papertopics.analyses.thematic import ASSOCIATION, AUTHOR_KEYWORDS, MIN_KEYWORDS, split_at
 from papertopics.report.colors import topic_color
 from papertopics.report.html import page_data, page_footer, render_page
 from papertopics.report.inputs import ReportInputs
 from papertopics.report.text import plotly_text, short_label
-from papertopics.topics.thematic import ASSOCIATION, AUTHOR_KEYWORDS, MIN_KEYWORDS, split_at
 
 # the figure's size and plot area in pixels: fixed, so that the labels' places hold on the page
 WIDTH, HEIGHT = 1100, 680

@@ -11,7 +11,7 @@ file has no header: one link per line, the two items' ids and the link's strengt
 
 - keywords_map.txt, keywords_network.txt (where the listing has authors' keywords;
   report/vosviewer_keywords.py, apart so that the pages' job never imports the thematic map): the items are
-  the topics' keywords as the thematic map chooses them (topics.thematic.theme_keywords: each
+  the topics' keywords as the thematic map chooses them (analyses.thematic.theme_keywords: each
   keyword to the topic whose papers give it most, a topic's `thematic.keywords` commonest given by
   `thematic.min_papers` papers or more), the cluster their topic, `weight<Occurrences>` the papers
   giving the keyword; a link joins two keywords some paper gives both, its strength the number of

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from papertopics.analyses.thematic import keyword_incidence, theme_keywords
 from papertopics.report.vosviewer import clusters, topic_names
-from papertopics.topics.thematic import keyword_incidence, theme_keywords
 
 __all__ = ["keyword_network"]
 

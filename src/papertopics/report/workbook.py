@@ -3,9 +3,9 @@
 Sheets written by XlsxWriter: `topics` (id, name, size, share, terms, cohesion, region, coverage where
 topics.csv has it) and `documents` (title, authors, topic, name, assignment, confidence, url,
 listings, doc_id; columns the listings lack are left out), and where the listing has dates,
-venues, authors or citations `over time`, `trends`, `venues and authors`, `authors`, `thematic map`,
-`citations` and `most cited`
-(described_sheets; topics.describe's tables), and `filters` where config.yaml's filters left records
+venues, authors, citations or affiliations `over time`, `trends`, `venues and authors`, `authors`,
+`thematic map`, `citations`, `most cited`, `main information` and `countries` (described_sheets;
+the tables of analyses/registry.py), and `filters` where config.yaml's filters left records
 out (filters_sheet: the PRISMA-style count of results/corpus/filters.csv). Every text cell is text: a title
 starting with `=` is never a formula (written as a string, formulas off), and characters a
 workbook cannot hold (control characters such as the form feed of a JSON-mangled
@@ -42,19 +42,9 @@ DOCUMENT_COLUMNS = {
     "assignment": "assignment",
     "confidence": "confidence",
     "url": "url",
-    "cited_by": "cited_by",  # topics.citations: a number, empty where the cell held none
+    "cited_by": "cited_by",  # analyses.citations: a number, empty where the cell held none
     "listings": "listings",
     "doc_id": "doc_id",
-}
-# describe_topics' tables -> their sheets (written when the listing has what they show)
-DESCRIBED_SHEETS = {
-    "over_time": "over time",
-    "trends": "trends",
-    "sources": "venues and authors",
-    "authors": "authors",  # topics.sources.author_table: the listing's authors, most papers first
-    "thematic": "thematic map",
-    "citations": "citations",  # topics.citations: where the listing has cited_by
-    "most_cited": "most cited",
 }
 _NUMBERS = (
     "topic", "count", "total", "share", "size", "first_year", "last_year",
@@ -100,26 +90,12 @@ def workbook_sheets(topics: pd.DataFrame, documents: pd.DataFrame) -> dict[str, 
 
 
 def described_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
-    """describe_topics' tables as sheets (over time, trends, venues and authors, thematic map),
-    numbers typed; an empty table (a listing without dates, venues or authors) gives no sheet."""
-    sheets = {}
-    for name, sheet in DESCRIBED_SHEETS.items():
-        if not paths.get(name) or not Path(paths[name]).is_file():
-            continue
-        table = read_table(paths[name])
-        if table.empty:
-            continue
-        for column in table.columns:
-            if column in _NUMBERS or column.endswith(("_value", "_per_year", "_error", "_low", "_high")):
-                table[column] = pd.to_numeric(table[column].replace("", None), errors="coerce")
-        sheets[sheet] = table
-    return sheets
-
-
-def analysis_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
-    """The analyses' tables (analyses/registry.py) as sheets, numbers typed; none for an empty one
-    (countries of a listing without affiliations). Main information's values stay as the CSV
-    writes them ("2018 : 2019" beside "500": one column of text, as its figures are mixed)."""
+    """describe_topics' tables (analyses/registry.py: over time, trends, venues and authors,
+    authors, thematic map, citations, most cited, main information, countries) as sheets, in the
+    registry's order, numbers typed (_NUMBERS, the suffixes below, and each table's own `numbers`);
+    an empty table (a listing without dates, venues, authors or affiliations) gives no sheet.
+    Main information's values stay as the CSV writes them ("2018 : 2019" beside "500": one
+    column of text, as its figures are mixed)."""
     from papertopics.analyses.registry import tables
 
     sheets = {}
@@ -129,8 +105,13 @@ def analysis_sheets(paths: dict[str, str | Path]) -> dict[str, pd.DataFrame]:
         frame = read_table(paths[table.name])
         if frame.empty:
             continue
-        for column in table.numbers:
-            frame[column] = pd.to_numeric(frame[column].replace("", None), errors="coerce")
+        for column in frame.columns:
+            if (
+                column in _NUMBERS
+                or column in table.numbers
+                or column.endswith(("_value", "_per_year", "_error", "_low", "_high"))
+            ):
+                frame[column] = pd.to_numeric(frame[column].replace("", None), errors="coerce")
         sheets[table.sheet] = frame
     return sheets
 

@@ -27,8 +27,8 @@ import re
 import numpy as np
 import pandas as pd
 
+from papertopics.analyses.sources import VENUE_COLUMNS, find_column
 from papertopics.ingest.dates import PUBLISHED
-from papertopics.topics.sources import VENUE_COLUMNS, find_column
 
 __all__ = [
     "CITATION_COLUMNS", "MAX_COUNT", "MOST_CITED_COLUMNS", "TOP_CITED", "citation_counts", "paper_citations",

@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 
 import pandas as pd
 
-from papertopics.topics.authors import (
+from papertopics.analyses.authors import (
     author_id,
     author_keys,
     clean_name,

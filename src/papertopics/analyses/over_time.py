@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from papertopics.analyses.trends import fit_trend, odds_factor, q_values, verdicts
 from papertopics.ingest.dates import PUBLISHED
 from papertopics.topics.ctfidf import class_tfidf
-from papertopics.topics.trends import fit_trend, odds_factor, q_values, verdicts
 
 # Years needed for yearly periods; below it, months (when the dates have them).
 MIN_YEARS = 3
