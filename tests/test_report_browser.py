@@ -52,7 +52,7 @@ CHROMIUM_FLAGS = [
 NO_PLOTLY = ("index", "changes", "pinned", "fields")  # pages of tables only: they never load plotly.js
 # pages with nothing to show for a listing without dates (the samples): one line, no plotly.js,
 # and no link in the navigation bar (report.described)
-UNDATED = ("timeline", "thematic")
+UNDATED = ("timeline", "thematic", "countries")  # countries: no affiliations either
 # A page drawn later than this is broken (a loop, a file waited for in vain), not slow: how fast
 # pages open is measured by bench/report_size.py (docs/report.md), not asserted here, because this
 # machine's speed varies by the hour (the same 3,584-document map: 1.5 to 3.6 s on one day).
@@ -469,6 +469,7 @@ def test_every_page_opens_offline_without_errors(browser, small_report, name):
                 "hierarchy",
                 "heatmap",
                 "pinned",
+                "fields",  # the Data page: what every listing holds
             )
         ]
         if name not in NO_PLOTLY + UNDATED:
@@ -495,7 +496,7 @@ def test_over_time_and_thematic_map_of_a_dated_listing_draw_offline(browser, tmp
             page.screenshot(SCREENSHOTS / f"dated-{name}.png", full_page=True)
             assert page.errors == [] and local_only(page.requests, folder) == []
             nav = page.evaluate("Array.from(document.querySelectorAll('nav a')).map(a => a.textContent)")
-            assert nav[-2:] == ["Over time", "Thematic map"]
+            assert nav[-3:] == ["Over time", "Thematic map", "Data"]  # no affiliations: no Countries
             assert page.evaluate("document.getElementById('figure').data.length") == traces
             assert page.evaluate("document.querySelectorAll('#figure .main-svg').length") >= 1
             if name == "timeline":

@@ -135,7 +135,9 @@ def _crowded(n: int = 14, seed: int = 3) -> pd.DataFrame:
             "centrality": np.r_[rng.uniform(0.5, 1.5, n - 3), [4.0, 6.0, 9.0]],
             "density": np.r_[rng.uniform(10, 14, n - 3), [30.0, 12.0, 50.0]],
             "quadrant": "motor themes",
-            "keywords": "phage; lysin",
+            "keywords": "phage; lysin; biofilm",
+            "n_keywords": 3,
+            "note": "",
         }
     )
 
