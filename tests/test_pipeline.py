@@ -171,6 +171,8 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "write_workbook",
             "describe_topics",
             "draw_figures",
+            "write_vosviewer",
+            "write_references",
         }
         config.write_text(original + "hdbscan:\n  min_cluster_size: 4\n")
         assert planned_rules(seed_run) == {
@@ -185,6 +187,8 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "write_workbook",
             "describe_topics",
             "draw_figures",
+            "write_vosviewer",
+            "write_references",
         }
         # the history's marker follows every report; it finds the history at this run already;
         # the figures (draw_figures) read no report.* setting but the title: not redrawn
@@ -200,6 +204,8 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "write_workbook",
             "describe_topics",
             "draw_figures",
+            "write_vosviewer",
+            "write_references",
         }
         # min_df counts topics: the per-corpus term counts stay; a tokenising change recounts them
         fit_and_after = {
@@ -212,6 +218,8 @@ def test_config_edit_reruns_only_affected_stages(seed_run):
             "write_workbook",
             "describe_topics",
             "draw_figures",
+            "write_vosviewer",
+            "write_references",
         }
         config.write_text(original + "vectorizer:\n  min_df: 2\n")
         assert planned_rules(seed_run) == fit_and_after

@@ -179,6 +179,8 @@ def test_an_edited_helper_of_fit_topics_reruns_fit_topics(seed_run, tmp_path):
         "describe_topics",
         "advance_history",
         "draw_figures",
+        "write_vosviewer",
+        "write_references",
     }
     assert planned == fit_and_after
     changed = module.relative_to(checkout / "src/papertopics").as_posix()
@@ -205,6 +207,7 @@ def test_a_rebuilt_name_data_file_or_a_library_upgrade_reruns_the_jobs_it_shapes
     checkout = _checkout_copy(tmp_path / "checkout")
     after_fit = {"fit_topics", "curate_topics", "evaluate_topics", "render_report", "bundle_report"}
     after_fit |= {"write_workbook", "describe_topics", "draw_figures", "advance_history"}
+    after_fit |= {"write_vosviewer", "write_references"}  # the VOSviewer and reference-manager files
     names = checkout / "src/papertopics/topics/names"
     for data in sorted(names.glob("*.tsv.gz")):
         saved = data.read_bytes()
