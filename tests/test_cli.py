@@ -141,7 +141,10 @@ def test_papertopics_run_on_a_zotero_export_and_seed_listings(tmp_path):
         "over time",
         "trends",
         "venues and authors",
+        "authors",  # the listing's most productive authors (65b)
         "thematic map",
+        "main information",  # bibliometrix's first table (analyses.main_information)
+        "data",  # what each listing holds (report.provenance)
     ]
     # the --config value reached the run; a second run has nothing to do
     assert "random_state: 7" in (tmp_path / cli.CLI_CONFIG).read_text(encoding="utf-8")
