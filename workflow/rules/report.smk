@@ -103,6 +103,9 @@ rule render_report:
         report_files=REPORT_FILES,
         report=config["report"],
         listings=list(LISTINGS),
+        # bundle_report's mirror of the pages, stale once they are rewritten: removed first, so a
+        # run killed mid-report leaves no old page there that results/report/ no longer holds
+        stale_bundle="results/report_bundle/topic-report",
     run:
         from papertopics.report.render import render_report_job
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import shutil
 import time
 from pathlib import Path
 
@@ -360,6 +361,9 @@ def render_report_job(job, log) -> None:
     """
     started = time.perf_counter()
     p, i, out = job.params, job.input, job.output
+    stale = getattr(p, "stale_bundle", None)  # bundle_report links the new pages once they are all written
+    if stale and Path(stale).is_dir():
+        shutil.rmtree(stale)
     inputs = read_inputs(
         documents=i.documents,
         topics=i.topics,
