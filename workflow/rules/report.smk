@@ -186,9 +186,11 @@ rule write_references:
     benchmark:
         "results/benchmarks/write_references.tsv"
     params:
-        code=script_code("write_references"),  # modules, package data, library versions: a change reruns it
-    script:
-        "../scripts/write_references.py"
+        code=job_module("papertopics.report.references"),  # modules, package data, library versions: a change reruns it
+    run:
+        from papertopics.report.references import write_references_job
+
+        run_job(write_references_job, input, output, params, threads, log)
 
 
 rule write_vosviewer:
@@ -208,7 +210,9 @@ rule write_vosviewer:
     benchmark:
         "results/benchmarks/write_vosviewer.tsv"
     params:
-        code=script_code("write_vosviewer"),  # modules, package data, library versions: a change reruns it
+        code=job_module("papertopics.report.vosviewer_keywords"),  # modules, package data, library versions: a change reruns it
         thematic=config["thematic"],
-    script:
-        "../scripts/write_vosviewer.py"
+    run:
+        from papertopics.report.vosviewer_keywords import write_vosviewer_job
+
+        run_job(write_vosviewer_job, input, output, params, threads, log)

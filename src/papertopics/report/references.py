@@ -24,7 +24,7 @@ import pandas as pd
 
 from papertopics.artifacts import atomic_write_text
 
-__all__ = ["TOPIC_TAG", "reference_records", "topic_tag", "write_bibtex", "write_ris"]
+__all__ = ["TOPIC_TAG", "reference_records", "topic_tag", "write_bibtex", "write_references_job", "write_ris"]
 
 TOPIC_TAG = "topic: {name}"
 _RIS_TYPES = {  # a document type's word (WoS, Scopus, BibTeX, PubMed) -> RIS type
@@ -148,3 +148,16 @@ def write_bibtex(path: str | Path, records: list[dict]) -> None:
         entry_fields = [Field(name, _braceless(value)) for name, value in fields.items() if value]
         library.add(Entry(_BIBTEX_TYPES.get(rec["type"], "article"), key, entry_fields))
     atomic_write_text(Path(path), bibtexparser.write_string(library))
+
+
+def write_references_job(job, log) -> None:
+    """Rule write_references (papertopics.runtime.inprocess.run_job: a light job in Snakemake's
+    process, no Python start of its own). Inputs: results/corpus/corpus.parquet (the papers as read),
+    results/topics/document_topics.csv (each paper's topic). Outputs: papers_by_topic.ris, .bib."""
+    records = reference_records(
+        pd.read_parquet(job.input.corpus),
+        pd.read_csv(job.input.documents, dtype=str, keep_default_na=False, na_values=[]),
+    )
+    write_ris(job.output.ris, records)
+    write_bibtex(job.output.bib, records)
+    log.info("%s, %s: %d papers tagged with their topic", job.output.ris, job.output.bib, len(records))

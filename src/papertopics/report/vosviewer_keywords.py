@@ -1,15 +1,26 @@
 """The topics' keyword co-occurrence network as VOSviewer items and links (report/vosviewer.py
-says the format and writes the files): the topics' keywords as the thematic map chooses them."""
+says the format and writes the files): the topics' keywords as the thematic map chooses them; and
+the write_vosviewer job, which writes both maps (here, not in vosviewer.py: only this job imports
+the thematic map)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from papertopics.analyses.thematic import keyword_incidence, theme_keywords
-from papertopics.report.vosviewer import clusters, topic_names
+from papertopics.report.vosviewer import (
+    clusters,
+    document_map,
+    topic_names,
+    vosviewer_files,
+    write_map,
+    write_network,
+)
 
-__all__ = ["keyword_network"]
+__all__ = ["keyword_network", "write_vosviewer_job"]
 
 
 def keyword_network(
@@ -44,3 +55,38 @@ def keyword_network(
     i, j = np.nonzero(np.triu(cooc, 1))
     links = pd.DataFrame({"id1": i + 1, "id2": j + 1, "strength": cooc[i, j]})
     return items, links
+
+
+def _read(path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[])
+
+
+def write_vosviewer_job(job, log) -> None:
+    """Rule write_vosviewer (papertopics.runtime.inprocess.run_job: a light job in Snakemake's
+    process). Inputs: document_topics.csv, topics.csv, map2d.parquet, neighbours.csv, name_index.pkl
+    (keywords folded as the thematic map folds them). Outputs: results/report/vosviewer/
+    (keywords_map.txt and keywords_network.txt where the listing has authors' keywords;
+    documents_map.txt, documents_network.txt)."""
+    from papertopics.topics.names.index import NameIndex
+
+    i, folder = job.input, Path(job.output.folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    documents, topics = _read(i.documents), _read(i.topics)
+    items, links = document_map(documents, topics, pd.read_parquet(i.map2d), _read(i.neighbours))
+    write_map(folder / "documents_map.txt", items)
+    write_network(folder / "documents_network.txt", links)
+    log.info("%s: %d papers, %d links", folder / "documents_map.txt", len(items), len(links))
+    if "keywords_map.txt" not in vosviewer_files(documents):
+        log.info("no authors' keywords in the listings: no keyword network for VOSviewer")
+        return
+    settings = dict(job.params.thematic)
+    items, links = keyword_network(
+        documents,
+        topics,
+        NameIndex.load(i.names),
+        keywords=settings["keywords"],
+        min_papers=settings["min_papers"],
+    )
+    write_map(folder / "keywords_map.txt", items)
+    write_network(folder / "keywords_network.txt", links)
+    log.info("%s: %d keywords, %d links", folder / "keywords_map.txt", len(items), len(links))
