@@ -11,29 +11,12 @@ from conftest import shared_export
 from dateutil.parser import parserinfo
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_readers_round6 import A1, A2, A3, error, read  # round 6's readers, the same helpers
 
-from papertopics.errors import ListingError
 from papertopics.ingest.dates import add_dates, parse_date
-from papertopics.ingest.listings import ListingSpec, ListingWarning, listing_name, read_listing
 from papertopics.ingest.text import split_abstract
 
 FIXTURES = Path(__file__).parent / "fixtures"
-A1 = "We study sparse autoencoders and find that polysemanticity is a data problem in language models."
-A2 = "Diffusion models erase concepts poorly; we propose a fix that keeps image quality high."
-A3 = "Graph neural networks over-smooth; a residual scheme keeps node features apart at depth."
-
-
-def read(path, **kw):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        table = read_listing(ListingSpec(listing_name(path), Path(path), **kw))
-    return table, [str(w.message) for w in caught if issubclass(w.category, ListingWarning)]
-
-
-def error(path) -> str:
-    with pytest.raises(ListingError) as exc:
-        read_listing(ListingSpec(listing_name(path), Path(path)))
-    return str(exc.value)
 
 
 # item 13: IEEE Xplore never doubles a quote inside a quoted field
