@@ -136,3 +136,15 @@ def test_every_choice_the_readers_and_the_dates_made_is_a_row_and_document_types
     assert chosen["why"].str.contains("two-digit").any(), chosen  # the dates' line, all listings
     kinds = rows[(rows["field"] == "document type") & (rows["what"].fillna("") == "")].iloc[0]
     assert (kinds["column"], kinds["papers"]) == ("Document Type", 3)
+
+
+def test_a_field_two_columns_spell_names_both_and_no_abstract_note_is_made_of_it(tmp_path):
+    """IEEE's index keywords are "IEEE Terms, else Mesh_Terms" on the Data page (not a Python list),
+    and the rows those columns filled are no "abstract read from another column" note."""
+    ieee = _parsed(tmp_path, "ieee", "ieee-csv-legal-re-492.csv")
+    corpus, stats = build_corpus([ieee])
+    table = data_table(corpus, stats)
+    columns = table[table["what"].fillna("") == ""].set_index(["field", "listing"])
+    assert columns.loc[("index keywords", "ieee"), "column"] == "IEEE Terms, else Mesh_Terms"
+    read = table.query("field == 'abstract' and what == 'read'")
+    assert read.empty, read["why"].tolist()

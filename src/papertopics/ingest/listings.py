@@ -222,7 +222,8 @@ def _frame(spec, records, plan, max_chars, parsed):
     truncated: list[str] = []
     notices: list[str] = []
     text_cols = text_col if isinstance(text_col, list) else [text_col if text_col is not None else "text"]
-    fell_back: dict[str, int] = {}
+    fell_back: dict[str, int] = {}  # the abstracts read from a later text column
+    spelled: dict[tuple, int] = {}  # rows a field's later spelling filled (ingest.plan.first_filled)
     zeroes = BlankZeroes(extras)
     for where, rec in records:
         raw = _abstract(rec, text_cols, fell_back)
@@ -247,16 +248,15 @@ def _frame(spec, records, plan, max_chars, parsed):
         if id_col is not None:
             out["id"].append(strip_invisible(value_text(rec.get(id_col))).strip())
         for name, col in extras:
-            value = strip_invisible(first_filled(rec, col, name, fell_back))
+            value = strip_invisible(first_filled(rec, col, name, spelled))
             if name == "authors" or (name in _MARKED and "<" in value):  # `CO<inf>2</inf>`: CO2
                 value = display_text(value)
             out[name].append(zeroes.fill(name, value))
     if not out["doc_id"]:
         _refuse_empty(path, records, text_col, text_cols, lost)
     for col, count in fell_back.items():
-        if col in text_cols:
-            _LOG.info("%s: %d record(s) without %r: read their %r", path, count, text_cols[0], col)
-    say_fallbacks(path, extras, fell_back)
+        _LOG.info("%s: %d record(s) without %r: read their %r", path, count, text_cols[0], col)
+    say_fallbacks(path, extras, spelled)
     zeroes.say(path, _LOG)
     _warn_lost(path, lost)
     if truncated:

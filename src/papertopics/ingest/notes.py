@@ -23,7 +23,12 @@ def column_sources(fmt: str, text_col, title_col, id_col, extras) -> dict[str, s
         if not col:
             continue
         canonical = "abstract" if name == "text" else name
-        out[name] = ", else ".join(tags[canonical]) if col == canonical and canonical in tags else str(col)
+        if isinstance(col, list):  # a field two columns spell (ingest.plan.first_filled)
+            out[name] = ", else ".join(map(str, col))
+        else:
+            out[name] = (
+                ", else ".join(tags[canonical]) if col == canonical and canonical in tags else str(col)
+            )
     return out
 
 
